@@ -1,0 +1,40 @@
+import * as t from 'io-ts';
+import { PolicyCodecV1 } from './policy.js';
+import { ReportCodecV1 } from './report.js';
+
+/** Version 1 of every event's `data`, as DESIGN.md "Events (v1)" defines it. Never edit: add a v2. */
+
+export const RunOpenedV1 = t.type({
+  runId: t.string,
+  policy: PolicyCodecV1,
+  subject: t.partial({ repo: t.string, artifact: t.string }),
+  consent: t.intersection([t.type({ by: t.string }), t.partial({ commands: t.array(t.string) })]),
+});
+
+export const Rename = t.type({ from: t.string, to: t.string });
+
+export const RevisionCapturedV1 = t.intersection([
+  t.type({
+    round: t.number,
+    inputSha: t.string,
+    touchedFiles: t.array(t.string),
+    renames: t.array(Rename),
+  }),
+  t.partial({ commit: t.string, artifactSha: t.string, base: t.string }),
+]);
+
+export const RoundRecordedV1 = t.type({
+  round: t.number,
+  inputSha: t.string,
+  reportSha: t.string,
+  report: ReportCodecV1,
+});
+
+export const FAILURE_REASONS = ['timeout', 'incomplete', 'malformed', 'oversized'] as const;
+
+export const RoundFailedV1 = t.type({
+  round: t.number,
+  inputSha: t.string,
+  reason: t.keyof({ timeout: null, incomplete: null, malformed: null, oversized: null }),
+  detail: t.string,
+});

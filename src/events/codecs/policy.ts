@@ -1,0 +1,28 @@
+import * as t from 'io-ts';
+import type { Policy } from '../policy.js';
+
+const SeverityRule = t.type({
+  blocks: t.boolean,
+  firstRoundOnly: t.boolean,
+  maxAdmitted: t.union([t.number, t.null]),
+});
+
+/** The policy as pinned in `run.opened`. */
+export const PolicyCodecV1 = t.type({
+  name: t.string,
+  maxRounds: t.number,
+  severities: t.record(t.string, SeverityRule),
+  notExaminedRequired: t.boolean,
+  untouchedDecisions: t.array(t.keyof({ fixed: null, open: null, withdrawn: null })),
+});
+
+type Persisted = t.TypeOf<typeof PolicyCodecV1>;
+// Decoded values are valid domain values, and neither side has a field the other lacks.
+const _sameShape: Persisted extends Policy
+  ? keyof Persisted extends keyof Policy
+    ? keyof Policy extends keyof Persisted
+      ? true
+      : never
+    : never
+  : never = true;
+void _sameShape;

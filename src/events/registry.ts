@@ -1,0 +1,96 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
+import { type DecodeError, describeErrors } from './decode-error.js';
+import type { DomainEvent, EventType, StoredEvent } from './event.js';
+
+/**
+ * Every event type and every version of it ever written. A version that is not the latest names
+ * the upcaster that lifts its decoded data one version up; reading applies them in order, in
+ * memory, and never rewrites the log. Adding a v2 of an event is: its codec, an `upcast` on v1,
+ * and `latest: 2`. Nothing else changes.
+ */
+type VersionSpec = Readonly<{
+  codec: t.Decoder<unknown, unknown>;
+  upcast?: (data: never) => unknown;
+}>;
+
+type EventSpec = Readonly<{ latest: number; versions: Readonly<Record<number, VersionSpec>> }>;
+
+const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
+  'run.opened': { latest: 1, versions: { 1: { codec: RunOpenedV1 } } },
+  'revision.captured': { latest: 1, versions: { 1: { codec: RevisionCapturedV1 } } },
+  'round.recorded': { latest: 1, versions: { 1: { codec: RoundRecordedV1 } } },
+  'round.failed': { latest: 1, versions: { 1: { codec: RoundFailedV1 } } },
+};
+
+export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];
+
+const isEventType = (type: string): type is EventType => Object.hasOwn(REGISTRY, type);
+
+export const latestVersion = (type: EventType): number => REGISTRY[type].latest;
+
+/** Decode `data` written as `type` version `v`, and upcast it to the latest version. */
+export const decodeEventData = (
+  type: string,
+  v: number,
+  data: unknown,
+): E.Either<DecodeError, DomainEvent> => {
+  if (!isEventType(type)) {
+    return E.left({
+      path: 'type',
+      message: `unknown event type ${JSON.stringify(type)} (known: ${EVENT_TYPES.join(', ')})`,
+    });
+  }
+  const spec = REGISTRY[type];
+  const version = spec.versions[v];
+  if (version === undefined) {
+    return E.left({
+      path: 'v',
+      message: `${type} version ${v} is not one this clearance knows (1..${spec.latest}); a newer clearance wrote it?`,
+    });
+  }
+  const decoded = version.codec.decode(data);
+  if (E.isLeft(decoded)) return E.left(describeErrors(decoded.left, 'data'));
+  let current: unknown = decoded.right;
+  for (let at = v; at < spec.latest; at += 1) {
+    const step = spec.versions[at]?.upcast as ((data: unknown) => unknown) | undefined;
+    if (step === undefined) throw new Error(`registry: ${type} v${at} has no upcaster to v${at + 1}`);
+    current = step(current);
+  }
+  return E.right({ type, data: current } as DomainEvent);
+};
+
+const Envelope = t.type({
+  seq: t.number,
+  type: t.string,
+  v: t.number,
+  at: t.string,
+  by: t.string,
+  prev: t.string,
+  data: t.unknown,
+});
+
+/** Decode one parsed log line: the envelope first, then its data by type and version. */
+export const decodeStoredEvent = (value: unknown): E.Either<DecodeError, StoredEvent> => {
+  const envelope = Envelope.decode(value);
+  if (E.isLeft(envelope)) return E.left(describeErrors(envelope.left));
+  const { seq, type, v, at, by, prev, data } = envelope.right;
+  return E.map((event: DomainEvent) => ({ ...event, seq, v, at, by, prev }) as StoredEvent)(
+    decodeEventData(type, v, data),
+  );
+};
+
+/** The bytes of one log line (without its `\n`), keys in the documented order. */
+export const encodeLine = (
+  e: Readonly<{ seq: number; type: EventType; at: string; by: string; prev: string; data: unknown }>,
+): string =>
+  JSON.stringify({
+    seq: e.seq,
+    type: e.type,
+    v: latestVersion(e.type),
+    at: e.at,
+    by: e.by,
+    prev: e.prev,
+    data: e.data,
+  });

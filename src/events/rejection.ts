@@ -1,0 +1,61 @@
+/**
+ * The one error type of the domain: every rule that refuses something says so with a stable `code`
+ * from this closed union, a message naming the field and what would be accepted, and a `path` into
+ * the offered report or event. The CLI maps codes to exit statuses in one table.
+ */
+export const REJECTION_CODES = [
+  // the run's lifecycle
+  'not-opened',
+  'already-opened',
+  'unknown-event',
+  'invalid-policy',
+  'run-final',
+  // binding a report to its run, round and input
+  'wrong-round',
+  'no-revision',
+  'wrong-run',
+  'wrong-input',
+  'incomplete',
+  'inconsistent-event',
+  'invalid-report',
+  // candidates (and the fields of a capture)
+  'unconfirmed',
+  'empty-field',
+  'empty-evidence',
+  'invalid-line',
+  'unknown-severity',
+  'duplicate-candidate',
+  'existing-finding',
+  // decisions
+  'unknown-finding',
+  'closed-finding',
+  'untouched-decision',
+  'duplicate-decision',
+  'missing-decision',
+  // the report as a whole
+  'missing-not-examined',
+  'verdict-mismatch',
+] as const;
+
+export type RejectionCode = (typeof REJECTION_CODES)[number];
+
+export type Path = ReadonlyArray<string | number>;
+
+export type Rejection = Readonly<{
+  code: RejectionCode;
+  message: string;
+  path: Path;
+}>;
+
+export const rejection = (code: RejectionCode, message: string, path: Path = []): Rejection => ({
+  code,
+  message,
+  path,
+});
+
+/** `candidates[2].line`: the form messages and the CLI print. */
+export const formatPath = (path: Path): string =>
+  path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out === '' ? key : `${out}.${key}`),
+    '',
+  );

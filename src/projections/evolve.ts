@@ -1,0 +1,33 @@
+import type * as E from 'fp-ts/lib/Either.js';
+import type { DomainEvent } from '../events/event.js';
+import type { Rejection } from '../events/rejection.js';
+import { captureRevision } from './rules/capture.js';
+import { fail } from './rules/check.js';
+import { failRound } from './rules/failure.js';
+import { openRun } from './rules/lifecycle.js';
+import { recordRound } from './rules/round.js';
+import type { RunState } from './state.js';
+
+/**
+ * The one transition function: every rule of a run is decided here, for a fresh offer and for an
+ * event read back from a log alike. `Left` means the event is refused and `state` stands as it was;
+ * `evolve` never mutates its arguments.
+ */
+export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection, RunState> => {
+  switch (event.type) {
+    case 'run.opened':
+      return openRun(state, event);
+    case 'revision.captured':
+      return captureRevision(state, event);
+    case 'round.recorded':
+      return recordRound(state, event);
+    case 'round.failed':
+      return failRound(state, event);
+    default:
+      return fail(
+        'unknown-event',
+        `unknown event type ${JSON.stringify((event as { type?: unknown }).type)}`,
+        ['type'],
+      );
+  }
+};

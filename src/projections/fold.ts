@@ -1,0 +1,96 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { DomainEvent } from '../events/event.js';
+import type { Rejection } from '../events/rejection.js';
+import { evolve } from './evolve.js';
+import {
+  type FindingStatus,
+  initialState,
+  type RoundFailure,
+  type RunState,
+  type RunStatus,
+  type Suppressed,
+} from './state.js';
+
+/** What one event did, for the audit trail: its effect on the run, or why it was refused. */
+export type TrailEntry = Readonly<{
+  seq: number;
+  type: string;
+  round: number | null;
+  /** the run's status after this event (unchanged when it was refused) */
+  status: RunStatus;
+  opened: ReadonlyArray<string>;
+  changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
+  moved: ReadonlyArray<Readonly<{ id: string; from: string; to: string }>>;
+  suppressed: ReadonlyArray<Suppressed>;
+  failure: RoundFailure | null;
+  rejection: Rejection | null;
+}>;
+
+export type Folded = Readonly<{ state: RunState; trail: ReadonlyArray<TrailEntry> }>;
+
+export const emptyFold: Folded = Object.freeze({ state: initialState, trail: Object.freeze([]) });
+
+const roundOf = (event: DomainEvent): number | null => ('round' in event.data ? event.data.round : null);
+
+const effect = (
+  before: RunState,
+  after: RunState,
+): Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'failure'> => {
+  const opened: string[] = [];
+  const changed: Array<{ id: string; from: FindingStatus; to: FindingStatus }> = [];
+  const moved: Array<{ id: string; from: string; to: string }> = [];
+  if (after.findings !== before.findings) {
+    for (const [id, f] of Object.entries(after.findings)) {
+      const was = before.findings[id];
+      if (was === undefined) opened.push(id);
+      else {
+        if (was.status !== f.status) changed.push({ id, from: was.status, to: f.status });
+        if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
+      }
+    }
+  }
+  return {
+    opened,
+    changed,
+    moved,
+    suppressed: after.suppressed.slice(before.suppressed.length),
+    failure:
+      after.failures.length > before.failures.length
+        ? (after.failures[after.failures.length - 1] ?? null)
+        : null,
+  };
+};
+
+/**
+ * Reduce events with `evolve`. A refused event leaves the state as it was and is recorded, with
+ * its rejection, in the trail: an invalid event in a log someone else wrote changes nothing.
+ * Folding `b` from `fold(a)` equals folding `a ++ b`. `at` and `by` are never read.
+ */
+export const fold = (
+  events: Iterable<DomainEvent & { readonly seq?: number }>,
+  from: Folded = emptyFold,
+): Folded => {
+  let state = from.state;
+  const trail = [...from.trail];
+  for (const event of events) {
+    const seq = event.seq ?? trail.length + 1;
+    const next = evolve(state, event);
+    const base = { seq, type: event.type, round: roundOf(event) };
+    if (E.isLeft(next)) {
+      trail.push({
+        ...base,
+        status: state.status,
+        opened: [],
+        changed: [],
+        moved: [],
+        suppressed: [],
+        failure: null,
+        rejection: next.left,
+      });
+      continue;
+    }
+    trail.push({ ...base, status: next.right.status, ...effect(state, next.right), rejection: null });
+    state = next.right;
+  }
+  return { state, trail };
+};

@@ -1,0 +1,24 @@
+export { type DecideContext, type Decided, decide, evolveAll } from './decide.js';
+export { evolve } from './evolve.js';
+export { emptyFold, type Folded, fold, type TrailEntry } from './fold.js';
+export {
+  type Finding,
+  type FindingStatus,
+  type FindingStep,
+  initialState,
+  isFinal,
+  type RoundFailure,
+  type Run,
+  type RunState,
+  type RunStatus,
+  type Suppressed,
+} from './state.js';
+export { type BlockingReason, type Explanation, explain, renderExplanation } from './views/explain.js';
+export {
+  type FindingView,
+  findingsOf,
+  findingView,
+  openBlockingFindings,
+  openFindings,
+} from './views/findings.js';
+export { type StatusView, statusOf } from './views/status.js';

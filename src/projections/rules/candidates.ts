@@ -1,0 +1,82 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { findingId } from '../../events/finding-id.js';
+import type { Policy } from '../../events/policy.js';
+import type { Rejection } from '../../events/rejection.js';
+import type { Candidate } from '../../events/report.js';
+import type { RunState } from '../state.js';
+import { fail, isBlank, shortId } from './check.js';
+
+export type Identified = Readonly<{ candidate: Candidate; id: string; index: number }>;
+
+const REQUIRED_TEXT = ['file', 'category', 'summary'] as const;
+
+const candidateIsWellFormed = (c: Candidate, i: number, policy: Policy): E.Either<Rejection, void> => {
+  const at = (field: string) => ['candidates', i, field];
+  if (c.confirmed !== true) {
+    return fail(
+      'unconfirmed',
+      `candidates[${i}] is not confirmed: only confirmed candidates are admitted`,
+      at('confirmed'),
+    );
+  }
+  for (const field of REQUIRED_TEXT) {
+    if (isBlank(c[field]))
+      return fail('empty-field', `candidates[${i}].${field} is empty: it must name the ${field}`, at(field));
+  }
+  if (isBlank(c.evidence)) {
+    return fail(
+      'empty-evidence',
+      `candidates[${i}].evidence is empty: say why this is a real finding`,
+      at('evidence'),
+    );
+  }
+  if (!Number.isInteger(c.line) || c.line < 1) {
+    return fail('invalid-line', `candidates[${i}].line is ${c.line}: a line is an integer >= 1`, at('line'));
+  }
+  if (!Object.hasOwn(policy.severities, c.severity)) {
+    const known = Object.keys(policy.severities).join(', ');
+    return fail(
+      'unknown-severity',
+      `candidates[${i}].severity ${JSON.stringify(c.severity)} is not a severity of policy ${policy.name} (known: ${known})`,
+      at('severity'),
+    );
+  }
+  return E.right(undefined);
+};
+
+/**
+ * Every candidate must be confirmed, complete and new: an id seen twice in one report, or one that
+ * already exists in the run (address those by id, in `decisions`), refuses the whole report.
+ */
+export const identifyCandidates = (
+  state: RunState,
+  policy: Policy,
+  candidates: ReadonlyArray<Candidate>,
+): E.Either<Rejection, ReadonlyArray<Identified>> => {
+  const seen = new Map<string, number>();
+  const identified: Identified[] = [];
+  for (const [index, candidate] of candidates.entries()) {
+    const wellFormed = candidateIsWellFormed(candidate, index, policy);
+    if (E.isLeft(wellFormed)) return wellFormed;
+    const id = findingId(candidate);
+    const twin = seen.get(id);
+    if (twin !== undefined) {
+      return fail(
+        'duplicate-candidate',
+        `candidates[${index}] repeats candidates[${twin}] (same file, category and summary, id ${shortId(id)})`,
+        ['candidates', index],
+      );
+    }
+    const existing = state.findings[id];
+    if (existing !== undefined) {
+      return fail(
+        'existing-finding',
+        `candidates[${index}] is finding ${shortId(id)}, which already exists (${existing.status}): address it by id in decisions`,
+        ['candidates', index],
+      );
+    }
+    seen.set(id, index);
+    identified.push({ candidate, id, index });
+  }
+  return E.right(identified);
+};

@@ -1,0 +1,73 @@
+import type { Policy } from '../../events/policy.js';
+import type { Decision } from '../../events/report.js';
+import type { Finding } from '../state.js';
+import { type Check, fail, isBlank, ok, shortId } from './check.js';
+
+/**
+ * Decisions rule on open findings whose file was touched since the last reviewed input; at most
+ * one each, with evidence. Every open finding in a touched file needs one, even if its line moved.
+ * Findings in untouched files carry forward, and a decision on one is refused unless the policy
+ * allows that status there (issueflow: `open` or `withdrawn`, never `fixed`).
+ */
+export const decisionsCoverTouched = (
+  round: number,
+  policy: Policy,
+  findings: Readonly<Record<string, Finding>>,
+  touched: (finding: Finding) => boolean,
+  decisions: ReadonlyArray<Decision>,
+): Check => {
+  const decided = new Map<string, number>();
+  for (const [i, d] of decisions.entries()) {
+    const at = (field?: string) => (field === undefined ? ['decisions', i] : ['decisions', i, field]);
+    const twin = decided.get(d.id);
+    if (twin !== undefined) {
+      return fail(
+        'duplicate-decision',
+        `decisions[${i}] rules again on finding ${shortId(d.id)} (already decisions[${twin}]): one decision per finding`,
+        at('id'),
+      );
+    }
+    decided.set(d.id, i);
+    const finding = findings[d.id];
+    if (finding === undefined) {
+      return fail(
+        'unknown-finding',
+        `decisions[${i}].id ${shortId(d.id)} is not a finding of this run`,
+        at('id'),
+      );
+    }
+    if (finding.status !== 'open') {
+      return fail(
+        'closed-finding',
+        `decisions[${i}] rules on finding ${shortId(d.id)}, which is already ${finding.status}: only open findings take decisions`,
+        at('id'),
+      );
+    }
+    if (isBlank(d.evidence)) {
+      return fail(
+        'empty-evidence',
+        `decisions[${i}].evidence is empty: say what changed or why it stands`,
+        at('evidence'),
+      );
+    }
+    if (!touched(finding) && !policy.untouchedDecisions.includes(d.status)) {
+      const allowed =
+        policy.untouchedDecisions.length === 0 ? 'none' : policy.untouchedDecisions.join(' or ');
+      return fail(
+        'untouched-decision',
+        `decisions[${i}] says ${d.status} for finding ${shortId(d.id)} in ${finding.file}, which was not touched since the last reviewed input (policy ${policy.name} allows: ${allowed})`,
+        at('status'),
+      );
+    }
+  }
+  for (const finding of Object.values(findings)) {
+    if (finding.status === 'open' && touched(finding) && !decided.has(finding.id)) {
+      return fail(
+        'missing-decision',
+        `round ${round} report has no decision for finding ${shortId(finding.id)} (${finding.file}): every open finding in a touched file needs one`,
+        ['decisions'],
+      );
+    }
+  }
+  return ok;
+};

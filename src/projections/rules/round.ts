@@ -1,0 +1,116 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { reportSha } from '../../events/canonical-json.js';
+import type { RevisionCapturedData, RoundRecorded } from '../../events/event.js';
+import type { Rejection } from '../../events/rejection.js';
+import type { Decision } from '../../events/report.js';
+import type { Finding, RunState } from '../state.js';
+import { admitCandidates } from './admission.js';
+import { boundToNextRound } from './binding.js';
+import { identifyCandidates } from './candidates.js';
+import { fail } from './check.js';
+import { decisionsCoverTouched } from './decisions.js';
+import { acceptingRounds } from './lifecycle.js';
+import { emptyReportSaysWhatItSkipped } from './scope.js';
+import { declaredVerdictAgrees, deriveStatus } from './status.js';
+
+/** A captured rename moves a finding's `file`; its id is the one it was born with. */
+const applyRenames = (
+  findings: Readonly<Record<string, Finding>>,
+  capture: RevisionCapturedData,
+): Readonly<Record<string, Finding>> => {
+  if (capture.renames.length === 0) return findings;
+  const to = new Map(capture.renames.map((r) => [r.from, r.to]));
+  const moved: Record<string, Finding> = {};
+  for (const [id, f] of Object.entries(findings)) {
+    const file = to.get(f.file);
+    moved[id] = file === undefined ? f : { ...f, file };
+  }
+  return moved;
+};
+
+/** A file is touched when the capture lists it or renamed a file to it. */
+const touchedBy = (capture: RevisionCapturedData): ((f: Finding) => boolean) => {
+  const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
+  return (f) => touched.has(f.file);
+};
+
+const applyDecisions = (
+  round: number,
+  findings: Readonly<Record<string, Finding>>,
+  decisions: ReadonlyArray<Decision>,
+  opened: ReadonlyArray<Finding>,
+): Readonly<Record<string, Finding>> => {
+  const byId = new Map(decisions.map((d) => [d.id, d]));
+  const next: Record<string, Finding> = {};
+  for (const [id, f] of Object.entries(findings)) {
+    const d = byId.get(id);
+    if (d !== undefined) {
+      next[id] = {
+        ...f,
+        status: d.status,
+        history: [...f.history, { round, how: 'decided', status: d.status, evidence: d.evidence }],
+      };
+    } else if (f.status === 'open') {
+      next[id] = { ...f, history: [...f.history, { round, how: 'carried', status: 'open' }] };
+    } else {
+      next[id] = f;
+    }
+  }
+  for (const f of opened) next[f.id] = f;
+  return next;
+};
+
+/**
+ * `round.recorded`: every rule of DESIGN.md "The one transition function". Any failing rule refuses
+ * the whole report; nothing is partially applied.
+ */
+export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rejection, RunState> => {
+  const run = acceptingRounds(state);
+  if (E.isLeft(run)) return run;
+  const { report } = event.data;
+  if (
+    event.data.round !== report.round ||
+    event.data.inputSha !== report.inputSha ||
+    event.data.reportSha !== reportSha(report)
+  ) {
+    return fail(
+      'inconsistent-event',
+      'round.recorded round, inputSha and reportSha must be those of its report: this event was not written by clearance as it stands',
+      ['reportSha'],
+    );
+  }
+  const capture = boundToNextRound(state, run.right, report);
+  if (E.isLeft(capture)) return capture;
+  if (report.completed !== true) {
+    return fail(
+      'incomplete',
+      `the round ${report.round} report says completed: ${report.completed}; only a complete report counts`,
+      ['completed'],
+    );
+  }
+  const { policy } = run.right;
+  const round = report.round;
+  const candidates = identifyCandidates(state, policy, report.candidates);
+  if (E.isLeft(candidates)) return candidates;
+  const moved = applyRenames(state.findings, capture.right);
+  const decided = decisionsCoverTouched(round, policy, moved, touchedBy(capture.right), report.decisions);
+  if (E.isLeft(decided)) return decided;
+  const scoped = emptyReportSaysWhatItSkipped(policy, report);
+  if (E.isLeft(scoped)) return scoped;
+  const admission = admitCandidates(policy, round, state.admitted, candidates.right);
+  const findings = applyDecisions(round, moved, report.decisions, admission.opened);
+  const status = deriveStatus(policy, round, findings);
+  const agreed = declaredVerdictAgrees(report.verdict, status);
+  if (E.isLeft(agreed)) return agreed;
+  return E.right({
+    ...state,
+    status,
+    round,
+    capture: null,
+    reviewed: capture.right,
+    findings,
+    admitted: admission.admitted,
+    suppressed:
+      admission.suppressed.length === 0 ? state.suppressed : [...state.suppressed, ...admission.suppressed],
+  });
+};

@@ -1,0 +1,39 @@
+import type { Finding, FindingStatus, RunState } from '../state.js';
+
+export type FindingView = Readonly<{
+  id: string;
+  file: string;
+  line: number;
+  category: string;
+  summary: string;
+  severity: string;
+  status: FindingStatus;
+  blocking: boolean;
+  openedRound: number;
+  /** rounds it has been open, counting the round it opened in */
+  roundsOpen: number;
+}>;
+
+const roundsOpen = (f: Finding): number => f.history.filter((step) => step.status === 'open').length;
+
+export const findingView = (f: Finding): FindingView => ({
+  id: f.id,
+  file: f.file,
+  line: f.line,
+  category: f.category,
+  summary: f.summary,
+  severity: f.severity,
+  status: f.status,
+  blocking: f.blocking,
+  openedRound: f.openedRound,
+  roundsOpen: roundsOpen(f),
+});
+
+/** Every finding of the run in the order it opened, optionally only those with one status. */
+export const findingsOf = (state: RunState, status?: FindingStatus): ReadonlyArray<Finding> =>
+  Object.values(state.findings).filter((f) => status === undefined || f.status === status);
+
+export const openFindings = (state: RunState): ReadonlyArray<Finding> => findingsOf(state, 'open');
+
+export const openBlockingFindings = (state: RunState): ReadonlyArray<Finding> =>
+  openFindings(state).filter((f) => f.blocking);

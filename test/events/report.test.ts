@@ -1,0 +1,57 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import { parseReport, reportJsonSchema } from '../../src/index.js';
+import { candidate, decision, report } from '../support/builders.js';
+
+const refusal = (input: unknown) => {
+  const parsed = parseReport(input);
+  if (E.isRight(parsed)) throw new Error('expected the report to be refused');
+  expect(parsed.left.code).toBe('invalid-report');
+  return parsed.left;
+};
+
+describe('the round report schema (the boundary)', () => {
+  it('accepts a complete report and fills in empty candidates and decisions', () => {
+    const parsed = parseReport({ runId: 'r', round: 1, inputSha: 'abc', completed: true });
+    expect(parsed).toEqual(E.right({ runId: 'r', round: 1, inputSha: 'abc', completed: true, candidates: [], decisions: [] }));
+  });
+
+  it('refuses a misspelt key inside a candidate with its path, never dropping it', () => {
+    const { sumary: _, ...rest } = { sumary: 'x', ...candidate() };
+    const bad = report(1, 'A', { candidates: [candidate(), { ...rest, sumary: 'typo' } as never] });
+    const r = refusal(bad);
+    expect(r.path).toEqual(['candidates', 1, 'sumary']);
+    expect(r.message).toMatch(/unknown key "sumary" in candidates\[1\]/);
+  });
+
+  it('refuses a misspelt key inside a decision with its path', () => {
+    const bad = report(2, 'B', { decisions: [{ ...decision(candidate(), 'fixed'), evidnce: 'x' } as never] });
+    expect(refusal(bad).path).toEqual(['decisions', 0, 'evidnce']);
+  });
+
+  it('refuses a misspelt top-level key (a dropped "decisions" would lose rulings)', () => {
+    expect(refusal({ ...report(1, 'A'), decisons: [] }).path).toEqual(['decisons']);
+  });
+
+  it('names a wrong type by path', () => {
+    const r = refusal(report(1, 'A', { candidates: [{ ...candidate(), line: '7' } as never] }));
+    expect(r.path).toEqual(['candidates', 0, 'line']);
+    expect(r.message).toMatch(/candidates\[0\]\.line/);
+  });
+
+  it('refuses things that are not reports at all', () => {
+    for (const input of [null, [], 'report', 42, {}]) refusal(input);
+  });
+
+  it('publishes a JSON Schema producers in any language can use', () => {
+    const schema = reportJsonSchema();
+    expect(schema.type).toBe('object');
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(expect.arrayContaining(['runId', 'round', 'inputSha', 'completed']));
+    const props = schema.properties as Record<string, { items?: { required?: string[]; additionalProperties?: boolean } }>;
+    expect(props.candidates?.items?.required).toEqual(
+      expect.arrayContaining(['file', 'line', 'category', 'summary', 'severity', 'confirmed', 'evidence']),
+    );
+    expect(props.candidates?.items?.additionalProperties).toBe(false);
+  });
+});

@@ -1,0 +1,53 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { expect } from 'vitest';
+import type { DomainEvent, RejectionCode, RevisionCapturedData, RunState } from '../../src/index.js';
+import { decide, fold } from '../../src/index.js';
+
+/** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
+export const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+};
+
+const foldAccepted = (events: ReadonlyArray<DomainEvent>): RunState => {
+  const { state, trail } = fold(deepFreeze(events));
+  const refused = trail.find((t) => t.rejection !== null);
+  if (refused !== undefined) throw new Error(`given: event ${refused.seq} was refused: ${refused.rejection?.message}`);
+  return state;
+};
+
+/**
+ * given(events).when(report, capture?) then `.rejects(code)` or `.accepts()`, in the style of
+ * Emmett's decider specifications. A rejection also proves the state and the inputs are untouched.
+ */
+export const given = (...events: DomainEvent[]) => {
+  const state = foldAccepted(events);
+  const before = structuredClone(state);
+  return {
+    state,
+    when: (offer: unknown, capture?: RevisionCapturedData) => {
+      const frozenOffer = deepFreeze(structuredClone(offer));
+      const frozenCapture = capture === undefined ? undefined : deepFreeze(structuredClone(capture));
+      const result = decide(state, frozenOffer, frozenCapture === undefined ? {} : { capture: frozenCapture });
+      return {
+        result,
+        rejects: (code: RejectionCode, messagePart?: string | RegExp) => {
+          if (E.isRight(result)) throw new Error(`expected rejection ${code}, but the report was accepted`);
+          expect(result.left.code).toBe(code);
+          if (messagePart !== undefined) expect(result.left.message).toMatch(messagePart);
+          expect(state).toEqual(before);
+          expect(frozenOffer).toEqual(offer);
+          return result.left;
+        },
+        accepts: (): RunState => {
+          if (E.isLeft(result)) throw new Error(`expected acceptance, got ${result.left.code}: ${result.left.message}`);
+          expect(state).toEqual(before);
+          return result.right.state;
+        },
+      };
+    },
+  };
+};

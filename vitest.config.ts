@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'],
+    // Integration tests spawn real processes and take real locks; give them room on a 2-core box.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
