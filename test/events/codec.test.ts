@@ -16,10 +16,25 @@ const envelope = (type: string, data: unknown, v = 1) => ({
 describe('the persisted event codec', () => {
   it('round-trips every v1 event through a log line', () => {
     const events = [
-      { type: 'run.opened', data: { runId: 'r', policy: PRESETS.default, subject: {}, consent: { by: 'me' } } },
-      { type: 'revision.captured', data: { round: 1, inputSha: 'a', touchedFiles: ['x'], renames: [{ from: 'x', to: 'y' }], commit: 'a' } },
+      {
+        type: 'run.opened',
+        data: { runId: 'r', policy: PRESETS.default, subject: {}, consent: { by: 'me' } },
+      },
+      {
+        type: 'revision.captured',
+        data: {
+          round: 1,
+          inputSha: 'a',
+          touchedFiles: ['x'],
+          renames: [{ from: 'x', to: 'y' }],
+          commit: 'a',
+        },
+      },
       roundRecorded(report(1, 'A', { candidates: [candidate()] })),
-      { type: 'round.failed', data: { round: 2, inputSha: 'b', reason: 'timeout', detail: 'no report after 80 ms' } },
+      {
+        type: 'round.failed',
+        data: { round: 2, inputSha: 'b', reason: 'timeout', detail: 'no report after 80 ms' },
+      },
     ] as const;
     for (const event of events) {
       const line = encodeLine({ seq: 3, at: 'now', by: 'me', prev: ZERO_HASH, ...event });

@@ -13,7 +13,9 @@ const refusal = (input: unknown) => {
 describe('the round report schema (the boundary)', () => {
   it('accepts a complete report and fills in empty candidates and decisions', () => {
     const parsed = parseReport({ runId: 'r', round: 1, inputSha: 'abc', completed: true });
-    expect(parsed).toEqual(E.right({ runId: 'r', round: 1, inputSha: 'abc', completed: true, candidates: [], decisions: [] }));
+    expect(parsed).toEqual(
+      E.right({ runId: 'r', round: 1, inputSha: 'abc', completed: true, candidates: [], decisions: [] }),
+    );
   });
 
   it('refuses a misspelt key inside a candidate with its path, never dropping it', () => {
@@ -48,7 +50,10 @@ describe('the round report schema (the boundary)', () => {
     expect(schema.type).toBe('object');
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(expect.arrayContaining(['runId', 'round', 'inputSha', 'completed']));
-    const props = schema.properties as Record<string, { items?: { required?: string[]; additionalProperties?: boolean } }>;
+    const props = schema.properties as Record<
+      string,
+      { items?: { required?: string[]; additionalProperties?: boolean } }
+    >;
     expect(props.candidates?.items?.required).toEqual(
       expect.arrayContaining(['file', 'line', 'category', 'summary', 'severity', 'confirmed', 'evidence']),
     );

@@ -1,4 +1,12 @@
-import type { Candidate, Decision, DomainEvent, Policy, RevisionCaptured, RoundReport, RunOpened } from '../../src/index.js';
+import type {
+  Candidate,
+  Decision,
+  DomainEvent,
+  Policy,
+  RevisionCaptured,
+  RoundReport,
+  RunOpened,
+} from '../../src/index.js';
 import { findingId, PRESETS } from '../../src/index.js';
 
 export const RUN = 'run-1';
@@ -30,9 +38,20 @@ export const candidate = (over: Partial<Candidate> = {}): Candidate => ({
 });
 
 export const nit = (n: number, over: Partial<Candidate> = {}): Candidate =>
-  candidate({ file: 'src/style.js', line: n, category: 'style', summary: `nit number ${n}`, severity: 'nit', ...over });
+  candidate({
+    file: 'src/style.js',
+    line: n,
+    category: 'style',
+    summary: `nit number ${n}`,
+    severity: 'nit',
+    ...over,
+  });
 
-export const decision = (c: Candidate | string, status: Decision['status'], evidence = 'checked at this revision'): Decision => ({
+export const decision = (
+  c: Candidate | string,
+  status: Decision['status'],
+  evidence = 'checked at this revision',
+): Decision => ({
   id: typeof c === 'string' ? c : findingId(c),
   status,
   evidence,

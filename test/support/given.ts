@@ -1,7 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { expect } from 'vitest';
-import type { DomainEvent, RejectionCode, RevisionCapturedData, RunState } from '../../src/index.js';
-import { decide, fold } from '../../src/index.js';
+import type {
+  DomainEvent,
+  Rejection,
+  RejectionCode,
+  RevisionCapturedData,
+  RunState,
+} from '../../src/index.js';
+import { decide, evolve, fold } from '../../src/index.js';
 
 /** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
 export const deepFreeze = <T>(value: T): T => {
@@ -15,7 +21,8 @@ export const deepFreeze = <T>(value: T): T => {
 const foldAccepted = (events: ReadonlyArray<DomainEvent>): RunState => {
   const { state, trail } = fold(deepFreeze(events));
   const refused = trail.find((t) => t.rejection !== null);
-  if (refused !== undefined) throw new Error(`given: event ${refused.seq} was refused: ${refused.rejection?.message}`);
+  if (refused !== undefined)
+    throw new Error(`given: event ${refused.seq} was refused: ${refused.rejection?.message}`);
   return state;
 };
 
@@ -26,28 +33,47 @@ const foldAccepted = (events: ReadonlyArray<DomainEvent>): RunState => {
 export const given = (...events: DomainEvent[]) => {
   const state = foldAccepted(events);
   const before = structuredClone(state);
+  const outcome = (
+    frozenOffer: unknown,
+    offer: unknown,
+    result: E.Either<Rejection, { state: RunState }>,
+  ) => ({
+    result,
+    rejects: (code: RejectionCode, messagePart?: string | RegExp) => {
+      if (E.isRight(result)) throw new Error(`expected rejection ${code}, but it was accepted`);
+      expect(result.left.code).toBe(code);
+      if (messagePart !== undefined) expect(result.left.message).toMatch(messagePart);
+      expect(state).toEqual(before);
+      expect(frozenOffer).toEqual(offer);
+      rejectionsSeen.add(code);
+      return result.left;
+    },
+    accepts: (): RunState => {
+      if (E.isLeft(result))
+        throw new Error(`expected acceptance, got ${result.left.code}: ${result.left.message}`);
+      expect(state).toEqual(before);
+      return result.right.state;
+    },
+  });
   return {
     state,
+    /** offer a raw event straight to `evolve`, as a log written by someone else would */
+    whenEvent: (event: DomainEvent) => {
+      const frozen = deepFreeze(structuredClone(event));
+      return outcome(frozen, event, E.map((next: RunState) => ({ state: next }))(evolve(state, frozen)));
+    },
     when: (offer: unknown, capture?: RevisionCapturedData) => {
       const frozenOffer = deepFreeze(structuredClone(offer));
       const frozenCapture = capture === undefined ? undefined : deepFreeze(structuredClone(capture));
-      const result = decide(state, frozenOffer, frozenCapture === undefined ? {} : { capture: frozenCapture });
-      return {
-        result,
-        rejects: (code: RejectionCode, messagePart?: string | RegExp) => {
-          if (E.isRight(result)) throw new Error(`expected rejection ${code}, but the report was accepted`);
-          expect(result.left.code).toBe(code);
-          if (messagePart !== undefined) expect(result.left.message).toMatch(messagePart);
-          expect(state).toEqual(before);
-          expect(frozenOffer).toEqual(offer);
-          return result.left;
-        },
-        accepts: (): RunState => {
-          if (E.isLeft(result)) throw new Error(`expected acceptance, got ${result.left.code}: ${result.left.message}`);
-          expect(state).toEqual(before);
-          return result.right.state;
-        },
-      };
+      const result = decide(
+        state,
+        frozenOffer,
+        frozenCapture === undefined ? {} : { capture: frozenCapture },
+      );
+      return outcome(frozenOffer, offer, result);
     },
   };
 };
+
+/** Every rejection code a `rejects` has asserted in this test file. */
+export const rejectionsSeen = new Set<RejectionCode>();

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { findingId, PRESETS, roundRecorded } from '../../src/index.js';
+import { candidate, captured, decision, opened, report } from '../support/builders.js';
+import { given } from '../support/given.js';
+
+const high = candidate({ severity: 'high' });
+const medium = candidate({ file: 'src/ui.js', summary: 'Label overlaps', severity: 'medium' });
+const issueflow = opened(PRESETS.issueflow);
+const afterRound1 = [
+  issueflow,
+  captured(1, 'A'),
+  roundRecorded(report(1, 'A', { candidates: [high, medium] })),
+] as const;
+
+describe('the issueflow preset', () => {
+  it('critical and high block; medium and low advise and never block', () => {
+    const state = given(issueflow, captured(1, 'A'))
+      .when(report(1, 'A', { candidates: [high, medium] }))
+      .accepts();
+    expect(state.status).toBe('open');
+    expect(state.findings[findingId(high)]?.blocking).toBe(true);
+    expect(state.findings[findingId(medium)]?.blocking).toBe(false);
+    const advisoryOnly = given(issueflow, captured(1, 'A'))
+      .when(report(1, 'A', { candidates: [medium, candidate({ severity: 'low', summary: 'typo' })] }))
+      .accepts();
+    expect(advisoryOnly.status).toBe('converged');
+  });
+
+  it('medium findings enter in any round and without a cap', () => {
+    const late = [1, 2, 3, 4, 5, 6, 7].map((n) =>
+      candidate({ file: 'src/ui.js', summary: `late ${n}`, severity: 'medium' }),
+    );
+    const state = given(...afterRound1, captured(2, 'B'))
+      .when(report(2, 'B', { candidates: late }))
+      .accepts();
+    expect(Object.keys(state.findings)).toHaveLength(9);
+    expect(state.suppressed).toEqual([]);
+  });
+
+  it('has 3 rounds: an open blocking finding at round 3 is blocked', () => {
+    const events = [
+      ...afterRound1,
+      captured(2, 'B', { touched: ['README.md'] }),
+      roundRecorded(report(2, 'B', { notExamined: ['nothing changed in reviewed files'] })),
+      captured(3, 'C', { touched: ['README.md'] }),
+    ];
+    const state = given(...events)
+      .when(report(3, 'C', { notExamined: ['only README.md changed'] }))
+      .accepts();
+    expect(state.status).toBe('blocked');
+  });
+
+  it('on an untouched file a decision may say open or withdrawn, never fixed', () => {
+    const spec = given(...afterRound1, captured(2, 'B', { touched: ['README.md'] }));
+    const notExamined = ['README.md only'];
+    spec
+      .when(report(2, 'B', { notExamined, decisions: [decision(high, 'fixed', 'looks fixed')] }))
+      .rejects('untouched-decision', /allows: open or withdrawn/);
+    const withdrawn = spec
+      .when(report(2, 'B', { notExamined, decisions: [decision(high, 'withdrawn', 'misread the guard')] }))
+      .accepts();
+    expect(withdrawn.findings[findingId(high)]?.status).toBe('withdrawn');
+    expect(withdrawn.status).toBe('converged');
+    const kept = spec
+      .when(report(2, 'B', { notExamined, decisions: [decision(high, 'open', 'still there')] }))
+      .accepts();
+    expect(kept.findings[findingId(high)]?.history.at(-1)).toEqual({
+      round: 2,
+      how: 'decided',
+      status: 'open',
+      evidence: 'still there',
+    });
+  });
+
+  it('a report with no candidates but a notExamined list is accepted', () => {
+    const state = given(issueflow, captured(1, 'A'))
+      .when(report(1, 'A', { notExamined: ['the migration scripts'] }))
+      .accepts();
+    expect(state.status).toBe('converged');
+  });
+
+  it('refuses a declared verdict that disagrees, as every preset does', () => {
+    given(issueflow, captured(1, 'A'))
+      .when(report(1, 'A', { candidates: [high], verdict: 'converged' }))
+      .rejects('verdict-mismatch');
+    given(issueflow, captured(1, 'A'))
+      .when(report(1, 'A', { candidates: [medium], verdict: 'converged' }))
+      .accepts();
+  });
+
+  it('the default policy does not know issueflow severities', () => {
+    given(opened(), captured(1, 'A'))
+      .when(report(1, 'A', { candidates: [high] }))
+      .rejects('unknown-severity');
+  });
+});

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/index.js';
+import { PRESETS, REJECTION_CODES, roundRecorded } from '../../src/index.js';
+import { candidate, captured, decision, nit, opened, RUN, report, sha } from '../support/builders.js';
+import { given, rejectionsSeen } from '../support/given.js';
+
+const major = candidate();
+const other = candidate({ file: 'src/other.js', summary: 'Off by one' });
+const afterRound1 = [
+  opened(),
+  captured(1, 'A'),
+  roundRecorded(report(1, 'A', { candidates: [major, other] })),
+] as const;
+const round2Touching = (...files: string[]) => given(...afterRound1, captured(2, 'B', { touched: files }));
+
+describe('every rule refuses with its own code, and leaves the state and the offer untouched', () => {
+  describe('the run', () => {
+    it('not-opened: nothing before run.opened', () => {
+      given().whenEvent(captured(1, 'A')).rejects('not-opened');
+      given().when(report(1, 'A'), captured(1, 'A').data).rejects('not-opened');
+    });
+    it('already-opened: a run opens once', () => {
+      given(opened()).whenEvent(opened()).rejects('already-opened');
+    });
+    it('unknown-event: an event type evolve does not know', () => {
+      given(opened())
+        .whenEvent({ type: 'round.deleted', data: {} } as unknown as DomainEvent)
+        .rejects('unknown-event');
+    });
+    it('invalid-policy: maxRounds 0, no severities, a negative allowance', () => {
+      const bad = (policy: object) => ({
+        ...opened(),
+        data: { ...opened().data, policy: { ...PRESETS.default, ...policy } },
+      });
+      given()
+        .whenEvent(bad({ maxRounds: 0 }))
+        .rejects('invalid-policy', /maxRounds/);
+      given()
+        .whenEvent(bad({ severities: {} }))
+        .rejects('invalid-policy', /severities/);
+      given()
+        .whenEvent(bad({ severities: { nit: { blocks: false, firstRoundOnly: false, maxAdmitted: -1 } } }))
+        .rejects('invalid-policy', /maxAdmitted/);
+    });
+    it('empty-field: a run with no id, a capture with no input', () => {
+      given().whenEvent(opened(PRESETS.default, ' ')).rejects('empty-field', /runId/);
+      given(opened())
+        .whenEvent({ ...captured(1, 'A'), data: { ...captured(1, 'A').data, inputSha: '' } })
+        .rejects('empty-field');
+    });
+    it('run-final: a converged run takes no capture and no round', () => {
+      const done = [opened(), captured(1, 'A'), roundRecorded(report(1, 'A'))];
+      given(...done)
+        .whenEvent(captured(2, 'B'))
+        .rejects('run-final', /converged/);
+    });
+  });
+
+  describe('binding a report to its run, round and input', () => {
+    it('wrong-round: skipped, repeated, and a capture for the wrong round', () => {
+      given(opened(), captured(1, 'A'))
+        .when(report(2, 'A'))
+        .rejects('wrong-round', /next round of run run-1 is 1/);
+      const spec = given(...afterRound1, captured(2, 'B', { touched: ['x'] }));
+      spec.when(report(1, 'B')).rejects('wrong-round');
+      spec.when(report(3, 'B')).rejects('wrong-round');
+      given(opened()).whenEvent(captured(2, 'A')).rejects('wrong-round');
+    });
+    it('no-revision: a round needs its captured input', () => {
+      given(...afterRound1)
+        .when(report(2, 'B'))
+        .rejects('no-revision', /capture/);
+    });
+    it('wrong-run: a report of another run', () => {
+      given(opened(), captured(1, 'A'))
+        .when({ ...report(1, 'A'), runId: 'run-2' })
+        .rejects('wrong-run', /run-2/);
+    });
+    it('wrong-input: a report of other bytes', () => {
+      given(opened(), captured(1, 'A'))
+        .when(report(1, 'Z'))
+        .rejects('wrong-input', new RegExp(sha('A')));
+    });
+    it('incomplete: completed false', () => {
+      given(opened(), captured(1, 'A'))
+        .when(report(1, 'A', { completed: false }))
+        .rejects('incomplete');
+    });
+    it('inconsistent-event: a round.recorded whose reportSha is not its report', () => {
+      const event = roundRecorded(report(1, 'A', { candidates: [major] }));
+      given(opened(), captured(1, 'A'))
+        .whenEvent({ ...event, data: { ...event.data, reportSha: sha('forged') } })
+        .rejects('inconsistent-event');
+    });
+    it('invalid-report: anything that is not a round report', () => {
+      given(opened(), captured(1, 'A'))
+        .when({ runId: RUN, round: 1 })
+        .rejects('invalid-report', /inputSha/);
+    });
+  });
+
+  describe('candidates', () => {
+    const round1 = (c: object) =>
+      given(opened(), captured(1, 'A')).when(report(1, 'A', { candidates: [major, c as never] }));
+    it('unconfirmed', () => round1({ ...other, confirmed: false }).rejects('unconfirmed', /candidates\[1\]/));
+    it('empty-field', () => round1({ ...other, summary: '  ' }).rejects('empty-field', /summary/));
+    it('empty-evidence', () => round1({ ...other, evidence: '' }).rejects('empty-evidence'));
+    it('invalid-line: 0, negative, fractional', () => {
+      round1({ ...other, line: 0 }).rejects('invalid-line', /line is 0/);
+      round1({ ...other, line: -3 }).rejects('invalid-line');
+      round1({ ...other, line: 2.5 }).rejects('invalid-line');
+    });
+    it('unknown-severity', () =>
+      round1({ ...other, severity: 'critical' }).rejects('unknown-severity', /known: major, nit/));
+    it('duplicate-candidate', () =>
+      round1({ ...major, line: 99 }).rejects('duplicate-candidate', /repeats candidates\[0\]/));
+    it('existing-finding: an existing id offered as a candidate', () => {
+      round2Touching('README.md')
+        .when(report(2, 'B', { candidates: [{ ...major, line: 3 }] }))
+        .rejects('existing-finding', /address it by id/);
+    });
+  });
+
+  describe('decisions', () => {
+    it('unknown-finding', () => {
+      round2Touching(major.file, other.file)
+        .when(
+          report(2, 'B', {
+            decisions: [
+              decision(major, 'fixed'),
+              decision(other, 'fixed'),
+              decision('f'.repeat(64), 'fixed'),
+            ],
+          }),
+        )
+        .rejects('unknown-finding');
+    });
+    it('closed-finding: a decision on a fixed finding', () => {
+      const closed = [
+        ...afterRound1,
+        captured(2, 'B', { touched: [major.file] }),
+        roundRecorded(report(2, 'B', { decisions: [decision(major, 'fixed')] })),
+      ];
+      given(...closed, captured(3, 'C', { touched: [major.file] }))
+        .when(report(3, 'C', { decisions: [decision(major, 'open')] }))
+        .rejects('closed-finding', /already fixed/);
+    });
+    it('untouched-decision: the default policy refuses any decision on an untouched file', () => {
+      round2Touching(major.file)
+        .when(report(2, 'B', { decisions: [decision(major, 'fixed'), decision(other, 'withdrawn')] }))
+        .rejects('untouched-decision', /src\/other\.js.*not touched/);
+    });
+    it('duplicate-decision', () => {
+      round2Touching(major.file)
+        .when(report(2, 'B', { decisions: [decision(major, 'fixed'), decision(major, 'open')] }))
+        .rejects('duplicate-decision');
+    });
+    it('empty-evidence on a decision', () => {
+      round2Touching(major.file)
+        .when(report(2, 'B', { decisions: [decision(major, 'fixed', ' ')] }))
+        .rejects('empty-evidence', /decisions\[0\]/);
+    });
+    it('missing-decision', () => {
+      round2Touching(major.file, other.file)
+        .when(report(2, 'B', { decisions: [decision(major, 'fixed')] }))
+        .rejects('missing-decision', /src\/other\.js/);
+    });
+  });
+
+  describe('the report as a whole', () => {
+    it('missing-not-examined: issueflow asks an empty report what it skipped', () => {
+      given(opened(PRESETS.issueflow), captured(1, 'A')).when(report(1, 'A')).rejects('missing-not-examined');
+    });
+    it('verdict-mismatch: a declared verdict must be the derived one', () => {
+      given(opened(), captured(1, 'A'))
+        .when(report(1, 'A', { candidates: [major], verdict: 'converged' }))
+        .rejects('verdict-mismatch', /make it open/);
+      given(opened(), captured(1, 'A'))
+        .when(report(1, 'A', { candidates: [nit(1)], verdict: 'open' }))
+        .rejects('verdict-mismatch');
+    });
+  });
+
+  it('covers every rejection code (this test runs last)', () => {
+    expect([...rejectionsSeen].sort()).toEqual([...REJECTION_CODES].sort());
+  });
+});
