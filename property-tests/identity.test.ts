@@ -1,0 +1,52 @@
+import { fc, test } from '@fast-check/vitest';
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect } from 'vitest';
+import { decide, findingId, isFinal } from '../src/index.js';
+import { buildRound, reachableRunArb, roundChoicesArb } from '../src/testing.js';
+import { numRuns } from './runs.js';
+
+const movingRoundArb = reachableRunArb
+  .filter((r) => r.state.run !== null && !isFinal(r.state.status) && Object.keys(r.state.findings).length > 0)
+  .chain((run) =>
+    fc.tuple(
+      fc.constant(run),
+      roundChoicesArb.map((c) => ({ ...c, rename: c.rename ?? 0 })),
+    ),
+  );
+
+describe('finding identity', () => {
+  test.prop([movingRoundArb], { numRuns })(
+    'ids survive renames: the file moves, the id and what it says stay',
+    ([run, choices]) => {
+      const { capture, report } = buildRound(run.state, choices);
+      const result = decide(run.state, report, { capture });
+      expect(E.isRight(result)).toBe(true);
+      if (E.isLeft(result)) return;
+      const after = result.right.state.findings;
+      const renamed = new Map(capture.renames.map((r) => [r.from, r.to]));
+      expect(renamed.size).toBe(1);
+      for (const before of Object.values(run.state.findings)) {
+        const now = after[before.id];
+        expect(now?.id).toBe(before.id);
+        expect(now?.file).toBe(renamed.get(before.file) ?? before.file);
+        expect([now?.category, now?.summary, now?.line]).toEqual([
+          before.category,
+          before.summary,
+          before.line,
+        ]);
+      }
+    },
+  );
+
+  test.prop([fc.string(), fc.string(), fc.string(), fc.integer({ min: 1 }), fc.integer({ min: 1 })], {
+    numRuns,
+  })(
+    'an id depends on file, category and summary only, never on the line',
+    (file, category, summary, l1, l2) => {
+      const a = { file, category, summary, line: l1 };
+      const b = { file, category, summary, line: l2 };
+      expect(findingId(a)).toBe(findingId(b));
+      expect(findingId(a)).toMatch(/^[0-9a-f]{64}$/);
+    },
+  );
+});

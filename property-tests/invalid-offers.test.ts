@@ -1,0 +1,44 @@
+import { fc, test } from '@fast-check/vitest';
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import { REJECTION_CODES, type RejectionCode } from '../src/index.js';
+import { invalidOfferArb, MUTATIONS, offerTo, reachableRunArb } from '../src/testing.js';
+import { deepFreeze, numRuns } from './runs.js';
+
+const runAndInvalidOffer = reachableRunArb.chain((run) =>
+  invalidOfferArb(run.state).map((invalid) => ({ run, invalid })),
+);
+
+describe('invalid offers', () => {
+  test.prop([runAndInvalidOffer], { numRuns })(
+    'for any reachable state, an invalid offer is refused with its code and changes nothing',
+    ({ run, invalid }) => {
+      const state = deepFreeze(run.state);
+      const before = structuredClone(state);
+      const offer = deepFreeze(invalid.offer);
+      const offered = structuredClone(offer);
+      const result = offerTo(state, offer);
+      expect(E.isLeft(result)).toBe(true);
+      if (E.isLeft(result))
+        expect(result.left.code, `${invalid.mutation.name}: ${result.left.message}`).toBe(
+          invalid.mutation.code,
+        );
+      expect(state).toEqual(before);
+      expect(offer).toEqual(offered);
+    },
+  );
+
+  it('the mutation catalogue covers every rejection code', () => {
+    expect([...new Set(MUTATIONS.map((m) => m.code))].sort()).toEqual([...REJECTION_CODES].sort());
+  });
+
+  it('every rejection code is reached by the invalid-offer arbitrary', () => {
+    const reached = new Set<RejectionCode>();
+    const samples = fc.sample(runAndInvalidOffer, { numRuns: 4000, seed: 20261130 });
+    for (const { run, invalid } of samples) {
+      const result = offerTo(run.state, invalid.offer);
+      if (E.isLeft(result)) reached.add(result.left.code);
+    }
+    expect([...reached].sort()).toEqual([...REJECTION_CODES].sort());
+  });
+});

@@ -1,0 +1,96 @@
+import { VERDICTS } from '../../events/report.js';
+import {
+  accepting,
+  closed,
+  forbiddenUntouched,
+  type Mutation,
+  pickOf,
+  touchedDecisions,
+  untouchedOpen,
+  withReport,
+} from '../offers.js';
+
+/** Mutations that break decisions, and the report as a whole. */
+export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
+  {
+    code: 'empty-evidence',
+    name: 'decision without evidence',
+    applies: (c) => accepting(c) && c.valid.report.decisions.length > 0,
+    apply: (c) =>
+      withReport(c, (r) => ({
+        ...r,
+        decisions: r.decisions.map((d, i) => (i === 0 ? { ...d, evidence: '' } : d)),
+      })),
+  },
+  {
+    code: 'unknown-finding',
+    name: 'decision on no finding',
+    applies: accepting,
+    apply: (c) =>
+      withReport(c, (r) => ({
+        ...r,
+        decisions: [...r.decisions, { id: 'f'.repeat(64), status: 'fixed', evidence: 'gone' }],
+      })),
+  },
+  {
+    code: 'closed-finding',
+    name: 'decision on a closed finding',
+    applies: (c) => accepting(c) && closed(c).length > 0,
+    apply: (c, p) =>
+      withReport(c, (r) => ({
+        ...r,
+        decisions: [...r.decisions, { id: pickOf(closed(c), p).id, status: 'open', evidence: 'reopen' }],
+      })),
+  },
+  {
+    code: 'untouched-decision',
+    name: 'forbidden decision on an untouched file',
+    applies: (c) => untouchedOpen(c).length > 0 && forbiddenUntouched(c).length > 0,
+    apply: (c, p) =>
+      withReport(c, (r) => ({
+        ...r,
+        decisions: [
+          ...r.decisions,
+          {
+            id: pickOf(untouchedOpen(c), p).id,
+            status: pickOf(forbiddenUntouched(c), p),
+            evidence: 'ruled anyway',
+          },
+        ],
+      })),
+  },
+  {
+    code: 'duplicate-decision',
+    name: 'two decisions on one finding',
+    applies: (c) => accepting(c) && c.valid.report.decisions.length > 0,
+    apply: (c, p) => withReport(c, (r) => ({ ...r, decisions: [...r.decisions, pickOf(r.decisions, p)] })),
+  },
+  {
+    code: 'missing-decision',
+    name: 'a touched open finding left undecided',
+    applies: (c) => touchedDecisions(c).length > 0,
+    apply: (c, p) => {
+      const drop = pickOf(touchedDecisions(c), p).id;
+      return withReport(c, (r) => ({ ...r, decisions: r.decisions.filter((d) => d.id !== drop) }));
+    },
+  },
+  {
+    code: 'missing-not-examined',
+    name: 'empty report that lists nothing skipped',
+    applies: (c) => accepting(c) && c.state.run?.policy.notExaminedRequired === true,
+    apply: (c) => withReport(c, ({ notExamined: _, verdict: __, ...r }) => ({ ...r, candidates: [] })),
+  },
+  {
+    code: 'verdict-mismatch',
+    name: 'a declared verdict that is not the derived one',
+    applies: accepting,
+    apply: (c, p) =>
+      withReport(c, (r) => ({
+        ...r,
+        verdict: pickOf(
+          VERDICTS.filter((v) => v !== c.valid?.status),
+          p,
+        ),
+      })),
+  },
+];

@@ -1,0 +1,105 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { DomainEvent, RevisionCapturedData } from '../events/event.js';
+import { findingId } from '../events/finding-id.js';
+import type { Rejection, RejectionCode } from '../events/rejection.js';
+import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
+import { decide, evolveAll } from '../projections/decide.js';
+import type { RunState } from '../projections/state.js';
+import type { BuiltRound } from './rounds.js';
+
+/** Something offered to a run: a report (with the capture it reviewed), or raw events. */
+export type Offer =
+  | Readonly<{ kind: 'report'; report: unknown; capture?: RevisionCapturedData }>
+  | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>;
+
+/** Offer it: through `decide` for a report, straight to `evolve` for events. */
+export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> =>
+  offer.kind === 'report'
+    ? E.map((d: { state: RunState }) => d.state)(
+        decide(state, offer.report, offer.capture === undefined ? {} : { capture: offer.capture }),
+      )
+    : evolveAll(state, offer.events);
+
+export type Context = Readonly<{ state: RunState; valid: BuiltRound | null }>;
+
+/** One way to break a valid offer, and the rejection code it must produce. */
+export type Mutation = Readonly<{
+  code: RejectionCode;
+  name: string;
+  applies: (ctx: Context) => boolean;
+  apply: (ctx: Context, pick: number) => Offer;
+}>;
+
+export const accepting = (ctx: Context): ctx is Context & { valid: BuiltRound } => ctx.valid !== null;
+export const withReport = (ctx: Context, change: (r: RoundReport) => unknown): Offer => {
+  if (ctx.valid === null) throw new Error('mutation applied to a state that accepts no round');
+  return { kind: 'report', report: change(ctx.valid.report), capture: ctx.valid.capture };
+};
+export const pickOf = <T>(items: ReadonlyArray<T>, pick: number): T => items[pick % items.length] as T;
+
+/** A candidate that is new to the run and valid under its policy, for mutations that need one. */
+export const someCandidate = (
+  ctx: Context & { valid: BuiltRound },
+): { report: RoundReport; index: number } => {
+  const { report } = ctx.valid;
+  if (report.candidates.length > 0) return { report, index: 0 };
+  const severity = Object.keys(ctx.state.run?.policy.severities ?? {})[0] ?? 'major';
+  const fresh: Candidate = {
+    file: 'fresh/new.ts',
+    line: 1,
+    category: 'fresh',
+    summary: 'a brand-new finding',
+    severity,
+    confirmed: true,
+    evidence: 'seen',
+  };
+  return { report: { ...report, candidates: [fresh] }, index: 0 };
+};
+export const changeCandidate = (ctx: Context, change: (c: Candidate) => unknown): Offer => {
+  if (!accepting(ctx)) throw new Error('mutation applied to a state that accepts no round');
+  const { report, index } = someCandidate(ctx);
+  return {
+    kind: 'report',
+    report: { ...report, candidates: report.candidates.map((c, i) => (i === index ? change(c) : c)) },
+    capture: ctx.valid.capture,
+  };
+};
+
+export const touchedBy = (capture: RevisionCapturedData) =>
+  new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
+export const fileAfter = (capture: RevisionCapturedData, file: string) =>
+  capture.renames.find((r) => r.from === file)?.to ?? file;
+
+export const untouchedOpen = (ctx: Context) => {
+  if (!accepting(ctx)) return [];
+  const touched = touchedBy(ctx.valid.capture);
+  const decided = new Set(ctx.valid.report.decisions.map((d) => d.id));
+  return Object.values(ctx.state.findings).filter(
+    (f) => f.status === 'open' && !touched.has(fileAfter(ctx.valid.capture, f.file)) && !decided.has(f.id),
+  );
+};
+export const forbiddenUntouched = (ctx: Context) =>
+  DECISION_STATUSES.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
+export const touchedDecisions = (ctx: Context): ReadonlyArray<Decision> => {
+  if (!accepting(ctx)) return [];
+  const touched = touchedBy(ctx.valid.capture);
+  return ctx.valid.report.decisions.filter((d) => {
+    const f = ctx.state.findings[d.id];
+    return f !== undefined && touched.has(fileAfter(ctx.valid.capture, f.file));
+  });
+};
+export const unrenamed = (ctx: Context) =>
+  Object.values(ctx.state.findings).filter((f) => findingId(f) === f.id);
+export const closed = (ctx: Context) => Object.values(ctx.state.findings).filter((f) => f.status !== 'open');
+export const nextCapture = (state: RunState): RevisionCapturedData => ({
+  round: state.round + 1,
+  inputSha: 'x',
+  touchedFiles: [],
+  renames: [],
+});
+export const plausibleReport = (state: RunState) => ({
+  runId: state.run?.runId ?? 'r',
+  round: state.round + 1,
+  inputSha: 'x',
+  completed: true,
+});

@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { type Policy, PRESETS, type SeverityRule } from '../events/policy.js';
+import { DECISION_STATUSES } from '../events/report.js';
+
+const SEVERITY_NAMES = ['major', 'nit', 'critical', 'high', 'medium', 'low'] as const;
+
+const severityRuleArb: fc.Arbitrary<SeverityRule> = fc.record({
+  blocks: fc.boolean(),
+  firstRoundOnly: fc.boolean(),
+  maxAdmitted: fc.option(fc.nat({ max: 4 }), { nil: null }),
+});
+
+/** Custom policies: 1..5 rounds, 1..4 severities with random admission rules. */
+export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
+  name: fc.constant('custom'),
+  maxRounds: fc.integer({ min: 1, max: 5 }),
+  severities: fc
+    .uniqueArray(fc.constantFrom(...SEVERITY_NAMES), { minLength: 1, maxLength: 4 })
+    .chain((names) =>
+      fc
+        .array(severityRuleArb, { minLength: names.length, maxLength: names.length })
+        .map((rules) => Object.fromEntries(names.map((n, i) => [n, rules[i] as SeverityRule]))),
+    ),
+  notExaminedRequired: fc.boolean(),
+  untouchedDecisions: fc.subarray([...DECISION_STATUSES]),
+});
+
+/** A preset or a random custom policy. */
+export const policyArb: fc.Arbitrary<Policy> = fc.oneof(
+  fc.constantFrom<Policy>(...Object.values(PRESETS)),
+  customPolicyArb,
+);
