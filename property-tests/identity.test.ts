@@ -18,8 +18,11 @@ describe('finding identity', () => {
   test.prop([movingRoundArb], { numRuns })(
     'ids survive renames: the file moves, the id and what it says stay',
     ([run, choices]) => {
-      const { capture, report } = buildRound(run.state, choices);
-      const result = decide(run.state, report, { capture });
+      const { capture, report, citations } = buildRound(run.state, choices);
+      const result = decide(run.state, report, {
+        capture,
+        ...(citations === undefined ? {} : { citations }),
+      });
       expect(E.isRight(result)).toBe(true);
       if (E.isLeft(result)) return;
       const after = result.right.state.findings;

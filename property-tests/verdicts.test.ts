@@ -62,7 +62,10 @@ describe('verdicts', () => {
     'a valid report for the next round is accepted, and its declared verdict is the derived one',
     ([run, round]) => {
       const state = deepFreeze(run.state);
-      const result = decide(state, round.report, { capture: round.capture });
+      const result = decide(state, round.report, {
+        capture: round.capture,
+        ...(round.citations === undefined ? {} : { citations: round.citations }),
+      });
       expect(E.isRight(result)).toBe(true);
       if (E.isRight(result)) expect(result.right.state.status).toBe(round.status);
     },

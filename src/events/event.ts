@@ -1,5 +1,11 @@
 import type * as t from 'io-ts';
-import type { FAILURE_REASONS, RevisionCapturedV1, RoundFailedV1, RunOpenedV1 } from './codecs/events-v1.js';
+import type {
+  CitationCheck as CitationCheckCodec,
+  FAILURE_REASONS,
+  RevisionCapturedV1,
+  RoundFailedV1,
+  RunOpenedV1,
+} from './codecs/events-v1.js';
 import type { Policy } from './policy.js';
 import type { RoundReport } from './report.js';
 
@@ -14,7 +20,10 @@ export type RoundRecordedData = Readonly<{
   inputSha: string;
   reportSha: string;
   report: RoundReport;
+  /** how each candidate's citation resolved at the captured revision, when it was checked */
+  citations?: ReadonlyArray<CitationCheck>;
 }>;
+export type CitationCheck = Readonly<t.TypeOf<typeof CitationCheckCodec>>;
 export type RoundFailedData = Readonly<t.TypeOf<typeof RoundFailedV1>>;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export type Rename = RevisionCapturedData['renames'][number];

@@ -3,6 +3,7 @@ export { canonicalJson, reportSha } from './canonical-json.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
 export type { DecodeError } from './decode-error.js';
 export type {
+  CitationCheck,
   DomainEvent,
   EventOf,
   EventType,
@@ -20,7 +21,10 @@ export type {
 } from './event.js';
 export { findingId } from './finding-id.js';
 export {
+  type BindPolicy,
   blocksFor,
+  type CitationPolicy,
+  citationsRequired,
   isPresetName,
   type Policy,
   PolicySchema,

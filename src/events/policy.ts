@@ -20,7 +20,17 @@ export type Policy = Readonly<{
   notExaminedRequired: boolean;
   /** Decisions allowed on a finding whose file was not touched since the last reviewed input. */
   untouchedDecisions: ReadonlyArray<DecisionStatus>;
+  /** `required`: every candidate's citation must resolve at the captured revision (default `optional`) */
+  citations?: CitationPolicy;
+  /**
+   * What an approval is bound to (default `commit`). `tree`, after Gerrit's copy conditions, lets
+   * an approval survive a new commit whose tree is identical, such as a message-only amend.
+   */
+  bind?: BindPolicy;
 }>;
+
+export type CitationPolicy = 'required' | 'optional';
+export type BindPolicy = 'commit' | 'tree';
 
 const blocking: SeverityRule = { blocks: true, firstRoundOnly: false, maxAdmitted: null };
 const advisory: SeverityRule = { blocks: false, firstRoundOnly: false, maxAdmitted: null };
@@ -41,6 +51,7 @@ export const PRESETS = {
     severities: { critical: blocking, high: blocking, medium: advisory, low: advisory },
     notExaminedRequired: true,
     untouchedDecisions: ['open', 'withdrawn'],
+    citations: 'required',
   },
 } as const satisfies Record<string, Policy>;
 
@@ -64,7 +75,11 @@ export const PolicySchema = z.strictObject({
     .refine((s) => Object.keys(s).length > 0, 'a policy needs at least one severity'),
   notExaminedRequired: z.boolean().default(false),
   untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
+  citations: z.enum(['required', 'optional']).optional(),
+  bind: z.enum(['commit', 'tree']).optional(),
 });
+
+export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 
 export const blocksFor = (policy: Policy, severity: string): boolean =>
   policy.severities[severity]?.blocks === true;

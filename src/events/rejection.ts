@@ -26,6 +26,7 @@ export const REJECTION_CODES = [
   'unknown-severity',
   'duplicate-candidate',
   'existing-finding',
+  'citation-unresolved',
   // decisions
   'unknown-finding',
   'closed-finding',

@@ -11,7 +11,11 @@ import { formatPath, type Rejection, rejection } from './rejection.js';
 export const CandidateSchema = z
   .strictObject({
     file: z.string().describe('path of the file the finding is about, relative to the repository root'),
-    line: z.number().describe('1-based line number (an integer >= 1)'),
+    line: z.number().optional().describe('1-based line number (an integer >= 1); give a line or a section'),
+    section: z
+      .string()
+      .optional()
+      .describe('for a document artifact: the heading the finding is about, instead of a line'),
     category: z.string().describe('what kind of finding this is, e.g. correctness, security, tests'),
     summary: z.string().describe('one sentence: what is wrong'),
     severity: z

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { roundRecorded } from '../events/build.js';
-import type { DomainEvent, RevisionCapturedData } from '../events/event.js';
+import type { CitationCheck, DomainEvent, RevisionCapturedData } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { parseReport } from '../events/report.js';
 import { evolve } from './evolve.js';
@@ -12,6 +12,8 @@ export type Decided = Readonly<{ events: ReadonlyArray<DomainEvent>; state: RunS
 export type DecideContext = Readonly<{
   /** the revision this report reviewed, when it has not been captured yet: decided as one step */
   capture?: RevisionCapturedData;
+  /** how each candidate's citation resolved at the captured revision (see `src/revision`) */
+  citations?: ReadonlyArray<CitationCheck>;
 }>;
 
 /** Apply events in order with `evolve`; the first refusal refuses them all. */
@@ -44,7 +46,7 @@ export const decide = (
         ...(context.capture === undefined
           ? []
           : [{ type: 'revision.captured', data: context.capture } as const]),
-        roundRecorded(report),
+        roundRecorded(report, context.citations),
       ],
     ),
     E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),

@@ -15,6 +15,7 @@ export {
 } from './state.js';
 export { type BlockingReason, type Explanation, explain, renderExplanation } from './views/explain.js';
 export {
+  citationOf,
   type FindingView,
   findingsOf,
   findingView,

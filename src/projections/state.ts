@@ -15,7 +15,9 @@ export type FindingStep = Readonly<{
 export type Finding = Readonly<{
   id: string;
   file: string;
-  line: number;
+  /** the cited line, or null when the finding cites a section of a document */
+  line: number | null;
+  section: string | null;
   category: string;
   summary: string;
   severity: string;
@@ -32,7 +34,8 @@ export type Suppressed = Readonly<{
   id: string;
   round: number;
   file: string;
-  line: number;
+  line: number | null;
+  section: string | null;
   severity: string;
   summary: string;
   reason: 'late' | 'cap';

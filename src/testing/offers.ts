@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainEvent, RevisionCapturedData } from '../events/event.js';
+import type { CitationCheck, DomainEvent, RevisionCapturedData } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
@@ -9,14 +9,22 @@ import type { BuiltRound } from './rounds.js';
 
 /** Something offered to a run: a report (with the capture it reviewed), or raw events. */
 export type Offer =
-  | Readonly<{ kind: 'report'; report: unknown; capture?: RevisionCapturedData }>
+  | Readonly<{
+      kind: 'report';
+      report: unknown;
+      capture?: RevisionCapturedData;
+      citations?: ReadonlyArray<CitationCheck>;
+    }>
   | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>;
 
 /** Offer it: through `decide` for a report, straight to `evolve` for events. */
 export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> =>
   offer.kind === 'report'
     ? E.map((d: { state: RunState }) => d.state)(
-        decide(state, offer.report, offer.capture === undefined ? {} : { capture: offer.capture }),
+        decide(state, offer.report, {
+          ...(offer.capture === undefined ? {} : { capture: offer.capture }),
+          ...(offer.citations === undefined ? {} : { citations: offer.citations }),
+        }),
       )
     : evolveAll(state, offer.events);
 
@@ -33,7 +41,12 @@ export type Mutation = Readonly<{
 export const accepting = (ctx: Context): ctx is Context & { valid: BuiltRound } => ctx.valid !== null;
 export const withReport = (ctx: Context, change: (r: RoundReport) => unknown): Offer => {
   if (ctx.valid === null) throw new Error('mutation applied to a state that accepts no round');
-  return { kind: 'report', report: change(ctx.valid.report), capture: ctx.valid.capture };
+  return {
+    kind: 'report',
+    report: change(ctx.valid.report),
+    capture: ctx.valid.capture,
+    citations: ctx.valid.citations,
+  };
 };
 export const pickOf = <T>(items: ReadonlyArray<T>, pick: number): T => items[pick % items.length] as T;
 
@@ -62,6 +75,7 @@ export const changeCandidate = (ctx: Context, change: (c: Candidate) => unknown)
     kind: 'report',
     report: { ...report, candidates: report.candidates.map((c, i) => (i === index ? change(c) : c)) },
     capture: ctx.valid.capture,
+    citations: ctx.valid.citations,
   };
 };
 

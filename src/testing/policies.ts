@@ -23,6 +23,7 @@ export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
     ),
   notExaminedRequired: fc.boolean(),
   untouchedDecisions: fc.subarray([...DECISION_STATUSES]),
+  citations: fc.constantFrom('required', 'optional'),
 });
 
 /** A preset or a random custom policy. */

@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { roundRecorded } from '../events/build.js';
 import { FAILURE_REASONS } from '../events/codecs/events-v1.js';
-import type { DomainEvent, RevisionCapturedData } from '../events/event.js';
+import type { CitationCheck, DomainEvent, RevisionCapturedData } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
+import { citationsRequired } from '../events/policy.js';
 import {
   type Candidate,
   DECISION_STATUSES,
@@ -14,6 +15,7 @@ import {
 } from '../events/report.js';
 import { evolveAll } from '../projections/decide.js';
 import { isFinal, type RunState } from '../projections/state.js';
+import { citationOf } from '../projections/views/findings.js';
 
 /** The small world generated reviews live in: few names, so ids and files collide often. */
 export const FILES = ['src/a.ts', 'src/b.ts', 'lib/c.ts', 'docs/d.md'] as const;
@@ -32,7 +34,14 @@ export type RoundChoices = Readonly<{
   touched: ReadonlyArray<boolean>;
   rename: number | null;
   candidates: ReadonlyArray<
-    Readonly<{ file: number; line: number; category: number; summary: number; severity: number }>
+    Readonly<{
+      file: number;
+      line: number;
+      category: number;
+      summary: number;
+      severity: number;
+      bySection: boolean;
+    }>
   >;
   statuses: ReadonlyArray<DecisionStatus>;
   decideUntouched: boolean;
@@ -52,6 +61,7 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
       category: fc.nat({ max: CATEGORIES.length - 1 }),
       summary: fc.nat({ max: SUMMARIES.length - 1 }),
       severity: fc.nat({ max: 7 }),
+      bySection: fc.boolean(),
     }),
     { maxLength: 6 },
   ),
@@ -68,6 +78,8 @@ const at = <T>(items: ReadonlyArray<T>, i: number): T => items[i % items.length]
 export type BuiltRound = Readonly<{
   capture: RevisionCapturedData;
   report: RoundReport;
+  /** every candidate's citation, resolved, when the policy requires citations to resolve */
+  citations?: ReadonlyArray<CitationCheck>;
   /** the verdict the round derives */
   status: Verdict;
 }>;
@@ -94,14 +106,18 @@ export const buildRound = (state: RunState, choices: RoundChoices, inputTag = 'i
   const candidates: Candidate[] = [];
   const ids = new Set<string>();
   for (const c of choices.candidates) {
+    const file = at(FILES, c.file);
+    // documents are cited by heading as often as by line
+    const location =
+      file.endsWith('.md') && c.bySection ? { section: `Heading ${c.line % 5}` } : { line: c.line };
     const candidate: Candidate = {
-      file: at(FILES, c.file),
-      line: c.line,
+      file,
+      ...location,
       category: at(CATEGORIES, c.category),
       summary: at(SUMMARIES, c.summary),
       severity: at(severities, c.severity),
       confirmed: true,
-      evidence: `seen at ${at(FILES, c.file)}:${c.line}`,
+      evidence: `seen at ${file}:${c.line}`,
     };
     const id = findingId(candidate);
     if (ids.has(id) || state.findings[id] !== undefined) continue;
@@ -132,16 +148,31 @@ export const buildRound = (state: RunState, choices: RoundChoices, inputTag = 'i
     decisions,
     ...(listsNotExamined ? { notExamined: ['generated: the tests directory'] } : {}),
   };
-  const after = evolveAll(state, [{ type: 'revision.captured', data: capture }, roundRecorded(report)]);
+  const citations = citationsRequired(run.policy)
+    ? candidates.map((c, i) => ({
+        candidate: i,
+        citation: citationOf({ file: c.file, line: c.line ?? null, section: c.section ?? null }),
+        resolved: true,
+      }))
+    : undefined;
+  const after = evolveAll(state, [
+    { type: 'revision.captured', data: capture },
+    roundRecorded(report, citations),
+  ]);
   if (E.isLeft(after))
     throw new Error(`buildRound built an invalid round: ${after.left.code}: ${after.left.message}`);
   const status = after.right.status as Verdict;
-  return { capture, report: choices.declareVerdict ? { ...report, verdict: status } : report, status };
+  return {
+    capture,
+    report: choices.declareVerdict ? { ...report, verdict: status } : report,
+    ...(citations === undefined ? {} : { citations }),
+    status,
+  };
 };
 
 /** The events one round becomes: perhaps a superseded capture and a failed attempt, then the round. */
 export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArray<DomainEvent> => {
-  const { capture, report } = buildRound(state, choices);
+  const { capture, report, citations } = buildRound(state, choices);
   const events: DomainEvent[] = [];
   if (choices.recaptured)
     events.push({ type: 'revision.captured', data: { ...capture, inputSha: `stale-${capture.round}` } });
@@ -152,7 +183,7 @@ export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArr
       data: { round: capture.round, inputSha: capture.inputSha, reason, detail: `generated ${reason}` },
     });
   }
-  events.push(roundRecorded(report));
+  events.push(roundRecorded(report, citations));
   return events;
 };
 

@@ -55,7 +55,7 @@ describe('the round report schema (the boundary)', () => {
       { items?: { required?: string[]; additionalProperties?: boolean } }
     >;
     expect(props.candidates?.items?.required).toEqual(
-      expect.arrayContaining(['file', 'line', 'category', 'summary', 'severity', 'confirmed', 'evidence']),
+      expect.arrayContaining(['file', 'category', 'summary', 'severity', 'confirmed', 'evidence']),
     );
     expect(props.candidates?.items?.additionalProperties).toBe(false);
   });

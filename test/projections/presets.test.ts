@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findingId, PRESETS, roundRecorded } from '../../src/index.js';
-import { candidate, captured, decision, opened, report } from '../support/builders.js';
+import { candidate, captured, decision, opened, recordedResolved, report } from '../support/builders.js';
 import { given } from '../support/given.js';
 
 const high = candidate({ severity: 'high' });
@@ -9,19 +9,19 @@ const issueflow = opened(PRESETS.issueflow);
 const afterRound1 = [
   issueflow,
   captured(1, 'A'),
-  roundRecorded(report(1, 'A', { candidates: [high, medium] })),
+  recordedResolved(report(1, 'A', { candidates: [high, medium] })),
 ] as const;
 
 describe('the issueflow preset', () => {
   it('critical and high block; medium and low advise and never block', () => {
     const state = given(issueflow, captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [high, medium] }))
+      .whenCited(report(1, 'A', { candidates: [high, medium] }))
       .accepts();
     expect(state.status).toBe('open');
     expect(state.findings[findingId(high)]?.blocking).toBe(true);
     expect(state.findings[findingId(medium)]?.blocking).toBe(false);
     const advisoryOnly = given(issueflow, captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [medium, candidate({ severity: 'low', summary: 'typo' })] }))
+      .whenCited(report(1, 'A', { candidates: [medium, candidate({ severity: 'low', summary: 'typo' })] }))
       .accepts();
     expect(advisoryOnly.status).toBe('converged');
   });
@@ -31,7 +31,7 @@ describe('the issueflow preset', () => {
       candidate({ file: 'src/ui.js', summary: `late ${n}`, severity: 'medium' }),
     );
     const state = given(...afterRound1, captured(2, 'B'))
-      .when(report(2, 'B', { candidates: late }))
+      .whenCited(report(2, 'B', { candidates: late }))
       .accepts();
     expect(Object.keys(state.findings)).toHaveLength(9);
     expect(state.suppressed).toEqual([]);
@@ -45,7 +45,7 @@ describe('the issueflow preset', () => {
       captured(3, 'C', { touched: ['README.md'] }),
     ];
     const state = given(...events)
-      .when(report(3, 'C', { notExamined: ['only README.md changed'] }))
+      .whenCited(report(3, 'C', { notExamined: ['only README.md changed'] }))
       .accepts();
     expect(state.status).toBe('blocked');
   });
@@ -54,15 +54,17 @@ describe('the issueflow preset', () => {
     const spec = given(...afterRound1, captured(2, 'B', { touched: ['README.md'] }));
     const notExamined = ['README.md only'];
     spec
-      .when(report(2, 'B', { notExamined, decisions: [decision(high, 'fixed', 'looks fixed')] }))
+      .whenCited(report(2, 'B', { notExamined, decisions: [decision(high, 'fixed', 'looks fixed')] }))
       .rejects('untouched-decision', /allows: open or withdrawn/);
     const withdrawn = spec
-      .when(report(2, 'B', { notExamined, decisions: [decision(high, 'withdrawn', 'misread the guard')] }))
+      .whenCited(
+        report(2, 'B', { notExamined, decisions: [decision(high, 'withdrawn', 'misread the guard')] }),
+      )
       .accepts();
     expect(withdrawn.findings[findingId(high)]?.status).toBe('withdrawn');
     expect(withdrawn.status).toBe('converged');
     const kept = spec
-      .when(report(2, 'B', { notExamined, decisions: [decision(high, 'open', 'still there')] }))
+      .whenCited(report(2, 'B', { notExamined, decisions: [decision(high, 'open', 'still there')] }))
       .accepts();
     expect(kept.findings[findingId(high)]?.history.at(-1)).toEqual({
       round: 2,
@@ -74,23 +76,23 @@ describe('the issueflow preset', () => {
 
   it('a report with no candidates but a notExamined list is accepted', () => {
     const state = given(issueflow, captured(1, 'A'))
-      .when(report(1, 'A', { notExamined: ['the migration scripts'] }))
+      .whenCited(report(1, 'A', { notExamined: ['the migration scripts'] }))
       .accepts();
     expect(state.status).toBe('converged');
   });
 
   it('refuses a declared verdict that disagrees, as every preset does', () => {
     given(issueflow, captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [high], verdict: 'converged' }))
+      .whenCited(report(1, 'A', { candidates: [high], verdict: 'converged' }))
       .rejects('verdict-mismatch');
     given(issueflow, captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [medium], verdict: 'converged' }))
+      .whenCited(report(1, 'A', { candidates: [medium], verdict: 'converged' }))
       .accepts();
   });
 
   it('the default policy does not know issueflow severities', () => {
     given(opened(), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [high] }))
+      .whenCited(report(1, 'A', { candidates: [high] }))
       .rejects('unknown-severity');
   });
 });

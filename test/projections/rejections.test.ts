@@ -17,7 +17,9 @@ describe('every rule refuses with its own code, and leaves the state and the off
   describe('the run', () => {
     it('not-opened: nothing before run.opened', () => {
       given().whenEvent(captured(1, 'A')).rejects('not-opened');
-      given().when(report(1, 'A'), captured(1, 'A').data).rejects('not-opened');
+      given()
+        .when(report(1, 'A'), { capture: captured(1, 'A').data })
+        .rejects('not-opened');
     });
     it('already-opened: a run opens once', () => {
       given(opened()).whenEvent(opened()).rejects('already-opened');
@@ -114,6 +116,33 @@ describe('every rule refuses with its own code, and leaves the state and the off
       round1({ ...other, severity: 'critical' }).rejects('unknown-severity', /known: major, nit/));
     it('duplicate-candidate', () =>
       round1({ ...major, line: 99 }).rejects('duplicate-candidate', /repeats candidates\[0\]/));
+    it('invalid-line: a candidate with neither a line nor a section', () => {
+      const { line: _, ...noLine } = other;
+      round1(noLine).rejects('invalid-line', /cites no location/);
+      round1({ ...noLine, section: ' ' }).rejects('invalid-line');
+    });
+    it('citation-unresolved: under issueflow every citation must resolve at the captured revision', () => {
+      const cited = candidate({ severity: 'high' });
+      const r = report(1, 'A', { candidates: [cited] });
+      const spec = given(opened(PRESETS.issueflow), captured(1, 'A'));
+      spec.when(r).rejects('citation-unresolved', /src\/service\.js:10, which was not resolved/);
+      spec
+        .when(r, {
+          citations: [
+            {
+              candidate: 0,
+              citation: 'src/service.js:10',
+              resolved: false,
+              reason: 'src/service.js has 4 lines',
+            },
+          ],
+        })
+        .rejects('citation-unresolved', /resolves to nothing: src\/service\.js has 4 lines/);
+      spec
+        .when(r, { citations: [{ candidate: 0, citation: 'src/other.js:1', resolved: true }] })
+        .rejects('citation-unresolved');
+      expect(spec.whenCited(r).accepts().status).toBe('open');
+    });
     it('existing-finding: an existing id offered as a candidate', () => {
       round2Touching('README.md')
         .when(report(2, 'B', { candidates: [{ ...major, line: 3 }] }))

@@ -45,7 +45,7 @@ describe('a review loop under the default policy', () => {
     expect(finding?.status).toBe('open');
     expect(finding?.history.map((h) => h.how)).toEqual(['opened', 'carried', 'carried', 'carried']);
     given(...events)
-      .when(report(5, 'E'), captured(5, 'E').data)
+      .when(report(5, 'E'), { capture: captured(5, 'E').data })
       .rejects('run-final', /blocked after round 4/);
   });
 
@@ -93,6 +93,7 @@ describe('a review loop under the default policy', () => {
         round: 2,
         file: 'src/style.js',
         line: 7,
+        section: null,
         severity: 'nit',
         summary: 'nit number 7',
         reason: 'late',
@@ -133,6 +134,21 @@ describe('a review loop under the default policy', () => {
     expect(trail.at(-1)?.moved).toEqual([
       { id: findingId(major), from: 'src/service.js', to: 'src/service/index.js' },
     ]);
+  });
+
+  it('a document finding cites a section instead of a line', () => {
+    const doc = candidate({
+      file: 'docs/guide.md',
+      line: undefined,
+      section: 'Install',
+      summary: 'Wrong command',
+    });
+    const { line: _, ...cited } = doc;
+    const state = given(opened(), captured(1, 'A'))
+      .when(report(1, 'A', { candidates: [cited] }))
+      .accepts();
+    const finding = state.findings[findingId(cited)];
+    expect(finding).toMatchObject({ line: null, section: 'Install' });
   });
 
   it('the latest capture of a round wins', () => {

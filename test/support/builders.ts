@@ -1,5 +1,6 @@
 import type {
   Candidate,
+  CitationCheck,
   Decision,
   DomainEvent,
   Policy,
@@ -7,7 +8,7 @@ import type {
   RoundReport,
   RunOpened,
 } from '../../src/index.js';
-import { findingId, PRESETS } from '../../src/index.js';
+import { findingId, PRESETS, roundRecorded } from '../../src/index.js';
 
 export const RUN = 'run-1';
 export const sha = (label: string): string => label.padEnd(40, '0');
@@ -70,3 +71,15 @@ export const report = (round: number, input: string, over: Partial<RoundReport> 
 export const idOf = findingId;
 
 export type Events = ReadonlyArray<DomainEvent>;
+
+/** Every candidate's citation, resolved: what `src/revision` reports for a report whose citations all exist. */
+export const resolved = (r: RoundReport): { citations: CitationCheck[] } => ({
+  citations: r.candidates.map((c, i) => ({
+    candidate: i,
+    citation: c.line !== undefined ? `${c.file}:${c.line}` : `${c.file} § ${c.section}`,
+    resolved: true,
+  })),
+});
+
+/** A report recorded with its citations resolved, as the record path does under issueflow. */
+export const recordedResolved = (r: RoundReport) => roundRecorded(r, resolved(r).citations);

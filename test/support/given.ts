@@ -1,13 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { expect } from 'vitest';
 import type {
+  DecideContext,
   DomainEvent,
   Rejection,
   RejectionCode,
-  RevisionCapturedData,
+  RoundReport,
   RunState,
 } from '../../src/index.js';
 import { decide, evolve, fold } from '../../src/index.js';
+import { resolved } from './builders.js';
 
 /** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
 export const deepFreeze = <T>(value: T): T => {
@@ -27,7 +29,7 @@ const foldAccepted = (events: ReadonlyArray<DomainEvent>): RunState => {
 };
 
 /**
- * given(events).when(report, capture?) then `.rejects(code)` or `.accepts()`, in the style of
+ * given(events).when(report, { capture?, citations? }) then `.rejects(code)` or `.accepts()`, in the style of
  * Emmett's decider specifications. A rejection also proves the state and the inputs are untouched.
  */
 export const given = (...events: DomainEvent[]) => {
@@ -62,15 +64,14 @@ export const given = (...events: DomainEvent[]) => {
       const frozen = deepFreeze(structuredClone(event));
       return outcome(frozen, event, E.map((next: RunState) => ({ state: next }))(evolve(state, frozen)));
     },
-    when: (offer: unknown, capture?: RevisionCapturedData) => {
+    when: (offer: unknown, context: DecideContext = {}) => {
       const frozenOffer = deepFreeze(structuredClone(offer));
-      const frozenCapture = capture === undefined ? undefined : deepFreeze(structuredClone(capture));
-      const result = decide(
-        state,
-        frozenOffer,
-        frozenCapture === undefined ? {} : { capture: frozenCapture },
-      );
+      const result = decide(state, frozenOffer, deepFreeze(structuredClone(context)));
       return outcome(frozenOffer, offer, result);
+    },
+    /** offer a report whose every citation resolved, as `clearance record` finds with git */
+    whenCited(offer: RoundReport) {
+      return this.when(offer, resolved(offer));
     },
   };
 };

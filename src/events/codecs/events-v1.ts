@@ -20,15 +20,31 @@ export const RevisionCapturedV1 = t.intersection([
     touchedFiles: t.array(t.string),
     renames: t.array(Rename),
   }),
-  t.partial({ commit: t.string, artifactSha: t.string, base: t.string }),
+  t.partial({
+    commit: t.string,
+    /** the tree the input binds to: the commit's, or with a dirty work tree the working files' */
+    tree: t.string,
+    dirty: t.boolean,
+    artifactSha: t.string,
+    base: t.string,
+  }),
 ]);
 
-export const RoundRecordedV1 = t.type({
-  round: t.number,
-  inputSha: t.string,
-  reportSha: t.string,
-  report: ReportCodecV1,
-});
+export const CitationCheck = t.intersection([
+  t.type({ candidate: t.number, citation: t.string, resolved: t.boolean }),
+  t.partial({ reason: t.string }),
+]);
+
+export const RoundRecordedV1 = t.intersection([
+  t.type({
+    round: t.number,
+    inputSha: t.string,
+    reportSha: t.string,
+    report: ReportCodecV1,
+  }),
+  /** how each candidate's citation resolved at the captured revision, when it was checked */
+  t.partial({ citations: t.array(CitationCheck) }),
+]);
 
 export const FAILURE_REASONS = ['timeout', 'incomplete', 'malformed', 'oversized'] as const;
 

@@ -8,13 +8,20 @@ const SeverityRule = t.type({
 });
 
 /** The policy as pinned in `run.opened`. */
-export const PolicyCodecV1 = t.type({
-  name: t.string,
-  maxRounds: t.number,
-  severities: t.record(t.string, SeverityRule),
-  notExaminedRequired: t.boolean,
-  untouchedDecisions: t.array(t.keyof({ fixed: null, open: null, withdrawn: null })),
-});
+export const PolicyCodecV1 = t.intersection([
+  t.type({
+    name: t.string,
+    maxRounds: t.number,
+    severities: t.record(t.string, SeverityRule),
+    notExaminedRequired: t.boolean,
+    untouchedDecisions: t.array(t.keyof({ fixed: null, open: null, withdrawn: null })),
+  }),
+  // optional with a stated default, so a log written before they existed means what it meant
+  t.partial({
+    citations: t.keyof({ required: null, optional: null }),
+    bind: t.keyof({ commit: null, tree: null }),
+  }),
+]);
 
 type Persisted = t.TypeOf<typeof PolicyCodecV1>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.

@@ -6,15 +6,17 @@ import type { RoundReport } from '../report.js';
  * in `../report.ts` (zod guards the boundary, io-ts the log); `_sameShape` below fails to compile
  * if the two drift apart.
  */
-const Candidate = t.type({
-  file: t.string,
-  line: t.number,
-  category: t.string,
-  summary: t.string,
-  severity: t.string,
-  confirmed: t.boolean,
-  evidence: t.string,
-});
+const Candidate = t.intersection([
+  t.type({
+    file: t.string,
+    category: t.string,
+    summary: t.string,
+    severity: t.string,
+    confirmed: t.boolean,
+    evidence: t.string,
+  }),
+  t.partial({ line: t.number, section: t.string }),
+]);
 
 const Decision = t.type({
   id: t.string,

@@ -30,7 +30,15 @@ const candidateIsWellFormed = (c: Candidate, i: number, policy: Policy): E.Eithe
       at('evidence'),
     );
   }
-  if (!Number.isInteger(c.line) || c.line < 1) {
+  if (c.line === undefined) {
+    if (c.section === undefined || isBlank(c.section)) {
+      return fail(
+        'invalid-line',
+        `candidates[${i}] cites no location: give a line (an integer >= 1) or, in a document, a section (a heading)`,
+        at('line'),
+      );
+    }
+  } else if (!Number.isInteger(c.line) || c.line < 1) {
     return fail('invalid-line', `candidates[${i}].line is ${c.line}: a line is an integer >= 1`, at('line'));
   }
   if (!Object.hasOwn(policy.severities, c.severity)) {

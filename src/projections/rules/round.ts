@@ -8,6 +8,7 @@ import { admitCandidates } from './admission.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
+import { citationsResolve } from './citations.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
@@ -92,6 +93,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const round = report.round;
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
+  const cited = citationsResolve(policy, report.candidates, event.data.citations);
+  if (E.isLeft(cited)) return cited;
   const moved = applyRenames(state.findings, capture.right);
   const decided = decisionsCoverTouched(round, policy, moved, touchedBy(capture.right), report.decisions);
   if (E.isLeft(decided)) return decided;

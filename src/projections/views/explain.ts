@@ -1,10 +1,11 @@
 import type { Finding, FindingStep, RunState, RunStatus } from '../state.js';
-import { openBlockingFindings, openFindings } from './findings.js';
+import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 
 export type BlockingReason = Readonly<{
   id: string;
   file: string;
-  line: number;
+  line: number | null;
+  citation: string;
   severity: string;
   summary: string;
   openedRound: number;
@@ -23,6 +24,7 @@ const blockingReason = (f: Finding): BlockingReason => ({
   id: f.id,
   file: f.file,
   line: f.line,
+  citation: citationOf(f),
   severity: f.severity,
   summary: f.summary,
   openedRound: f.openedRound,
@@ -68,7 +70,7 @@ const describeStep = (step: FindingStep): string =>
 export const renderExplanation = (e: Explanation): string => {
   const lines = [e.headline];
   for (const b of e.blocking) {
-    lines.push(`- ${b.id.slice(0, 12)} [${b.severity}] ${b.file}:${b.line} ${b.summary}`);
+    lines.push(`- ${b.id.slice(0, 12)} [${b.severity}] ${b.citation} ${b.summary}`);
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
   }
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);

@@ -3,7 +3,10 @@ import type { Finding, FindingStatus, RunState } from '../state.js';
 export type FindingView = Readonly<{
   id: string;
   file: string;
-  line: number;
+  line: number | null;
+  section: string | null;
+  /** `file:line`, or `file § Section` for a document */
+  citation: string;
   category: string;
   summary: string;
   severity: string;
@@ -14,12 +17,20 @@ export type FindingView = Readonly<{
   roundsOpen: number;
 }>;
 
+/** How a finding cites its place: `src/a.ts:12`, or `docs/guide.md § Install`. */
+export const citationOf = (
+  f: Readonly<{ file: string; line: number | null; section: string | null }>,
+): string =>
+  f.line !== null ? `${f.file}:${f.line}` : f.section !== null ? `${f.file} § ${f.section}` : f.file;
+
 const roundsOpen = (f: Finding): number => f.history.filter((step) => step.status === 'open').length;
 
 export const findingView = (f: Finding): FindingView => ({
   id: f.id,
   file: f.file,
   line: f.line,
+  section: f.section,
+  citation: citationOf(f),
   category: f.category,
   summary: f.summary,
   severity: f.severity,

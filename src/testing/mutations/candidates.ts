@@ -4,6 +4,7 @@ import {
   type Context,
   changeCandidate,
   type Mutation,
+  type Offer,
   pickOf,
   someCandidate,
   unrenamed,
@@ -52,8 +53,9 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
       const first = report.candidates[0] as Candidate;
       return {
         kind: 'report',
-        report: { ...report, candidates: [...report.candidates, { ...first, line: first.line + 1 }] },
+        report: { ...report, candidates: [...report.candidates, { ...first, line: (first.line ?? 0) + 1 }] },
         capture: c.valid?.capture,
+        citations: c.valid?.citations,
       };
     },
   },
@@ -69,7 +71,7 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
           ...r.candidates,
           {
             file: f.file,
-            line: f.line + 3,
+            line: (f.line ?? 0) + 3,
             category: f.category,
             summary: f.summary,
             severity: f.severity,
@@ -78,6 +80,22 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
           },
         ],
       }));
+    },
+  },
+  {
+    code: 'citation-unresolved',
+    name: 'a citation that resolves to nothing, or was never resolved',
+    applies: (c) => accepting(c) && c.valid.citations !== undefined && c.valid.report.candidates.length > 0,
+    apply: (c, p) => {
+      const offer = withReport(c, (r) => r);
+      const citations = c.valid?.citations ?? [];
+      const broken =
+        p % 2 === 0
+          ? citations.map((x, i) =>
+              i === 0 ? { ...x, resolved: false, reason: 'the file has 12 lines' } : x,
+            )
+          : citations.slice(1);
+      return { ...offer, citations: broken } as Offer;
     },
   },
 ];
