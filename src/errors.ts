@@ -1,0 +1,55 @@
+import type { Rejection, RejectionCode } from './events/rejection.js';
+
+/**
+ * The operational failures of the I/O layers (store, completion, revision). Rule refusals keep
+ * their own `RejectionCode`. The CLI maps every code to an exit status in one table
+ * (`src/cli/exit-codes.ts`); nothing matches on message text.
+ */
+export const OPERATIONAL_CODES = [
+  // the store
+  'invalid-run-id',
+  'run-exists',
+  'run-missing',
+  'integrity',
+  'seq-mismatch',
+  'lock-timeout',
+  'lock-compromised',
+  // completion
+  'timeout',
+  'incomplete',
+  'malformed',
+  'oversized',
+  'invalid-budget',
+  'aborted',
+  // revision and gate
+  'git-failed',
+  'not-a-repository',
+  'dirty-tree',
+  'artifact-unreadable',
+  'findings-md-invalid',
+  'gate-refused',
+  // the command line
+  'usage',
+  'input-unreadable',
+] as const;
+
+export type OperationalCode = (typeof OPERATIONAL_CODES)[number];
+export type ErrorCode = OperationalCode | RejectionCode;
+
+export class ClearanceError extends Error {
+  readonly code: ErrorCode;
+  /** machine-readable particulars (file, line, offset, waited ms, ...), printed under `--json` */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: Readonly<Record<string, unknown>> = {}) {
+    super(message);
+    this.name = 'ClearanceError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** A rule's refusal, raised at an I/O edge: the rejection's code and message, its path in details. */
+export const refusal = (r: Rejection): ClearanceError => new ClearanceError(r.code, r.message, { path: r.path });
+
+export const isClearanceError = (e: unknown): e is ClearanceError => e instanceof ClearanceError;
