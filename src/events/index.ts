@@ -19,6 +19,7 @@ export type {
   RunOpenedData,
   StoredEvent,
 } from './event.js';
+export { EventLineSchema, eventJsonSchema } from './event-schema.js';
 export { findingId } from './finding-id.js';
 export {
   type BindPolicy,

@@ -15,7 +15,7 @@ export const REJECTION_CODES = [
   'no-revision',
   'wrong-run',
   'wrong-input',
-  'incomplete',
+  'not-completed',
   'inconsistent-event',
   'invalid-report',
   // candidates (and the fields of a capture)

@@ -83,10 +83,10 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .when(report(1, 'Z'))
         .rejects('wrong-input', new RegExp(sha('A')));
     });
-    it('incomplete: completed false', () => {
+    it('not-completed: completed false', () => {
       given(opened(), captured(1, 'A'))
         .when(report(1, 'A', { completed: false }))
-        .rejects('incomplete');
+        .rejects('not-completed');
     });
     it('inconsistent-event: a round.recorded whose reportSha is not its report', () => {
       const event = roundRecorded(report(1, 'A', { candidates: [major] }));

@@ -84,7 +84,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(capture)) return capture;
   if (report.completed !== true) {
     return fail(
-      'incomplete',
+      'not-completed',
       `the round ${report.round} report says completed: ${report.completed}; only a complete report counts`,
       ['completed'],
     );

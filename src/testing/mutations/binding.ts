@@ -32,7 +32,7 @@ export const BINDING_MUTATIONS: ReadonlyArray<Mutation> = [
     apply: (c) => withReport(c, (r) => ({ ...r, inputSha: `${r.inputSha}-other` })),
   },
   {
-    code: 'incomplete',
+    code: 'not-completed',
     name: 'completed false',
     applies: accepting,
     apply: (c) => withReport(c, (r) => ({ ...r, completed: false })),

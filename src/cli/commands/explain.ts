@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { explain, renderExplanation } from '../../projections/views/explain.js';
+import { readIntactRun } from '../../store/read.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+
+export const registerExplain = (program: Command, io: Io): Command =>
+  program
+    .command('explain')
+    .description(
+      'why the run is open, converged or blocked: the blocking findings and the rounds that kept them open',
+    )
+    .argument('<run>', 'the run id')
+    .addHelpText('after', examples('clearance explain pr-236'))
+    .action(
+      action(io, async (ctx, runId: string) => {
+        const { folded } = await readIntactRun(ctx.dir, runId);
+        const explanation = explain(folded.state);
+        return { json: { runId, ...explanation }, text: renderExplanation(explanation) };
+      }),
+    );

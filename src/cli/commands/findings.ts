@@ -1,0 +1,37 @@
+import { type Command, Option } from 'commander';
+import type { FindingStatus } from '../../projections/state.js';
+import { findingsOf, findingView } from '../../projections/views/findings.js';
+import { readIntactRun } from '../../store/read.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+import { findingLine } from '../format.js';
+
+export const registerFindings = (program: Command, io: Io): Command =>
+  program
+    .command('findings')
+    .description('list the findings of a run, in the order they opened')
+    .argument('<run>', 'the run id')
+    .addOption(
+      new Option('--status <status>', 'only findings with this status').choices([
+        'open',
+        'fixed',
+        'withdrawn',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      examples('clearance findings pr-236 --status open', 'clearance findings pr-236 --json'),
+    )
+    .action(
+      action(io, async (ctx, runId: string, opts: { status?: FindingStatus }) => {
+        const { folded } = await readIntactRun(ctx.dir, runId);
+        const findings = findingsOf(folded.state, opts.status).map(findingView);
+        return {
+          json: { runId, findings },
+          text:
+            findings.length === 0
+              ? `no ${opts.status ?? ''} findings in ${runId}`.replace('  ', ' ')
+              : findings.map((f) => findingLine(ctx.color, f)).join('\n'),
+        };
+      }),
+    );

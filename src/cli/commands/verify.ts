@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { ClearanceError } from '../../errors.js';
+import { listRuns } from '../../store/list.js';
+import { integrityError, type RunRead, readRun } from '../../store/read.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+
+const summary = (read: RunRead) => ({
+  runId: read.runId,
+  intact: read.issue === null,
+  events: read.events.length,
+  lastSeq: read.lastSeq,
+  lastHash: read.lastHash,
+  head: read.head.state,
+  beyondHead: read.beyondHead,
+  tornTail: read.tornTail,
+  issue: read.issue,
+  refused: read.folded.trail.filter((t) => t.rejection !== null).length,
+});
+
+const describe = (s: ReturnType<typeof summary>): string => {
+  if (s.issue !== null)
+    return `${s.runId}: DAMAGED at line ${s.issue.line} (byte ${s.issue.offset}): ${s.issue.cause}`;
+  const notes = [
+    s.tornTail === null
+      ? ''
+      : `a torn tail of ${s.tornTail.bytes} byte(s) at byte ${s.tornTail.offset} (never acknowledged; ignored)`,
+    s.head === 'ok'
+      ? ''
+      : `no readable head anchor (${s.head}): a change to the last line cannot be detected`,
+    s.beyondHead === 0
+      ? ''
+      : `${s.beyondHead} line(s) after the head anchor (an append stopped before updating it)`,
+    s.refused === 0 ? '' : `${s.refused} event(s) refused by the rules when folded (see replay)`,
+  ].filter((n) => n !== '');
+  return `${s.runId}: intact, ${s.events} event(s), last seq ${s.lastSeq}, head ${s.lastHash.slice(0, 12)}…${notes.map((n) => `\n  note: ${n}`).join('')}`;
+};
+
+export const registerVerify = (program: Command, io: Io): Command =>
+  program
+    .command('verify')
+    .description(
+      'check a run log (or every run): every line decodes, seq has no gaps, the hash chain and head anchor hold',
+    )
+    .argument('[run]', 'the run id (default: every run in the store)')
+    .addHelpText('after', examples('clearance verify pr-236', 'clearance verify --json'))
+    .action(
+      action(io, async (ctx, runId: string | undefined) => {
+        const ids = runId === undefined ? await listRuns(ctx.dir) : [runId];
+        const reads = [];
+        for (const id of ids) reads.push(await readRun(ctx.dir, id));
+        const runs = reads.map(summary);
+        const damaged = reads.find((r) => r.issue !== null);
+        if (damaged !== undefined) {
+          const error = integrityError(damaged) as ClearanceError;
+          throw new ClearanceError('integrity', `${runs.map(describe).join('\n')}\n${error.message}`, {
+            ...error.details,
+            runs,
+          });
+        }
+        return {
+          json: { runs },
+          text: runs.length === 0 ? `no runs in ${ctx.dir}` : runs.map(describe).join('\n'),
+        };
+      }),
+    );

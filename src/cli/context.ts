@@ -1,0 +1,48 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+
+export type Io = Readonly<{
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  env: NodeJS.ProcessEnv;
+}>;
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+/** What every command gets: where the store is, who acts, how to print. */
+export type Context = Readonly<{
+  dir: string;
+  by: string;
+  json: boolean;
+  io: Io;
+  color: Colors;
+}>;
+
+const osUser = (): string => {
+  try {
+    return os.userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+};
+
+/** Colour only on a TTY, never with NO_COLOR, never under --json. */
+export const colorsFor = (io: Io, json: boolean): Colors =>
+  pc.createColors(
+    !json && io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '' && io.env.TERM !== 'dumb',
+  );
+
+export const contextOf = (command: Command, io: Io): Context => {
+  const opts = command.optsWithGlobals() as { dir?: string; by?: string; json?: boolean };
+  const json = opts.json === true;
+  return {
+    dir: path.resolve(opts.dir ?? io.env.CLEARANCE_DIR ?? '.clearance'),
+    by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
+    json,
+    io,
+    color: colorsFor(io, json),
+  };
+};

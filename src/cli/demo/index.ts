@@ -1,0 +1,45 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readIntactRun } from '../../store/read.js';
+import type { Context } from '../context.js';
+import { statusWord, trailLine } from '../format.js';
+import type { Outcome } from '../output.js';
+import { blockedLoop } from './blocked.js';
+import { convergingLoop } from './loop.js';
+import { narrator } from './narrator.js';
+
+/** `clearance demo`: a whole loop in a fresh temporary store, printed for a person. */
+export const runDemo = async (base: Context): Promise<Outcome> => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-demo-'));
+  const ctx: Context = { ...base, dir, by: 'demo' };
+  const n = narrator(ctx.color);
+  const converging = 'demo-converges';
+  const blocked = 'demo-blocked';
+  await convergingLoop(ctx, n, converging);
+  await blockedLoop(ctx, n, blocked);
+
+  n.step(`Replay ${converging} from its log: every event, and what it did`);
+  n.command(`replay ${converging}`);
+  const read = await readIntactRun(dir, converging);
+  n.say(
+    read.folded.trail
+      .map((t, i) => trailLine(ctx.color, t, { at: read.events[i]?.at, by: read.events[i]?.by }))
+      .join('\n'),
+  );
+
+  const finals = await Promise.all(
+    [converging, blocked].map(async (runId) => ({
+      runId,
+      status: (await readIntactRun(dir, runId)).folded.state.status,
+    })),
+  );
+  const text = [
+    ctx.color.bold(`clearance demo — a whole review loop in a fresh store: ${dir}`),
+    n.lines(),
+    '',
+    ...finals.map((f) => `${f.runId}: ${statusWord(ctx.color, f.status)}`),
+    `Look around: clearance --dir ${dir} status`,
+  ].join('\n');
+  return { json: { dir, runs: finals }, text };
+};

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { captureRound } from '../../driver/capture.js';
+import { openReview } from '../../driver/open.js';
+import { recordReport } from '../../driver/record.js';
+import { isClearanceError } from '../../errors.js';
+import { findingId } from '../../events/finding-id.js';
+import { PRESETS } from '../../events/policy.js';
+import { sha256Hex } from '../../events/sha256.js';
+import { runPaths } from '../../store/paths.js';
+import type { Context } from '../context.js';
+import { recordedOutcome } from '../recorded.js';
+import type { Narrator } from './narrator.js';
+import { MAJOR, NIT, REVISION_A, REVISION_B, report } from './scenario.js';
+
+const logDigest = async (dir: string, runId: string) => {
+  const bytes = await readFile(runPaths(dir, runId).log);
+  return `${bytes.length} bytes, sha256 ${sha256Hex(bytes).slice(0, 16)}…`;
+};
+
+/** A loop that converges: a refused round 2 leaves the log untouched, the corrected one converges. */
+export const convergingLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
+  const { dir, by } = ctx;
+  n.step(`Open run ${runId} under the default policy (major blocks, nit advises, at most 4 rounds)`);
+  n.command(`open ${runId} --policy default`);
+  await openReview(dir, { runId, policy: PRESETS.default }, by);
+
+  n.step('Capture revision A: the input round 1 reviews');
+  n.command(`capture ${runId} --input-sha ${REVISION_A.slice(0, 12)}…`);
+  await captureRound(dir, runId, { inputSha: REVISION_A, touchedFiles: [], renames: [] }, by);
+
+  n.step('Round 1: the reviewer reports a major and a nit');
+  n.command(`record ${runId} --report round-1.json`);
+  const r1 = await recordReport(dir, runId, report(runId, 1, REVISION_A, { candidates: [MAJOR, NIT] }), {
+    by,
+  });
+  n.say(recordedOutcome(ctx, runId, r1).text);
+
+  n.step(`Capture revision B: the author pushed a fix touching ${MAJOR.file}`);
+  n.command(`capture ${runId} --input-sha ${REVISION_B.slice(0, 12)}… --touched ${MAJOR.file}`);
+  await captureRound(dir, runId, { inputSha: REVISION_B, touchedFiles: [MAJOR.file], renames: [] }, by);
+
+  n.step('Round 2, first try: the report says nothing about the major in the touched file');
+  const before = await logDigest(dir, runId);
+  try {
+    await recordReport(dir, runId, report(runId, 2, REVISION_B), { by });
+    n.say(ctx.color.red('unexpected: the report was accepted'));
+  } catch (error) {
+    if (!isClearanceError(error)) throw error;
+    n.say(`${ctx.color.red('✗ refused')} ${error.code}: ${error.message}`);
+  }
+  const after = await logDigest(dir, runId);
+  n.say(
+    `log before: ${before}\nlog after:  ${after}${before === after ? ctx.color.green('  (unchanged)') : ctx.color.red('  (CHANGED!)')}`,
+  );
+
+  n.step('Round 2, corrected: the reviewer rules on the major');
+  const decision = {
+    id: findingId(MAJOR),
+    status: 'fixed' as const,
+    evidence: 'the handle is closed in a finally block; the abort test passes',
+  };
+  const r2 = await recordReport(dir, runId, report(runId, 2, REVISION_B, { decisions: [decision] }), { by });
+  n.say(recordedOutcome(ctx, runId, r2).text);
+};

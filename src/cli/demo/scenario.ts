@@ -1,0 +1,43 @@
+import type { RoundReport } from '../../events/report.js';
+
+/** The demo's review data: a service with a leaked handle (major) and a style nit. */
+export const MAJOR = {
+  file: 'src/service.js',
+  line: 42,
+  category: 'correctness',
+  summary: 'Connection handle is not closed when the request is aborted',
+  severity: 'major',
+  confirmed: true,
+  evidence: 'abort a request mid-stream: lsof shows one more open socket per aborted request',
+} as const;
+
+export const NIT = {
+  file: 'src/format.js',
+  line: 7,
+  category: 'style',
+  summary: 'Prefer a template literal over string concatenation',
+  severity: 'nit',
+  confirmed: true,
+  evidence: "'Hello, ' + name + '!' builds the greeting",
+} as const;
+
+export const REVISION_A = 'a1f3c5e7091b2d4f6a8c0e1f3a5b7c9d1e3f5a7b';
+export const REVISION_B = 'b2e4d6f8a0c1e3f5b7d9f1a3c5e7a9b1d3f5c7e9';
+
+export const report = (
+  runId: string,
+  round: number,
+  inputSha: string,
+  over: Partial<RoundReport> = {},
+): RoundReport => ({
+  runId,
+  round,
+  inputSha,
+  completed: true,
+  candidates: [],
+  decisions: [],
+  reviewer: 'demo-reviewer',
+  ...over,
+});
+
+export const revision = (round: number): string => `${round}`.repeat(40).slice(0, 40);

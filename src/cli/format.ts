@@ -1,0 +1,54 @@
+import type { TrailEntry } from '../projections/fold.js';
+import type { RunStatus } from '../projections/state.js';
+import type { FindingView } from '../projections/views/findings.js';
+import type { StatusView } from '../projections/views/status.js';
+import type { Colors } from './context.js';
+
+/** Text for people. Nothing here decides anything: it renders views. */
+
+export const shortId = (id: string): string => id.slice(0, 12);
+
+export const statusWord = (c: Colors, status: RunStatus | string): string =>
+  status === 'converged' ? c.green(status) : status === 'blocked' ? c.red(c.bold(status)) : c.yellow(status);
+
+export const findingLine = (c: Colors, f: FindingView): string => {
+  const mark = f.status === 'open' ? (f.blocking ? c.red('●') : c.yellow('○')) : c.green('✓');
+  const tags = [
+    f.blocking ? 'blocking' : 'advisory',
+    f.status === 'open' ? `open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}` : f.status,
+  ];
+  return `  ${mark} ${c.dim(shortId(f.id))} ${f.severity.padEnd(6)} ${f.citation}  ${f.summary} ${c.dim(`[${tags.join(', ')}]`)}`;
+};
+
+export const statusText = (c: Colors, view: StatusView, seq: number): string => {
+  const lines = [
+    `run ${c.bold(view.runId ?? '?')}: ${statusWord(c, view.status)} after round ${view.round} of ${view.maxRounds} (policy ${view.policy}, seq ${seq})`,
+  ];
+  if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${view.inputSha}`);
+  else if (view.status === 'open') lines.push(`next: capture the input for round ${view.round + 1}`);
+  for (const f of view.failures)
+    lines.push(c.yellow(`  round ${f.round} attempt failed (${f.reason}): ${f.detail}`));
+  const k = view.counts;
+  lines.push(
+    `findings: ${k.open} open (${k.openBlocking} blocking), ${k.fixed} fixed, ${k.withdrawn} withdrawn, ${k.suppressed} suppressed`,
+  );
+  for (const f of view.findings) lines.push(findingLine(c, f));
+  return lines.join('\n');
+};
+
+/** One event of the audit trail, as `replay` prints it. */
+export const trailLine = (c: Colors, t: TrailEntry, meta: Readonly<{ at?: string; by?: string }>): string => {
+  const head = `#${t.seq} ${c.dim(meta.at ?? '')} ${c.dim(meta.by === undefined ? '' : `by ${meta.by}`)} ${c.bold(t.type)}${t.round === null ? '' : ` round ${t.round}`}`;
+  if (t.rejection !== null)
+    return `${head}\n    ${c.red('✗ refused')} ${t.rejection.code}: ${t.rejection.message}`;
+  const effects: string[] = [];
+  if (t.opened.length > 0) effects.push(`opened ${t.opened.map(shortId).join(', ')}`);
+  for (const ch of t.changed) effects.push(`${shortId(ch.id)} ${ch.from} → ${ch.to}`);
+  for (const m of t.moved) effects.push(`${shortId(m.id)} moved ${m.from} → ${m.to}`);
+  for (const s of t.suppressed)
+    effects.push(
+      `suppressed ${s.severity} ${shortId(s.id)} (${s.reason === 'late' ? 'after round 1' : 'over the allowance'})`,
+    );
+  if (t.failure !== null) effects.push(c.yellow(`attempt failed (${t.failure.reason}): ${t.failure.detail}`));
+  return `${head} → ${statusWord(c, t.status)}${effects.length === 0 ? '' : `\n    ${effects.join('\n    ')}`}`;
+};

@@ -1,0 +1,59 @@
+import { Command, CommanderError } from 'commander';
+import { ClearanceError } from '../errors.js';
+import { exitStatus } from './action.js';
+import { registerCommands } from './commands/index.js';
+import type { Io } from './context.js';
+import { EXIT } from './exit-codes.js';
+import { printFailure } from './output.js';
+
+export const VERSION = '0.1.0';
+
+export const buildProgram = (io: Io, json: boolean): Command => {
+  const program = new Command('clearance')
+    .description('Owns the loops, budgets and stop conditions of automated code review.')
+    .version(VERSION)
+    .option('--dir <dir>', 'the store (default ./.clearance, or $CLEARANCE_DIR)')
+    .option('--by <name>', 'who is acting (default $CLEARANCE_ACTOR, or the OS user)')
+    .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
+    .showHelpAfterError(!json)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      // under --json a usage error is printed once, as the JSON envelope, by `run`
+      writeErr: (text) => (json ? undefined : io.stderr.write(text)),
+    });
+  registerCommands(program, io);
+  program.addHelpText(
+    'after',
+    `
+Exit codes: 0 done, 1 refused by a rule, 2 usage, 3 wait timed out,
+            4 completion malformed/incomplete/oversized, 5 lock not acquired, 70 internal error.
+Start with: clearance demo`,
+  );
+  return program;
+};
+
+/** Run the command line and return its exit status (the caller sets process.exitCode). */
+export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
+  const json = argv.includes('--json');
+  const program = buildProgram(io, json);
+  exitStatus.value = EXIT.ok;
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitStatus.value;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
+        return EXIT.ok;
+      }
+      if (json)
+        return printFailure(io, json, new ClearanceError('usage', error.message.replace(/^error: /, '')));
+      return EXIT.usage;
+    }
+    return printFailure(io, json, error);
+  }
+};

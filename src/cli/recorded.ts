@@ -1,0 +1,47 @@
+import type { AppendResult } from '../store/append.js';
+import type { Context } from './context.js';
+import { shortId, statusWord } from './format.js';
+import type { Outcome } from './output.js';
+
+/** What `record` prints after a round was appended, however the report arrived. */
+export const recordedOutcome = (ctx: Context, runId: string, result: AppendResult): Outcome => {
+  const { state, trail } = result.folded;
+  const entry = trail[trail.length - 1];
+  const c = ctx.color;
+  const lines = [`round ${state.round} of ${runId} recorded: ${statusWord(c, state.status)}`];
+  if (result.repairedTail !== null) {
+    lines.push(
+      c.yellow(
+        `note: a torn tail of ${result.repairedTail.bytes} byte(s) at offset ${result.repairedTail.offset} (never acknowledged) was truncated`,
+      ),
+    );
+  }
+  for (const id of entry?.opened ?? []) {
+    const f = state.findings[id];
+    if (f !== undefined)
+      lines.push(
+        `  + ${shortId(id)} ${f.severity} ${f.file}${f.line === null ? '' : `:${f.line}`} ${f.summary}`,
+      );
+  }
+  for (const ch of entry?.changed ?? []) lines.push(`  ${shortId(ch.id)} ${ch.from} → ${ch.to}`);
+  for (const s of entry?.suppressed ?? []) {
+    lines.push(
+      c.dim(
+        `  suppressed ${s.severity} ${shortId(s.id)} ${s.summary} (${s.reason === 'late' ? 'enters only in round 1' : 'over the allowance'})`,
+      ),
+    );
+  }
+  return {
+    json: {
+      runId,
+      round: state.round,
+      status: state.status,
+      seq: result.appended[result.appended.length - 1]?.seq ?? null,
+      opened: entry?.opened ?? [],
+      changed: entry?.changed ?? [],
+      suppressed: entry?.suppressed ?? [],
+      repairedTail: result.repairedTail,
+    },
+    text: lines.join('\n'),
+  };
+};

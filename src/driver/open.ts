@@ -1,0 +1,29 @@
+import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
+import { openRun } from '../store/open-run.js';
+
+export type OpenReview = Readonly<{
+  runId: string;
+  policy: RunOpenedData['policy'];
+  subject?: RunOpenedData['subject'];
+  /** the commands the user agreed a review may run */
+  commands?: ReadonlyArray<string>;
+  /** round 1's input, captured in the same step */
+  capture?: Omit<RevisionCapturedData, 'round'>;
+}>;
+
+/** Open a review loop: its policy pinned, who consented to what, and optionally round 1's input. */
+export const openReview = (
+  dir: string,
+  review: OpenReview,
+  by: string,
+): Promise<ReadonlyArray<StoredEvent>> =>
+  openRun(
+    dir,
+    {
+      runId: review.runId,
+      policy: review.policy,
+      subject: review.subject ?? {},
+      consent: { by, ...(review.commands === undefined ? {} : { commands: [...review.commands] }) },
+    },
+    { by, ...(review.capture === undefined ? {} : { capture: { ...review.capture, round: 1 } }) },
+  );

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { FAILURE_REASONS } from './codecs/events-v1.js';
+import { PolicySchema } from './policy.js';
+import { ReportSchema } from './report.js';
+
+/**
+ * One log line, described in zod for `clearance schema event`: readers of the log in other
+ * languages get a JSON Schema of every event at its latest version. The io-ts codecs in `codecs/`
+ * remain what clearance decodes with; a test checks that every line clearance writes validates here.
+ */
+const envelope = <T extends string, D extends z.ZodType>(type: T, v: number, data: D) =>
+  z.strictObject({
+    seq: z.number().int().min(1).describe('1, 2, 3 … with no gaps'),
+    type: z.literal(type),
+    v: z.literal(v).describe('the version of this event type the line was written with'),
+    at: z.string().describe('ISO 8601 time of the append (audit only; the fold never reads it)'),
+    by: z.string().describe('who appended (audit only; the fold never reads it)'),
+    prev: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe("SHA-256 (hex) of the previous line's bytes, 64 zeros for the first"),
+    data,
+  });
+
+const Rename = z.strictObject({ from: z.string(), to: z.string() });
+
+export const EventLineSchema = z
+  .discriminatedUnion('type', [
+    envelope(
+      'run.opened',
+      1,
+      z.strictObject({
+        runId: z.string(),
+        policy: PolicySchema,
+        subject: z.strictObject({ repo: z.string().optional(), artifact: z.string().optional() }),
+        consent: z.strictObject({ by: z.string(), commands: z.array(z.string()).optional() }),
+      }),
+    ),
+    envelope(
+      'revision.captured',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        inputSha: z.string(),
+        touchedFiles: z.array(z.string()),
+        renames: z.array(Rename),
+        commit: z.string().optional(),
+        tree: z.string().optional(),
+        dirty: z.boolean().optional(),
+        artifactSha: z.string().optional(),
+        base: z.string().optional(),
+      }),
+    ),
+    envelope(
+      'round.recorded',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        inputSha: z.string(),
+        reportSha: z.string().describe("SHA-256 of the report's RFC 8785 canonical JSON"),
+        report: ReportSchema,
+        citations: z
+          .array(
+            z.strictObject({
+              candidate: z.number().int(),
+              citation: z.string(),
+              resolved: z.boolean(),
+              reason: z.string().optional(),
+            }),
+          )
+          .optional(),
+      }),
+    ),
+    envelope(
+      'round.failed',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        inputSha: z.string(),
+        reason: z.enum(FAILURE_REASONS),
+        detail: z.string(),
+      }),
+    ),
+  ])
+  .describe('one line of a clearance run log (<dir>/runs/<runId>.jsonl)');
+
+export const eventJsonSchema = (): Record<string, unknown> =>
+  z.toJSONSchema(EventLineSchema, { io: 'input' }) as Record<string, unknown>;

@@ -1,0 +1,16 @@
+export { type AppendOptions, type AppendResult, append, type EventsFor } from './append.js';
+export { type HeadRead, readHead } from './head.js';
+export { listRuns } from './list.js';
+export { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from './lock.js';
+export {
+  encodeEvents,
+  type Head,
+  type IntegrityIssue,
+  type ParsedLog,
+  parseLog,
+  type TornTail,
+} from './log-format.js';
+export { type OpenOptions, openRun, syncDir } from './open-run.js';
+export { type RunPaths, runPaths, runsDir } from './paths.js';
+export { integrityError, type RunRead, readIntactRun, readRun } from './read.js';
+export { assertRunId, isRunId } from './run-id.js';

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, open, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import * as E from 'fp-ts/lib/Either.js';
+import { ClearanceError, refusal } from '../errors.js';
+import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
+import { ZERO_HASH } from '../events/sha256.js';
+import { evolveAll } from '../projections/decide.js';
+import { initialState } from '../projections/state.js';
+import { writeHead } from './head.js';
+import { encodeEvents } from './log-format.js';
+import { runPaths } from './paths.js';
+
+export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
+
+/** fsync a directory so a new name in it survives a crash; some platforms refuse, which is fine. */
+export const syncDir = async (dir: string): Promise<void> => {
+  const handle = await open(dir, 'r').catch(() => null);
+  if (handle === null) return;
+  try {
+    await handle.sync();
+  } catch {
+    // EISDIR/EINVAL/EPERM on platforms that cannot fsync a directory
+  } finally {
+    await handle.close();
+  }
+};
+
+/**
+ * Create a run: its log holds `run.opened` (and round 1's capture, when given) from the first
+ * moment anyone can see it. The lines are written to a temporary file created with `wx` and
+ * fsynced, then linked to the log's name, which fails if the run exists: exclusive, and no reader
+ * ever sees a log without its `run.opened`.
+ */
+export const openRun = async (
+  dir: string,
+  opened: RunOpenedData,
+  options: OpenOptions,
+): Promise<ReadonlyArray<StoredEvent>> => {
+  const paths = runPaths(dir, opened.runId);
+  const events: DomainEvent[] = [{ type: 'run.opened', data: opened }];
+  if (options.capture !== undefined) events.push({ type: 'revision.captured', data: options.capture });
+  const checked = evolveAll(initialState, events);
+  if (E.isLeft(checked)) throw refusal(checked.left);
+  const at = (options.now?.() ?? new Date()).toISOString();
+  const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  await mkdir(paths.runs, { recursive: true });
+  const temp = path.join(paths.runs, `.${opened.runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(encoded.text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, paths.log);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new ClearanceError(
+        'run-exists',
+        `run ${opened.runId} already exists in ${paths.runs}: pick another run id`,
+        {
+          runId: opened.runId,
+          path: paths.log,
+        },
+      );
+    }
+    throw e;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  await syncDir(paths.runs);
+  await writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
+  return encoded.stored;
+};

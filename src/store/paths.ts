@@ -1,0 +1,20 @@
+import path from 'node:path';
+import { assertRunId } from './run-id.js';
+
+/** Where a store keeps things. Every path to a run goes through `assertRunId` first. */
+export type RunPaths = Readonly<{ runs: string; log: string; lock: string; head: string; objects: string }>;
+
+export const runsDir = (dir: string): string => path.join(dir, 'runs');
+
+export const runPaths = (dir: string, runId: string): RunPaths => {
+  const id = assertRunId(runId);
+  const runs = runsDir(dir);
+  const log = path.join(runs, `${id}.jsonl`);
+  return {
+    runs,
+    log,
+    lock: `${log}.lock`,
+    head: path.join(runs, `${id}.head`),
+    objects: path.join(runs, id, 'objects'),
+  };
+};
