@@ -1,3 +1,8 @@
-/** clearance: the public library API. The fold (`events`, `projections`) does no I/O. */
-export * from './events/index.js';
-export * from './projections/index.js';
+/**
+ * clearance: the public library API. `clearance/fold` is the pure subset (no I/O); this adds the
+ * store, the driver operations and the error type.
+ */
+export * from './driver/index.js';
+export { ClearanceError, type ErrorCode, isClearanceError, OPERATIONAL_CODES, type OperationalCode } from './errors.js';
+export * from './fold.js';
+export * from './store/index.js';

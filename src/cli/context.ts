@@ -16,6 +16,8 @@ export type Colors = ReturnType<typeof pc.createColors>;
 export type Context = Readonly<{
   dir: string;
   by: string;
+  /** how long an append waits for the run's lock */
+  lockTimeoutMs: number | undefined;
   json: boolean;
   io: Io;
   color: Colors;
@@ -36,13 +38,28 @@ export const colorsFor = (io: Io, json: boolean): Colors =>
   );
 
 export const contextOf = (command: Command, io: Io): Context => {
-  const opts = command.optsWithGlobals() as { dir?: string; by?: string; json?: boolean };
+  const opts = command.optsWithGlobals() as {
+    dir?: string;
+    by?: string;
+    json?: boolean;
+    lockTimeout?: number;
+  };
   const json = opts.json === true;
+  const envTimeout = io.env.CLEARANCE_LOCK_TIMEOUT_MS;
   return {
     dir: path.resolve(opts.dir ?? io.env.CLEARANCE_DIR ?? '.clearance'),
     by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
+    lockTimeoutMs:
+      opts.lockTimeout ??
+      (envTimeout !== undefined && /^[0-9]+$/.test(envTimeout) ? Number(envTimeout) : undefined),
     json,
     io,
     color: colorsFor(io, json),
   };
 };
+
+/** Who appends, and how long they wait for the lock: what every writing command passes down. */
+export const actorOf = (ctx: Context): { by: string; timeoutMs?: number } => ({
+  by: ctx.by,
+  ...(ctx.lockTimeoutMs === undefined ? {} : { timeoutMs: ctx.lockTimeoutMs }),
+});

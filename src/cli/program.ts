@@ -4,6 +4,7 @@ import { exitStatus } from './action.js';
 import { registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
 import { EXIT } from './exit-codes.js';
+import { parsePositiveInt } from './inputs.js';
 import { printFailure } from './output.js';
 
 export const VERSION = '0.1.0';
@@ -15,6 +16,11 @@ export const buildProgram = (io: Io, json: boolean): Command => {
     .option('--dir <dir>', 'the store (default ./.clearance, or $CLEARANCE_DIR)')
     .option('--by <name>', 'who is acting (default $CLEARANCE_ACTOR, or the OS user)')
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
+    .option(
+      '--lock-timeout <ms>',
+      'how long an append waits for the run lock (default 10000, or $CLEARANCE_LOCK_TIMEOUT_MS)',
+      parsePositiveInt,
+    )
     .showHelpAfterError(!json)
     .exitOverride()
     .configureOutput({

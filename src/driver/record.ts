@@ -2,12 +2,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { CitationCheck } from '../events/event.js';
 import { type Decided, decide } from '../projections/decide.js';
 import { type AppendResult, append } from '../store/append.js';
+import type { ActorOptions } from './capture.js';
 
-export type RecordOptions = Readonly<{
-  by: string;
-  expectedSeq?: number;
-  citations?: ReadonlyArray<CitationCheck>;
-}>;
+export type RecordOptions = ActorOptions &
+  Readonly<{
+    expectedSeq?: number;
+    citations?: ReadonlyArray<CitationCheck>;
+  }>;
 
 /**
  * Record a round report: validated at the boundary, decided against the run's state under the
@@ -26,5 +27,5 @@ export const recordReport = (
       E.map((d: Decided) => d.events)(
         decide(state, report, options.citations === undefined ? {} : { citations: options.citations }),
       ),
-    { by: options.by, ...(options.expectedSeq === undefined ? {} : { expectedSeq: options.expectedSeq }) },
+    options,
   );

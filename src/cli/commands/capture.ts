@@ -3,7 +3,7 @@ import { captureRound } from '../../driver/capture.js';
 import { ClearanceError } from '../../errors.js';
 import type { Rename } from '../../events/event.js';
 import { action, examples } from '../action.js';
-import type { Io } from '../context.js';
+import { actorOf, type Io } from '../context.js';
 import { collect, parseRename } from '../inputs.js';
 
 type Options = { inputSha?: string; touched?: string[]; rename?: Rename[] };
@@ -31,7 +31,7 @@ export const registerCapture = (program: Command, io: Io): Command =>
           ctx.dir,
           runId,
           { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] },
-          ctx.by,
+          actorOf(ctx),
         );
         const event = result.appended[0];
         const round = event?.type === 'revision.captured' ? event.data.round : result.folded.state.round + 1;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { recordReport } from '../../driver/record.js';
 import { ClearanceError } from '../../errors.js';
 import { action, examples } from '../action.js';
-import type { Io } from '../context.js';
+import { actorOf, type Io } from '../context.js';
 import { parseJsonInput, parseNonNegativeInt, readTextInput } from '../inputs.js';
 import { recordedOutcome } from '../recorded.js';
 
@@ -36,7 +36,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
           (m) => new ClearanceError('invalid-report', `invalid round report: ${m}`),
         );
         const result = await recordReport(ctx.dir, runId, report, {
-          by: ctx.by,
+          ...actorOf(ctx),
           ...(opts.expectSeq === undefined ? {} : { expectedSeq: opts.expectSeq }),
         });
         return recordedOutcome(ctx, runId, result);

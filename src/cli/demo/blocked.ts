@@ -26,7 +26,7 @@ export const blockedLoop = async (ctx: Context, n: Narrator, runId: string): Pro
       dir,
       runId,
       { inputSha: revision(round), touchedFiles: ['README.md'], renames: [] },
-      by,
+      { by },
     );
     last = await recordReport(dir, runId, report(runId, round, revision(round)), { by });
     n.say(
@@ -35,7 +35,12 @@ export const blockedLoop = async (ctx: Context, n: Narrator, runId: string): Pro
   }
   n.say(renderExplanation(explain(last.folded.state)));
   try {
-    await captureRound(dir, runId, { inputSha: revision(5), touchedFiles: [MAJOR.file], renames: [] }, by);
+    await captureRound(
+      dir,
+      runId,
+      { inputSha: revision(5), touchedFiles: [MAJOR.file], renames: [] },
+      { by },
+    );
   } catch (error) {
     if (!isClearanceError(error)) throw error;
     n.say(`a 5th round: ${ctx.color.red('✗ refused')} ${error.code}: ${error.message}`);

@@ -26,7 +26,7 @@ export const convergingLoop = async (ctx: Context, n: Narrator, runId: string): 
 
   n.step('Capture revision A: the input round 1 reviews');
   n.command(`capture ${runId} --input-sha ${REVISION_A.slice(0, 12)}…`);
-  await captureRound(dir, runId, { inputSha: REVISION_A, touchedFiles: [], renames: [] }, by);
+  await captureRound(dir, runId, { inputSha: REVISION_A, touchedFiles: [], renames: [] }, { by });
 
   n.step('Round 1: the reviewer reports a major and a nit');
   n.command(`record ${runId} --report round-1.json`);
@@ -37,7 +37,7 @@ export const convergingLoop = async (ctx: Context, n: Narrator, runId: string): 
 
   n.step(`Capture revision B: the author pushed a fix touching ${MAJOR.file}`);
   n.command(`capture ${runId} --input-sha ${REVISION_B.slice(0, 12)}… --touched ${MAJOR.file}`);
-  await captureRound(dir, runId, { inputSha: REVISION_B, touchedFiles: [MAJOR.file], renames: [] }, by);
+  await captureRound(dir, runId, { inputSha: REVISION_B, touchedFiles: [MAJOR.file], renames: [] }, { by });
 
   n.step('Round 2, first try: the report says nothing about the major in the touched file');
   const before = await logDigest(dir, runId);

@@ -1,0 +1,70 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseLog } from '../../src/store/index.js';
+import { candidate, decision, report, sha } from '../support/builders.js';
+import { cli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
+
+const major = candidate();
+
+const runAtRound2 = async (dir: string, runId: string) => {
+  const file = path.join(dir, `${runId}-r1.json`);
+  await writeFile(file, JSON.stringify(report(1, 'A', { runId, candidates: [major] })));
+  expect((await cli(['--dir', dir, 'open', runId, '--input-sha', sha('A')])).code).toBe(0);
+  expect((await cli(['--dir', dir, 'record', runId, '--report', file])).code).toBe(0);
+  expect(
+    (await cli(['--dir', dir, 'capture', runId, '--input-sha', sha('B'), '--touched', major.file])).code,
+  ).toBe(0);
+  const round2 = path.join(dir, `${runId}-r2.json`);
+  await writeFile(round2, JSON.stringify(report(2, 'B', { runId, decisions: [decision(major, 'fixed')] })));
+  return round2;
+};
+
+describe('concurrent processes', () => {
+  it('4 processes racing to record round 2 of one run: exactly one succeeds, the rest are refused cleanly', async () => {
+    const dir = await tempDir();
+    const round2 = await runAtRound2(dir, 'race');
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => cli(['--dir', dir, 'record', 'race', '--report', round2, '--json'])),
+    );
+    expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+    for (const r of results.filter((x) => x.code !== 0)) {
+      expect(r.code).toBe(1);
+      expect((r.json.error as { code: string }).code).toBe('run-final');
+    }
+    const verify = await cli(['--dir', dir, 'verify', 'race', '--json']);
+    expect(verify.json).toMatchObject({ ok: true, runs: [{ intact: true, lastSeq: 5 }] });
+  });
+
+  it('12 appenders to one run never lose, duplicate or interleave an event', async () => {
+    const dir = await tempDir();
+    expect((await cli(['--dir', dir, 'open', 'busy'])).code).toBe(0);
+    const inputs = Array.from({ length: 12 }, (_, i) => `input-${i}`);
+    const results = await Promise.all(
+      inputs.map((input) => cli(['--dir', dir, 'capture', 'busy', '--input-sha', input])),
+    );
+    expect(results.map((r) => r.code)).toEqual(inputs.map(() => 0));
+    const parsed = parseLog(await readFile(path.join(dir, 'runs', 'busy.jsonl')));
+    expect(parsed.issue).toBeNull();
+    expect(parsed.tornTail).toBeNull();
+    expect(parsed.events.map((e) => e.seq)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    const captured = parsed.events.flatMap((e) => (e.type === 'revision.captured' ? [e.data.inputSha] : []));
+    expect([...captured].sort()).toEqual([...inputs].sort());
+  });
+
+  it('8 processes recording into 8 runs at once all succeed', async () => {
+    const dir = await tempDir();
+    const runs = Array.from({ length: 8 }, (_, i) => `run-${i}`);
+    const reports = await Promise.all(runs.map((runId) => runAtRound2(dir, runId)));
+    const results = await Promise.all(
+      runs.map((runId, i) =>
+        cli(['--dir', dir, 'record', runId, '--report', reports[i] as string, '--json']),
+      ),
+    );
+    expect(results.map((r) => [r.code, r.json.status])).toEqual(runs.map(() => [0, 'converged']));
+    const verify = await cli(['--dir', dir, 'verify', '--json']);
+    expect(verify.json.ok).toBe(true);
+    expect((verify.json.runs as unknown[]).length).toBe(8);
+  });
+});

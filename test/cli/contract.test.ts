@@ -1,0 +1,117 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+import { holdLock, kill } from '../support/holder.js';
+import { tempDir } from '../support/tmp.js';
+
+const COMMANDS = [
+  'open',
+  'capture',
+  'record',
+  'status',
+  'findings',
+  'replay',
+  'explain',
+  'verify',
+  'schema',
+  'demo',
+];
+
+describe('the command-line contract', () => {
+  it('every command has --help with an example', async () => {
+    for (const command of COMMANDS) {
+      const help = await cli([command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toMatch(new RegExp(`Usage: clearance ${command}`));
+      expect(help.stdout, command).toMatch(/Examples:\n {2}\$ /);
+    }
+    const top = await cli(['--help']);
+    expect(top.stdout).toMatch(/Exit codes: 0 done, 1 refused by a rule, 2 usage/);
+  });
+
+  it('usage errors exit 2; under --json they are one JSON object', async () => {
+    const dir = await tempDir();
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['--dir', dir, 'open'])).code).toBe(2);
+    const json = await cli(['--dir', dir, 'open', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.json).toEqual({
+      ok: false,
+      error: { code: 'usage', message: "missing required argument 'run'" },
+    });
+    expect((await cli(['--dir', dir, 'open', 'r', '--policy', 'strictest'])).stderr).toMatch(
+      /unknown policy "strictest": use one of default, issueflow/,
+    );
+    expect((await cli(['--dir', dir, 'capture', 'r', '--rename', 'nothing'])).code).toBe(2);
+    expect((await cli(['--dir', dir, 'record', 'r', '--report', path.join(dir, 'missing.json')])).code).toBe(
+      2,
+    );
+    expect((await cli(['--dir', dir, 'schema', 'policy', '--json'])).json).toMatchObject({
+      ok: false,
+      error: { code: 'usage' },
+    });
+  });
+
+  it('a missing run, an existing run and a bad report are refusals: exit 1', async () => {
+    const dir = await tempDir();
+    const missing = await cli(['--dir', dir, 'status', 'nope', '--json']);
+    expect([missing.code, (missing.json.error as { code: string }).code]).toEqual([1, 'run-missing']);
+    expect((await cli(['--dir', dir, 'open', 'r'])).code).toBe(0);
+    const exists = await cli(['--dir', dir, 'open', 'r', '--json']);
+    expect([exists.code, (exists.json.error as { code: string }).code]).toEqual([1, 'run-exists']);
+    const notJson = path.join(dir, 'r.json');
+    await writeFile(notJson, '{"runId":');
+    const bad = await cli(['--dir', dir, 'record', 'r', '--report', notJson, '--json']);
+    expect([bad.code, (bad.json.error as { code: string }).code]).toEqual([1, 'invalid-report']);
+    const policyFile = path.join(dir, 'policy.json');
+    await writeFile(policyFile, JSON.stringify({ name: 'mine', maxRounds: 'four', severities: {} }));
+    expect((await cli(['--dir', dir, 'open', 'r2', '--policy-file', policyFile])).stderr).toMatch(
+      /policy file .* is not a policy: maxRounds/,
+    );
+  });
+
+  it('a lock that is not acquired in time exits 5', async () => {
+    const dir = await tempDir();
+    await cli(['--dir', dir, 'open', 'r']);
+    const holder = await holdLock(path.join(dir, 'runs', 'r.jsonl'));
+    try {
+      const result = await cli(['--dir', dir, 'capture', 'r', '--input-sha', 'x', '--json'], {
+        env: { CLEARANCE_LOCK_TIMEOUT_MS: '100' },
+      });
+      expect(result.code).toBe(5);
+      expect((result.json.error as { code: string }).code).toBe('lock-timeout');
+    } finally {
+      await kill(holder);
+    }
+  });
+
+  it('unsafe run ids are refused before any path is built: exit 2, nothing created anywhere', async () => {
+    const parent = await tempDir();
+    const dir = path.join(parent, 'store');
+    for (const id of ['..', '../escape', 'a/b', '.hidden', 'x'.repeat(129), 'a..b', 'a\tb', ' ']) {
+      const result = await cli(['--dir', dir, 'open', id, '--json']);
+      expect(result.code, id).toBe(2);
+      expect((result.json.error as { code: string }).code, id).toBe('invalid-run-id');
+    }
+    expect(await readdir(parent)).toEqual([]);
+  });
+
+  it('schema prints the report and the event JSON Schemas', async () => {
+    const report = await cli(['schema', 'report']);
+    expect(JSON.parse(report.stdout)).toMatchObject({ type: 'object', additionalProperties: false });
+    const event = await cli(['schema', 'event', '--json']);
+    expect(event.json).toMatchObject({ ok: true, schema: 'event', jsonSchema: { oneOf: expect.any(Array) } });
+  });
+
+  it('demo runs a whole loop in a fresh store and ends with one run converged and one blocked', async () => {
+    const demo = await cli(['demo', '--json']);
+    expect(demo.code).toBe(0);
+    expect(demo.json.runs).toEqual([
+      { runId: 'demo-converges', status: 'converged' },
+      { runId: 'demo-blocked', status: 'blocked' },
+    ]);
+    const verify = await cli(['--dir', demo.json.dir as string, 'verify', '--json']);
+    expect(verify.json.ok).toBe(true);
+  });
+});

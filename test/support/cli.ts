@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+
+export type CliResult = Readonly<{
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown>;
+}>;
+
+export type CliOptions = Readonly<{
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+  uid?: number;
+  gid?: number;
+  cwd?: string;
+}>;
+
+/** Run the built CLI as a real process; `json` is stdout parsed when it is one JSON object. */
+export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '1', CLEARANCE_ACTOR: 'tester', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json: Record<string, unknown> = {};
+      try {
+        json = JSON.parse(stdout) as Record<string, unknown>;
+      } catch {
+        // not JSON: human output
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+    child.stdin.end(options.input ?? '');
+  });
