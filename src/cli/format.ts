@@ -26,8 +26,14 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
   ];
   if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${view.inputSha}`);
   else if (view.status === 'open') lines.push(`next: capture the input for round ${view.round + 1}`);
-  for (const f of view.failures)
-    lines.push(c.yellow(`  round ${f.round} attempt failed (${f.reason}): ${f.detail}`));
+  const f = view.lastFailure;
+  if (f !== null) {
+    lines.push(
+      c.yellow(
+        `  ${view.failedAttempts} failed attempt(s) at round ${f.round}; the last (${f.reason}): ${f.detail}`,
+      ),
+    );
+  }
   const k = view.counts;
   lines.push(
     `findings: ${k.open} open (${k.openBlocking} blocking), ${k.fixed} fixed, ${k.withdrawn} withdrawn, ${k.suppressed} suppressed`,

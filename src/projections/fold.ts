@@ -32,33 +32,33 @@ export const emptyFold: Folded = Object.freeze({ state: initialState, trail: Obj
 
 const roundOf = (event: DomainEvent): number | null => ('round' in event.data ? event.data.round : null);
 
-const effect = (
-  before: RunState,
-  after: RunState,
-): Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'failure'> => {
+type Effect = Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'failure'>;
+
+const NOTHING: Effect = Object.freeze({ opened: [], changed: [], moved: [], suppressed: [], failure: null });
+
+const effect = (before: RunState, after: RunState): Effect => {
+  const failure = after.failedAttempts > before.failedAttempts ? after.lastFailure : null;
+  if (after.findings === before.findings && after.suppressed === before.suppressed) {
+    return failure === null ? NOTHING : { ...NOTHING, failure };
+  }
   const opened: string[] = [];
   const changed: Array<{ id: string; from: FindingStatus; to: FindingStatus }> = [];
   const moved: Array<{ id: string; from: string; to: string }> = [];
-  if (after.findings !== before.findings) {
-    for (const [id, f] of Object.entries(after.findings)) {
-      const was = before.findings[id];
-      if (was === undefined) opened.push(id);
-      else {
-        if (was.status !== f.status) changed.push({ id, from: was.status, to: f.status });
-        if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
-      }
+  for (const [id, f] of Object.entries(after.findings)) {
+    const was = before.findings[id];
+    if (was === undefined) opened.push(id);
+    else {
+      if (was.status !== f.status) changed.push({ id, from: was.status, to: f.status });
+      if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
     }
   }
-  return {
-    opened,
-    changed,
-    moved,
-    suppressed: after.suppressed.slice(before.suppressed.length),
-    failure:
-      after.failures.length > before.failures.length
-        ? (after.failures[after.failures.length - 1] ?? null)
-        : null,
-  };
+  return { opened, changed, moved, suppressed: after.suppressed.slice(before.suppressed.length), failure };
+};
+
+/** One step of the fold: the next state, or the same state and why the event was refused. */
+export const step = (state: RunState, event: DomainEvent): Readonly<{ state: RunState; rejection: Rejection | null }> => {
+  const next = evolve(state, event);
+  return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
 };
 
 /**
@@ -73,24 +73,16 @@ export const fold = (
   let state = from.state;
   const trail = [...from.trail];
   for (const event of events) {
-    const seq = event.seq ?? trail.length + 1;
-    const next = evolve(state, event);
-    const base = { seq, type: event.type, round: roundOf(event) };
-    if (E.isLeft(next)) {
-      trail.push({
-        ...base,
-        status: state.status,
-        opened: [],
-        changed: [],
-        moved: [],
-        suppressed: [],
-        failure: null,
-        rejection: next.left,
-      });
-      continue;
-    }
-    trail.push({ ...base, status: next.right.status, ...effect(state, next.right), rejection: null });
-    state = next.right;
+    const after = step(state, event);
+    trail.push({
+      seq: event.seq ?? trail.length + 1,
+      type: event.type,
+      round: roundOf(event),
+      status: after.state.status,
+      ...(after.rejection === null ? effect(state, after.state) : NOTHING),
+      rejection: after.rejection,
+    });
+    state = after.state;
   }
   return { state, trail };
 };

@@ -1,6 +1,6 @@
 export { type DecideContext, type Decided, decide, evolveAll } from './decide.js';
 export { evolve } from './evolve.js';
-export { emptyFold, type Folded, fold, type TrailEntry } from './fold.js';
+export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export {
   type Finding,
   type FindingStatus,

@@ -60,8 +60,9 @@ export type RunState = Readonly<{
   /** how many findings of each severity were admitted over the run */
   admitted: Readonly<Record<string, number>>;
   suppressed: ReadonlyArray<Suppressed>;
-  /** failed attempts at collecting the next round's report */
-  failures: ReadonlyArray<RoundFailure>;
+  /** failed attempts at collecting the next round's report (the trail keeps each one) */
+  failedAttempts: number;
+  lastFailure: RoundFailure | null;
 }>;
 
 export const initialState: RunState = Object.freeze({
@@ -73,7 +74,8 @@ export const initialState: RunState = Object.freeze({
   findings: Object.freeze({}),
   admitted: Object.freeze({}),
   suppressed: Object.freeze([]),
-  failures: Object.freeze([]),
+  failedAttempts: 0,
+  lastFailure: null,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';

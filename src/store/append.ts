@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { DomainEvent, StoredEvent } from '../events/event.js';
@@ -34,13 +34,11 @@ export type AppendResult = Readonly<{
   repairedTail: TornTail | null;
 }>;
 
-/** Write all of `text` at `position` (one write in practice; the loop only covers short writes). */
-const writeAll = async (handle: Awaited<ReturnType<typeof open>>, text: string, position: number) => {
+/** Write all of `text` at `position`: one write in practice; the loop only covers a short write. */
+const writeAll = (fd: number, text: string, position: number): void => {
   const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
-    done += bytesWritten;
-  }
+  for (let done = 0; done < bytes.length; )
+    done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 };
 
 /**
@@ -55,25 +53,30 @@ export const append = async (
   options: AppendOptions,
 ): Promise<AppendResult> => {
   const paths = runPaths(dir, runId);
-  try {
-    await stat(paths.log);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ClearanceError(
-        'run-missing',
-        `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
-        { runId },
-      );
-    }
-    throw e;
-  }
+  const missing = () =>
+    new ClearanceError(
+      'run-missing',
+      `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
+      {
+        runId,
+      },
+    );
+  const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
   return withRunLock(
     paths,
     async (guard) => {
-      const handle = await open(paths.log, 'r+');
+      // Inside the lock the I/O is synchronous on purpose: every thread-pool hop lengthens the
+      // time other appenders wait, and here it doubled it. The section is short (a small log, one
+      // write, one fsync), so the event loop is held for about a millisecond.
+      let fd: number;
       try {
-        const head = await readHead(paths.head);
-        const parsed = parseLog(await handle.readFile(), head.head);
+        fd = openSync(paths.log, 'r+');
+      } catch (e) {
+        throw isMissing(e) ? missing() : e;
+      }
+      try {
+        const head = readHead(paths.head);
+        const parsed = parseLog(readFileSync(fd), head.head);
         const damaged = integrityError({ issue: parsed.issue, path: paths.log, runId });
         if (damaged !== null) throw damaged;
         const folded = fold(parsed.events);
@@ -97,19 +100,22 @@ export const append = async (
         );
         guard.assertHeld();
         // a torn tail was never acknowledged: drop it so the new lines chain after the last good one
-        if (parsed.tornTail !== null) await handle.truncate(parsed.size);
-        await writeAll(handle, encoded.text, parsed.size);
-        await handle.sync();
-        await writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
+        if (parsed.tornTail !== null) ftruncateSync(fd, parsed.size);
+        writeAll(fd, encoded.text, parsed.size);
+        fsyncSync(fd);
+        writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
         return {
           appended: encoded.stored,
           folded: fold(encoded.stored, folded),
           repairedTail: parsed.tornTail,
         };
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     },
     options,
-  );
+  ).catch((e: unknown) => {
+    // no runs directory at all: the lock directory could not even be made
+    throw isMissing(e) ? missing() : e;
+  });
 };

@@ -1,19 +1,20 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
 import { encodeHead, type Head, parseHead } from './log-format.js';
 
 /**
  * The head anchor lets `verify` detect a changed or removed *last* line, which no later `prev` can
  * vouch for. It is an aid, not the record: written after the log's fsync and not synced itself, so
- * after a crash it may lag the log (reported, never an error) but never lead it.
+ * after a crash it may lag the log (reported, never an error) but never lead it. Its I/O is
+ * synchronous: a 128-byte file, read and written inside the append's short critical section.
  */
 export type HeadRead = Readonly<
   { state: 'ok'; head: Head } | { state: 'missing' | 'unreadable'; head: null }
 >;
 
-export const readHead = async (file: string): Promise<HeadRead> => {
+export const readHead = (file: string): HeadRead => {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing', head: null };
     throw e;
@@ -22,4 +23,12 @@ export const readHead = async (file: string): Promise<HeadRead> => {
   return head === null ? { state: 'unreadable', head: null } : { state: 'ok', head };
 };
 
-export const writeHead = (file: string, head: Head): Promise<void> => writeFile(file, encodeHead(head));
+/** Rewrite the anchor in place (same length every time, so no truncation and no forced flush). */
+export const writeHead = (file: string, head: Head): void => {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT, 0o644);
+  try {
+    writeSync(fd, encodeHead(head), 0, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+};

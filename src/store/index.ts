@@ -6,11 +6,21 @@ export {
   encodeEvents,
   type Head,
   type IntegrityIssue,
+  type LogSummary,
   type ParsedLog,
   parseLog,
+  scanLog,
   type TornTail,
 } from './log-format.js';
 export { type OpenOptions, openRun, syncDir } from './open-run.js';
 export { type RunPaths, runPaths, runsDir } from './paths.js';
-export { integrityError, type RunRead, readIntactRun, readRun } from './read.js';
+export {
+  integrityError,
+  type RunRead,
+  type RunStateRead,
+  readIntactRun,
+  readIntactRunState,
+  readRun,
+  readRunState,
+} from './read.js';
 export { assertRunId, isRunId } from './run-id.js';

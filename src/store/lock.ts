@@ -17,9 +17,10 @@ export type LockGuard = Readonly<{ assertHeld: () => void }>;
 
 /**
  * Hold one run's inter-process lock (a `<log>.lock` directory, proper-lockfile) while `fn` runs.
- * proper-lockfile is asked once per attempt (`retries: 0`): the retry loop here keeps one
- * deadline, so the window is exactly `timeoutMs`, and avoids the retry package precomputing
- * thousands of timeouts. A compromised lock (its directory removed or taken over) does not crash
+ * proper-lockfile is asked once per attempt, synchronously (`lockSync`, which takes no retries):
+ * the retry loop here sleeps between attempts and keeps one deadline, so the window is exactly
+ * `timeoutMs`, and no retry schedule is precomputed. Taking and releasing synchronously keeps the
+ * lock held for the critical section and no thread-pool round trip longer. A compromised lock (its directory removed or taken over) does not crash
  * the process: `assertHeld` throws `lock-compromised` and the append stops before writing.
  */
 export const withRunLock = async <T>(
@@ -30,14 +31,13 @@ export const withRunLock = async <T>(
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const deadline = performance.now() + timeoutMs;
   let compromised: Error | null = null;
-  let release: () => Promise<void>;
+  let release: () => void;
   for (let backoff = 2; ; backoff = Math.min(backoff * 2, 50)) {
     try {
-      release = await lockfile.lock(paths.log, {
+      release = lockfile.lockSync(paths.log, {
         realpath: false,
         lockfilePath: paths.lock,
         stale: options.staleMs ?? DEFAULT_LOCK_STALE_MS,
-        retries: 0,
         onCompromised: (err) => {
           compromised = err;
         },
@@ -73,6 +73,10 @@ export const withRunLock = async <T>(
   try {
     return await fn(guard);
   } finally {
-    await release().catch(() => undefined);
+    try {
+      release();
+    } catch {
+      // already released or taken over (compromised): nothing of ours to remove
+    }
   }
 };

@@ -19,8 +19,8 @@ export type TornTail = Readonly<{ offset: number; bytes: number }>;
 /** The head anchor: the seq and hash of the last acknowledged line, kept beside the log. */
 export type Head = Readonly<{ seq: number; hash: string }>;
 
-export type ParsedLog = Readonly<{
-  events: ReadonlyArray<StoredEvent>;
+/** What a scan found, without the events themselves. */
+export type LogSummary = Readonly<{
   /** bytes up to and including the last `\n` before any torn tail or bad line */
   size: number;
   lastSeq: number;
@@ -32,67 +32,91 @@ export type ParsedLog = Readonly<{
   beyondHead: number;
 }>;
 
+export type ParsedLog = LogSummary & Readonly<{ events: ReadonlyArray<StoredEvent> }>;
+
 const short = (hash: string) => hash.slice(0, 12);
 
-/** Parse and check a whole log. Stops at the first line that does not decode or chain. */
-export const parseLog = (bytes: Buffer, head: Head | null = null): ParsedLog => {
-  const events: StoredEvent[] = [];
+/**
+ * Check a whole log line by line and hand each good event to `visit`, keeping none of them: a
+ * reader that only needs the folded state never holds 100,000 events at once. Stops at the first
+ * line that does not decode or chain.
+ */
+export const scanLog = (
+  bytes: Buffer,
+  head: Head | null,
+  visit: (event: StoredEvent) => void,
+): LogSummary => {
   let offset = 0;
   let lastSeq = 0;
   let lastHash = ZERO_HASH;
   let issue: IntegrityIssue | null = null;
   let tornTail: TornTail | null = null;
-  while (offset < bytes.length) {
-    const end = bytes.indexOf(0x0a, offset);
-    if (end === -1) {
-      tornTail = { offset, bytes: bytes.length - offset };
-      break;
-    }
+
+  /** Check one complete line (its text, without `\n`); null when it decodes and chains. */
+  const check = (text: string): string | null => {
     const line = lastSeq + 1;
-    const raw = bytes.subarray(offset, end);
-    const fail = (cause: string) => ({ line, offset, cause });
-    if (!isUtf8(raw)) {
-      issue = fail('not valid UTF-8');
-      break;
-    }
     let value: unknown;
     try {
-      value = JSON.parse(raw.toString('utf8'));
+      value = JSON.parse(text);
     } catch (e) {
-      issue = fail(`not JSON (${(e as Error).message})`);
-      break;
+      return `not JSON (${(e as Error).message})`;
     }
     const decoded = decodeStoredEvent(value);
     if (E.isLeft(decoded)) {
-      issue = fail(
-        `does not decode: ${decoded.left.path === '' ? '' : `${decoded.left.path}: `}${decoded.left.message}`,
-      );
-      break;
+      return `does not decode: ${decoded.left.path === '' ? '' : `${decoded.left.path}: `}${decoded.left.message}`;
     }
     const event = decoded.right;
-    if (event.seq !== line) {
-      issue = fail(
-        `seq ${event.seq} where ${line} was expected (a line is missing, repeated or out of order)`,
-      );
-      break;
-    }
+    if (event.seq !== line)
+      return `seq ${event.seq} where ${line} was expected (a line is missing, repeated or out of order)`;
     if (event.prev !== lastHash) {
-      issue = fail(
-        `prev ${short(event.prev)}… is not the hash of ${line === 1 ? 'nothing (64 zeros)' : `line ${line - 1}`} (${short(lastHash)}…): a line before it was changed, removed or reordered`,
-      );
-      break;
+      return `prev ${short(event.prev)}… is not the hash of ${line === 1 ? 'nothing (64 zeros)' : `line ${line - 1}`} (${short(lastHash)}…): a line before it was changed, removed or reordered`;
     }
-    const hash = sha256Hex(raw);
+    // for valid UTF-8, hashing the decoded text hashes exactly the line's bytes
+    const hash = sha256Hex(text);
     if (head !== null && event.seq === head.seq && hash !== head.hash) {
-      issue = fail(
-        `line ${line} is not the line the head anchor recorded (${short(head.hash)}…): it was changed`,
-      );
-      break;
+      return `line ${line} is not the line the head anchor recorded (${short(head.hash)}…): it was changed`;
     }
-    events.push(event);
+    visit(event);
     lastSeq = event.seq;
     lastHash = hash;
-    offset = end + 1;
+    return null;
+  };
+
+  if (isUtf8(bytes)) {
+    // the common case: decode once and walk the text, counting bytes only where a line is not ASCII
+    const text = bytes.toString('utf8');
+    const ascii = text.length === bytes.length;
+    for (let at = 0; at < text.length; ) {
+      const end = text.indexOf('\n', at);
+      if (end === -1) {
+        tornTail = { offset, bytes: bytes.length - offset };
+        break;
+      }
+      const lineText = text.slice(at, end);
+      const cause = check(lineText);
+      if (cause !== null) {
+        issue = { line: lastSeq + 1, offset, cause };
+        break;
+      }
+      offset += (ascii ? lineText.length : Buffer.byteLength(lineText)) + 1;
+      at = end + 1;
+    }
+  } else {
+    // somewhere a byte is not UTF-8: walk the bytes line by line to say where
+    while (offset < bytes.length) {
+      const end = bytes.indexOf(0x0a, offset);
+      if (end === -1) {
+        tornTail = { offset, bytes: bytes.length - offset };
+        break;
+      }
+      const raw = bytes.subarray(offset, end);
+      const cause = isUtf8(raw) ? check(raw.toString('utf8')) : 'not valid UTF-8';
+      if (cause !== null) {
+        issue = { line: lastSeq + 1, offset, cause };
+        break;
+      }
+      offset = end + 1;
+    }
   }
   if (issue === null && head !== null && head.seq > lastSeq) {
     issue = {
@@ -103,7 +127,14 @@ export const parseLog = (bytes: Buffer, head: Head | null = null): ParsedLog => 
   }
   const size = issue === null ? offset : issue.offset;
   const beyondHead = head === null || issue !== null ? 0 : Math.max(0, lastSeq - head.seq);
-  return { events, size, lastSeq, lastHash, tornTail: issue === null ? tornTail : null, issue, beyondHead };
+  return { size, lastSeq, lastHash, tornTail: issue === null ? tornTail : null, issue, beyondHead };
+};
+
+/** Check a whole log and keep its events. */
+export const parseLog = (bytes: Buffer, head: Head | null = null): ParsedLog => {
+  const events: StoredEvent[] = [];
+  const summary = scanLog(bytes, head, (event) => events.push(event));
+  return { ...summary, events };
 };
 
 export type Encoded = Readonly<{
@@ -140,8 +171,13 @@ export const encodeEvents = (
   return { text, stored, lastSeq: seq, lastHash: prev };
 };
 
-/** The head anchor file's bytes, and its parser (null when missing or unreadable: only an aid). */
-export const encodeHead = (head: Head): string => `${JSON.stringify(head)}\n`;
+/**
+ * The head anchor file's bytes: always 128, so it is rewritten in place without truncating (on
+ * ext4 a truncating rewrite forces a flush, as costly as an fsync). Its parser returns null when
+ * it is missing or unreadable: the anchor is only an aid.
+ */
+export const HEAD_BYTES = 128;
+export const encodeHead = (head: Head): string => `${JSON.stringify(head).padEnd(HEAD_BYTES - 1)}\n`;
 
 export const parseHead = (text: string): Head | null => {
   try {

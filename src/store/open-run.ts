@@ -71,6 +71,6 @@ export const openRun = async (
     await unlink(temp).catch(() => undefined);
   }
   await syncDir(paths.runs);
-  await writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
+  writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
   return encoded.stored;
 };

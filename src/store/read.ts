@@ -1,30 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import { ClearanceError } from '../errors.js';
-import { type Folded, fold } from '../projections/fold.js';
+import { type Folded, fold, step } from '../projections/fold.js';
+import { initialState, type RunState } from '../projections/state.js';
 import { type HeadRead, readHead } from './head.js';
-import { type ParsedLog, parseLog } from './log-format.js';
+import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';
 import { runPaths } from './paths.js';
 
-export type RunRead = ParsedLog &
-  Readonly<{
-    runId: string;
-    path: string;
-    head: HeadRead;
-    folded: Folded;
-  }>;
+type Located = Readonly<{ runId: string; path: string; head: HeadRead }>;
+
+/** A run read whole: every event and the audit trail (for replay). */
+export type RunRead = ParsedLog & Located & Readonly<{ folded: Folded }>;
+
+/** A run read for its state only: the events are checked and folded as they stream past. */
+export type RunStateRead = LogSummary &
+  Located &
+  Readonly<{ state: RunState; events: number; refused: number }>;
 
 /**
- * Read and fold a run's log. Takes no lock and never writes, creates or migrates anything: a torn
- * tail is reported and ignored, an integrity issue is reported with line, offset and cause.
+ * The bytes of a run's log and its head anchor. Takes no lock and never writes, creates or
+ * migrates anything.
  */
-export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
+const readBytes = async (dir: string, runId: string): Promise<Located & { bytes: Buffer }> => {
   const paths = runPaths(dir, runId);
   // the head first: an append writes the log before the head, so read in the other order the head
   // can lag what we read but never lead it
-  const head = await readHead(paths.head);
-  let bytes: Buffer;
+  const head = readHead(paths.head);
   try {
-    bytes = await readFile(paths.log);
+    return { runId, path: paths.log, head, bytes: await readFile(paths.log) };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ClearanceError(
@@ -38,11 +40,33 @@ export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
     }
     throw e;
   }
-  const parsed = parseLog(bytes, head.head);
-  return { ...parsed, runId, path: paths.log, head, folded: fold(parsed.events) };
 };
 
-export const integrityError = (read: Pick<RunRead, 'issue' | 'path' | 'runId'>): ClearanceError | null =>
+/** Read a run and fold it with its audit trail. A torn tail is reported and ignored; an integrity issue is reported. */
+export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
+  const { bytes, ...located } = await readBytes(dir, runId);
+  const parsed = parseLog(bytes, located.head.head);
+  return { ...parsed, ...located, folded: fold(parsed.events) };
+};
+
+/** Read a run for its state: the same checks as `readRun`, in constant memory beyond the state. */
+export const readRunState = async (dir: string, runId: string): Promise<RunStateRead> => {
+  const { bytes, ...located } = await readBytes(dir, runId);
+  let state = initialState;
+  let events = 0;
+  let refused = 0;
+  const summary = scanLog(bytes, located.head.head, (event) => {
+    const after = step(state, event);
+    state = after.state;
+    events += 1;
+    if (after.rejection !== null) refused += 1;
+  });
+  return { ...summary, ...located, state, events, refused };
+};
+
+export const integrityError = (
+  read: Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>,
+): ClearanceError | null =>
   read.issue === null
     ? null
     : new ClearanceError(
@@ -51,10 +75,15 @@ export const integrityError = (read: Pick<RunRead, 'issue' | 'path' | 'runId'>):
         { ...read.issue, path: read.path },
       );
 
-/** Read a run whose log must be intact: an integrity issue becomes an `integrity` error. */
-export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> => {
-  const read = await readRun(dir, runId);
+const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>>(read: T): T => {
   const error = integrityError(read);
   if (error !== null) throw error;
   return read;
 };
+
+/** Read a run whose log must be intact: an integrity issue becomes an `integrity` error. */
+export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> =>
+  intact(await readRun(dir, runId));
+
+export const readIntactRunState = async (dir: string, runId: string): Promise<RunStateRead> =>
+  intact(await readRunState(dir, runId));

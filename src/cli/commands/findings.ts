@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { FindingStatus } from '../../projections/state.js';
 import { findingsOf, findingView } from '../../projections/views/findings.js';
-import { readIntactRun } from '../../store/read.js';
+import { readIntactRunState } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { findingLine } from '../format.js';
@@ -24,8 +24,8 @@ export const registerFindings = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string, opts: { status?: FindingStatus }) => {
-        const { folded } = await readIntactRun(ctx.dir, runId);
-        const findings = findingsOf(folded.state, opts.status).map(findingView);
+        const { state } = await readIntactRunState(ctx.dir, runId);
+        const findings = findingsOf(state, opts.status).map(findingView);
         return {
           json: { runId, findings },
           text:

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { statusOf } from '../../projections/views/status.js';
 import { listRuns } from '../../store/list.js';
-import { readIntactRun, readRun } from '../../store/read.js';
+import { readIntactRunState, readRunState } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusText, statusWord } from '../format.js';
@@ -20,8 +20,8 @@ export const registerStatus = (program: Command, io: Io): Command =>
         if (runId === undefined) {
           const runs = [];
           for (const id of await listRuns(ctx.dir)) {
-            const read = await readRun(ctx.dir, id);
-            const view = statusOf(read.folded.state);
+            const read = await readRunState(ctx.dir, id);
+            const view = statusOf(read.state);
             runs.push({
               runId: id,
               status: read.issue === null ? view.status : 'damaged',
@@ -42,8 +42,8 @@ export const registerStatus = (program: Command, io: Io): Command =>
                     .join('\n'),
           };
         }
-        const read = await readIntactRun(ctx.dir, runId);
-        const view = statusOf(read.folded.state);
+        const read = await readIntactRunState(ctx.dir, runId);
+        const view = statusOf(read.state);
         const torn =
           read.tornTail === null
             ? ''

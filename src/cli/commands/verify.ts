@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { listRuns } from '../../store/list.js';
-import { integrityError, type RunRead, readRun } from '../../store/read.js';
+import { integrityError, type RunStateRead, readRunState } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
-const summary = (read: RunRead) => ({
+const summary = (read: RunStateRead) => ({
   runId: read.runId,
   intact: read.issue === null,
-  events: read.events.length,
+  events: read.events,
   lastSeq: read.lastSeq,
   lastHash: read.lastHash,
   head: read.head.state,
   beyondHead: read.beyondHead,
   tornTail: read.tornTail,
   issue: read.issue,
-  refused: read.folded.trail.filter((t) => t.rejection !== null).length,
+  refused: read.refused,
 });
 
 const describe = (s: ReturnType<typeof summary>): string => {
@@ -48,7 +48,7 @@ export const registerVerify = (program: Command, io: Io): Command =>
       action(io, async (ctx, runId: string | undefined) => {
         const ids = runId === undefined ? await listRuns(ctx.dir) : [runId];
         const reads = [];
-        for (const id of ids) reads.push(await readRun(ctx.dir, id));
+        for (const id of ids) reads.push(await readRunState(ctx.dir, id));
         const runs = reads.map(summary);
         const damaged = reads.find((r) => r.issue !== null);
         if (damaged !== undefined) {

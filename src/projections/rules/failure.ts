@@ -15,5 +15,9 @@ export const failRound = (state: RunState, event: RoundFailed): E.Either<Rejecti
   const bound = boundToNextRound(state, run.right, event.data);
   if (E.isLeft(bound)) return bound;
   const { round, reason, detail } = event.data;
-  return E.right({ ...state, failures: [...state.failures, { round, reason, detail }] });
+  return E.right({
+    ...state,
+    failedAttempts: state.failedAttempts + 1,
+    lastFailure: { round, reason, detail },
+  });
 };

@@ -113,6 +113,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     reviewed: capture.right,
     findings,
     admitted: admission.admitted,
+    failedAttempts: 0,
+    lastFailure: null,
     suppressed:
       admission.suppressed.length === 0 ? state.suppressed : [...state.suppressed, ...admission.suppressed],
   });

@@ -20,8 +20,9 @@ export type StatusView = Readonly<{
     suppressed: number;
   }>;
   findings: ReadonlyArray<FindingView>;
-  /** failed attempts at the next round */
-  failures: ReadonlyArray<RoundFailure>;
+  /** failed attempts at collecting the next round's report, and the last of them */
+  failedAttempts: number;
+  lastFailure: RoundFailure | null;
 }>;
 
 export const statusOf = (state: RunState): StatusView => {
@@ -43,6 +44,7 @@ export const statusOf = (state: RunState): StatusView => {
       suppressed: state.suppressed.length,
     },
     findings,
-    failures: state.failures.filter((f) => f.round === state.round + 1),
+    failedAttempts: state.failedAttempts,
+    lastFailure: state.lastFailure,
   };
 };
