@@ -1,0 +1,12 @@
+/** The completion protocol: did this round finish? Producer publish and the bounded wait. */
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_POLL_MS,
+  DEFAULT_TIMEOUT_MS,
+  resolveBudget,
+  type WaitBudget,
+  type WaitOptions,
+} from './budget.js';
+export { type ExpectedReport, type Judgement, judgeReport, type SeenBinding } from './judge.js';
+export { publishReport } from './publish.js';
+export { type CollectedReport, waitForReport } from './wait.js';

@@ -1,0 +1,32 @@
+import type { GateObservation } from '../projections/views/gate.js';
+import { artifactShaOf } from './artifact.js';
+import { git } from './git.js';
+import { inspectWorkspace } from './workspace.js';
+
+export type Observed = GateObservation;
+
+export type ObserveOptions = Readonly<{ repo?: string; artifact?: string; workingTree?: boolean }>;
+
+/**
+ * Observe what an approval would be about. A review bound to a commit is compared with HEAD, not
+ * with uncommitted edits (those are not what gets merged); a review bound to a dirty work tree is
+ * compared with the working files. Reads only: a working tree id is built in a scratch object
+ * directory, never in the repository or the user's index.
+ */
+export const observeWorkspace = async (options: ObserveOptions): Promise<Observed> => {
+  const { repo, artifact } = options;
+  const [head, working, artifactSha] = await Promise.all([
+    repo === undefined ? undefined : git(repo, ['rev-parse', '--verify', 'HEAD', 'HEAD^{tree}']),
+    repo === undefined || options.workingTree !== true
+      ? undefined
+      : inspectWorkspace({ repo, allowDirty: true }),
+    artifact === undefined ? undefined : artifactShaOf(artifact),
+  ]);
+  const [commit, tree] = head?.trim().split('\n') ?? [];
+  return {
+    ...(commit === undefined ? {} : { commit }),
+    ...(tree === undefined ? {} : { tree }),
+    ...(working?.tree === undefined ? {} : { workingTree: working.tree }),
+    ...(artifactSha === undefined ? {} : { artifactSha }),
+  };
+};

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Fixed dates make every commit id reproducible from run to run. */
+const ENV = {
+  ...process.env,
+  LC_ALL: 'C',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+};
+
+const made: string[] = [];
+
+export const tempDir = (prefix = 'clearance-revision-'): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+
+/** Remove every directory this module made; call from `afterAll`. */
+export const removeTempDirs = (): void => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+};
+
+export type TestRepo = Readonly<{
+  dir: string;
+  git: (...args: string[]) => string;
+  write: (path: string, content: string | Uint8Array) => void;
+  remove: (path: string) => void;
+  /** stage everything and commit; returns the new commit id */
+  commitAll: (message: string) => string;
+}>;
+
+/** A real repository in a temp dir, with its own identity: CI has no global one. */
+export const makeRepo = (): TestRepo => {
+  const dir = tempDir();
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-C', dir, ...args], {
+      env: ENV,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Clearance Test');
+  git('config', 'user.email', 'test@clearance.invalid');
+  git('config', 'commit.gpgsign', 'false');
+  const write = (path: string, content: string | Uint8Array): void => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  };
+  const remove = (path: string): void => rmSync(join(dir, path), { force: true });
+  const commitAll = (message: string): string => {
+    git('add', '-A');
+    git('commit', '-q', '--allow-empty', '-m', message);
+    return git('rev-parse', 'HEAD').trim();
+  };
+  return { dir, git, write, remove, commitAll };
+};
+
+/** `n` numbered lines, so that a small edit keeps a renamed file similar enough to be a rename. */
+export const linesOf = (label: string, n: number): string =>
+  `${Array.from({ length: n }, (_, i) => `${label} line ${i + 1}`).join('\n')}\n`;
