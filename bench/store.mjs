@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { append, encodeEvents, openRun, PRESETS, readRunState, ZERO_HASH } from '../lib/index.js';
+import { append, encodeEvents, openRun, readRunState, ZERO_HASH } from '../lib/index.js';
 import { realisticRun } from './fold.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');

@@ -9,8 +9,16 @@ import { numRuns } from './runs.js';
 const logArb = reachableRunArb
   .filter((run) => run.events.length >= 2)
   .map((run) => {
-    const encoded = encodeEvents(run.events, { seq: 0, hash: ZERO_HASH }, { at: '2026-11-30T07:00:00.000Z', by: 'ci' });
-    return { bytes: Buffer.from(encoded.text), head: { seq: encoded.lastSeq, hash: encoded.lastHash }, count: run.events.length };
+    const encoded = encodeEvents(
+      run.events,
+      { seq: 0, hash: ZERO_HASH },
+      { at: '2026-11-30T07:00:00.000Z', by: 'ci' },
+    );
+    return {
+      bytes: Buffer.from(encoded.text),
+      head: { seq: encoded.lastSeq, hash: encoded.lastHash },
+      count: run.events.length,
+    };
   });
 
 const lineSpans = (bytes: Buffer): Array<[number, number]> => {
@@ -24,16 +32,26 @@ const lineSpans = (bytes: Buffer): Array<[number, number]> => {
 };
 
 describe('the log detects tampering', () => {
-  test.prop([logArb], { numRuns })('an untouched log reads back intact, every event in order', ({ bytes, head, count }) => {
-    const parsed = parseLog(bytes, head);
-    expect(parsed.issue).toBeNull();
-    expect(parsed.tornTail).toBeNull();
-    expect(parsed.events.map((e) => e.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
-  });
+  test.prop([logArb], { numRuns })(
+    'an untouched log reads back intact, every event in order',
+    ({ bytes, head, count }) => {
+      const parsed = parseLog(bytes, head);
+      expect(parsed.issue).toBeNull();
+      expect(parsed.tornTail).toBeNull();
+      expect(parsed.events.map((e) => e.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    },
+  );
 
-  test.prop([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 }), fc.integer({ min: 0, max: 7 })))], {
-    numRuns,
-  })('any bit flipped anywhere is detected', ([{ bytes, head }, at, bit]) => {
+  test.prop(
+    [
+      logArb.chain((log) =>
+        fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 }), fc.integer({ min: 0, max: 7 })),
+      ),
+    ],
+    {
+      numRuns,
+    },
+  )('any bit flipped anywhere is detected', ([{ bytes, head }, at, bit]) => {
     const flipped = Buffer.from(bytes);
     flipped[at] = (flipped[at] as number) ^ (1 << bit);
     expect(parseLog(flipped, head).issue).not.toBeNull();
@@ -44,7 +62,9 @@ describe('the log detects tampering', () => {
     ([{ bytes, head }, line]) => {
       const spans = lineSpans(bytes);
       const [start, end] = spans[line] as [number, number];
-      expect(parseLog(Buffer.concat([bytes.subarray(0, start), bytes.subarray(end)]), head).issue).not.toBeNull();
+      expect(
+        parseLog(Buffer.concat([bytes.subarray(0, start), bytes.subarray(end)]), head).issue,
+      ).not.toBeNull();
     },
   );
 
@@ -54,12 +74,19 @@ describe('the log detects tampering', () => {
       const spans = lineSpans(bytes);
       const [a0, a1] = spans[line] as [number, number];
       const [b0, b1] = spans[line + 1] as [number, number];
-      const swapped = Buffer.concat([bytes.subarray(0, a0), bytes.subarray(b0, b1), bytes.subarray(a0, a1), bytes.subarray(b1)]);
+      const swapped = Buffer.concat([
+        bytes.subarray(0, a0),
+        bytes.subarray(b0, b1),
+        bytes.subarray(a0, a1),
+        bytes.subarray(b1),
+      ]);
       expect(parseLog(swapped, head).issue).not.toBeNull();
     },
   );
 
-  test.prop([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 })))], { numRuns })(
+  test.prop([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 })))], {
+    numRuns,
+  })(
     'a crash mid-append loses only the unacknowledged line: a cut inside the last line is a torn tail',
     ([{ bytes, count }, cut]) => {
       const spans = lineSpans(bytes);

@@ -27,7 +27,12 @@ export const OPERATIONAL_CODES = [
   'dirty-tree',
   'artifact-unreadable',
   'findings-md-invalid',
-  'gate-refused',
+  // the gate's refusals
+  'no-review',
+  'not-converged',
+  'unverifiable',
+  'artifact-changed',
+  'head-moved',
   // the command line
   'usage',
   'input-unreadable',

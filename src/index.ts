@@ -2,7 +2,15 @@
  * clearance: the public library API. `clearance/fold` is the pure subset (no I/O); this adds the
  * store, the driver operations and the error type.
  */
+export * from './completion/index.js';
 export * from './driver/index.js';
-export { ClearanceError, type ErrorCode, isClearanceError, OPERATIONAL_CODES, type OperationalCode } from './errors.js';
+export {
+  ClearanceError,
+  type ErrorCode,
+  isClearanceError,
+  OPERATIONAL_CODES,
+  type OperationalCode,
+} from './errors.js';
 export * from './fold.js';
+export * from './revision/index.js';
 export * from './store/index.js';

@@ -31,7 +31,11 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'dirty-tree': EXIT.refused,
   'artifact-unreadable': EXIT.usage,
   'findings-md-invalid': EXIT.refused,
-  'gate-refused': EXIT.refused,
+  'no-review': EXIT.refused,
+  'not-converged': EXIT.refused,
+  unverifiable: EXIT.refused,
+  'artifact-changed': EXIT.refused,
+  'head-moved': EXIT.refused,
   usage: EXIT.usage,
   'input-unreadable': EXIT.usage,
 };

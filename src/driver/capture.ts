@@ -1,11 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { ClearanceError } from '../errors.js';
 import type { RevisionCapturedData } from '../events/event.js';
+import { captureRevision } from '../revision/capture.js';
 import { type AppendResult, append } from '../store/append.js';
 import type { LockOptions } from '../store/lock.js';
+import { readIntactRunState } from '../store/read.js';
+import { artifactNameOf, type Subject } from './subject.js';
 
 export type ActorOptions = LockOptions & Readonly<{ by: string }>;
 
-/** Record what the next round reviews. The round number is the run's, read under the lock. */
+/** Record what the next round reviews, named explicitly. The round number is the run's, read under the lock. */
 export const captureRound = (
   dir: string,
   runId: string,
@@ -18,3 +22,57 @@ export const captureRound = (
     (state) => E.right([{ type: 'revision.captured', data: { ...capture, round: state.round + 1 } }]),
     options,
   );
+
+export type WorkspaceSource = Readonly<{
+  repo?: string;
+  artifact?: string;
+  base?: string;
+  allowDirty?: boolean;
+}>;
+
+/**
+ * Capture the next round's input from git and files: the commit (or the working tree), the
+ * artifact's hash, and what changed since the last *reviewed* input. Defaults to the repository
+ * and artifact the run was opened with. Appended only if nothing was appended meanwhile.
+ */
+export const captureWorkspace = async (
+  dir: string,
+  runId: string,
+  source: WorkspaceSource,
+  options: ActorOptions,
+): Promise<AppendResult> => {
+  const read = await readIntactRunState(dir, runId);
+  const subject: Subject = read.state.run?.subject ?? {};
+  const repo = source.repo ?? subject.repo;
+  const artifact = source.artifact ?? subject.artifact;
+  if (repo === undefined && artifact === undefined) {
+    throw new ClearanceError(
+      'usage',
+      `run ${runId} was opened without --repo or --artifact: give one, or --input-sha`,
+    );
+  }
+  const reviewed = read.state.reviewed;
+  const name = artifactNameOf({ ...subject, ...(artifact === undefined ? {} : { artifact }) });
+  const capture = await captureRevision({
+    round: read.state.round + 1,
+    ...(repo === undefined ? {} : { repo }),
+    ...(artifact === undefined ? {} : { artifact }),
+    ...(name === undefined ? {} : { artifactName: name }),
+    ...(source.base === undefined ? {} : { base: source.base }),
+    ...(source.allowDirty === undefined ? {} : { allowDirty: source.allowDirty }),
+    ...(reviewed === null
+      ? {}
+      : {
+          lastReviewed: {
+            ...(reviewed.commit === undefined ? {} : { commit: reviewed.commit }),
+            ...(reviewed.tree === undefined ? {} : { tree: reviewed.tree }),
+            ...(reviewed.artifactSha === undefined ? {} : { artifactSha: reviewed.artifactSha }),
+          },
+        }),
+  });
+  // the diff was taken against what the run had reviewed when we read it: refuse if that moved
+  return append(dir, runId, [{ type: 'revision.captured', data: capture }], {
+    ...options,
+    expectedSeq: read.lastSeq,
+  });
+};

@@ -1,3 +1,6 @@
-export { type ActorOptions, captureRound } from './capture.js';
-export { type OpenReview, openReview } from './open.js';
-export { type RecordOptions, recordReport } from './record.js';
+export { type ActorOptions, captureRound, captureWorkspace, type WorkspaceSource } from './capture.js';
+export { type CollectOptions, collectRound } from './collect.js';
+export { type GateSource, gate } from './gate.js';
+export { captureFirstRound, type OpenReview, openReview } from './open.js';
+export { type RecordOptions, recordFindingsMarkdown, recordReport } from './record.js';
+export { artifactNameOf, type Subject } from './subject.js';

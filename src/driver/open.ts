@@ -1,5 +1,7 @@
 import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
+import { captureRevision } from '../revision/capture.js';
 import { openRun } from '../store/open-run.js';
+import { artifactNameOf } from './subject.js';
 
 export type OpenReview = Readonly<{
   runId: string;
@@ -27,3 +29,20 @@ export const openReview = (
     },
     { by, ...(review.capture === undefined ? {} : { capture: { ...review.capture, round: 1 } }) },
   );
+
+/** Round 1's input, captured from the run's repository and artifact (see `captureWorkspace`). */
+export const captureFirstRound = async (
+  subject: RunOpenedData['subject'],
+  options: Readonly<{ base?: string; allowDirty?: boolean }> = {},
+): Promise<Omit<RevisionCapturedData, 'round'>> => {
+  const name = artifactNameOf(subject);
+  const { round: _, ...capture } = await captureRevision({
+    round: 1,
+    ...(subject.repo === undefined ? {} : { repo: subject.repo }),
+    ...(subject.artifact === undefined ? {} : { artifact: subject.artifact }),
+    ...(name === undefined ? {} : { artifactName: name }),
+    ...(options.base === undefined ? {} : { base: options.base }),
+    ...(options.allowDirty === undefined ? {} : { allowDirty: options.allowDirty }),
+  });
+  return capture;
+};

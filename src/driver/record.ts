@@ -1,31 +1,115 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { ClearanceError } from '../errors.js';
 import type { CitationCheck } from '../events/event.js';
+import { citationsRequired } from '../events/policy.js';
+import { parseReport } from '../events/report.js';
 import { type Decided, decide } from '../projections/decide.js';
+import { resolveCitations } from '../revision/citations.js';
+import { parseFindingsMarkdown } from '../revision/findings-md.js';
 import { type AppendResult, append } from '../store/append.js';
+import { type RunStateRead, readIntactRunState } from '../store/read.js';
 import type { ActorOptions } from './capture.js';
+import { artifactNameOf } from './subject.js';
 
 export type RecordOptions = ActorOptions &
   Readonly<{
     expectedSeq?: number;
-    citations?: ReadonlyArray<CitationCheck>;
+    /** the repository to resolve citations in, instead of the one the run was opened with */
+    repo?: string;
   }>;
 
 /**
- * Record a round report: validated at the boundary, decided against the run's state under the
- * lock, appended only if every rule holds. A refusal throws with the rejection and writes nothing.
+ * Resolve every candidate's citation at the revision captured for the next round, when the
+ * run's policy requires citations to resolve. Reads files through git at the captured tree, never
+ * from the work tree.
  */
-export const recordReport = (
+const citationsFor = async (read: RunStateRead, report: unknown, repoOverride: string | undefined) => {
+  const run = read.state.run;
+  const capture = read.state.capture;
+  if (run === null || capture === null || !citationsRequired(run.policy)) return undefined;
+  const parsed = parseReport(report);
+  if (E.isLeft(parsed) || parsed.right.candidates.length === 0) return undefined;
+  const repo = repoOverride ?? run.subject.repo;
+  const rev = capture.tree ?? capture.commit;
+  const name = artifactNameOf(run.subject);
+  const artifact =
+    run.subject.artifact !== undefined && capture.artifactSha !== undefined && name !== undefined
+      ? { path: run.subject.artifact, sha: capture.artifactSha, name }
+      : undefined;
+  if ((repo === undefined || rev === undefined) && artifact === undefined) return undefined; // evolve refuses, naming why
+  return resolveCitations(
+    {
+      ...(repo !== undefined && rev !== undefined ? { repo, rev } : {}),
+      ...(artifact === undefined ? {} : { artifact }),
+    },
+    parsed.right.candidates,
+  );
+};
+
+const appendRecorded = (
   dir: string,
   runId: string,
   report: unknown,
-  options: RecordOptions,
+  citations: ReadonlyArray<CitationCheck> | undefined,
+  options: ActorOptions & { expectedSeq?: number },
 ): Promise<AppendResult> =>
   append(
     dir,
     runId,
     (state) =>
-      E.map((d: Decided) => d.events)(
-        decide(state, report, options.citations === undefined ? {} : { citations: options.citations }),
-      ),
+      E.map((d: Decided) => d.events)(decide(state, report, citations === undefined ? {} : { citations })),
     options,
   );
+
+/**
+ * Record a round report: validated at the boundary, its citations resolved when the policy asks,
+ * decided against the run's state under the lock, appended only if every rule holds. A refusal
+ * throws with the rejection and writes nothing.
+ */
+export const recordReport = async (
+  dir: string,
+  runId: string,
+  report: unknown,
+  options: RecordOptions,
+): Promise<AppendResult> => {
+  const read = await readIntactRunState(dir, runId);
+  const citations = await citationsFor(read, report, options.repo);
+  const { repo: _, ...actor } = options;
+  // citations were resolved against the capture we read: if anything was appended since, refuse
+  return appendRecorded(
+    dir,
+    runId,
+    report,
+    citations,
+    citations === undefined ? actor : { ...actor, expectedSeq: options.expectedSeq ?? read.lastSeq },
+  );
+};
+
+/**
+ * Record findings written as prose (`- [severity] path:line :: text`, a `## Not examined` list):
+ * they become the next round's report (candidates only; decisions need JSON) and face the same rules.
+ */
+export const recordFindingsMarkdown = async (
+  dir: string,
+  runId: string,
+  text: string,
+  options: RecordOptions,
+): Promise<AppendResult> => {
+  const parsed = parseFindingsMarkdown(text);
+  if (E.isLeft(parsed)) {
+    throw new ClearanceError('findings-md-invalid', `${parsed.left.message}; the whole review is refused`, {
+      line: parsed.left.line,
+    });
+  }
+  const { state } = await readIntactRunState(dir, runId);
+  const report = {
+    runId,
+    round: state.round + 1,
+    inputSha: state.capture?.inputSha ?? '',
+    completed: true,
+    candidates: parsed.right.candidates,
+    decisions: [],
+    ...(parsed.right.notExamined.length === 0 ? {} : { notExamined: parsed.right.notExamined }),
+  };
+  return recordReport(dir, runId, report, options);
+};

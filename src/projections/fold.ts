@@ -56,7 +56,10 @@ const effect = (before: RunState, after: RunState): Effect => {
 };
 
 /** One step of the fold: the next state, or the same state and why the event was refused. */
-export const step = (state: RunState, event: DomainEvent): Readonly<{ state: RunState; rejection: Rejection | null }> => {
+export const step = (
+  state: RunState,
+  event: DomainEvent,
+): Readonly<{ state: RunState; rejection: Rejection | null }> => {
   const next = evolve(state, event);
   return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
 };

@@ -14,6 +14,7 @@ export {
   type Suppressed,
 } from './state.js';
 export { type BlockingReason, type Explanation, explain, renderExplanation } from './views/explain.js';
+export { feedbackMarkdown } from './views/feedback.js';
 export {
   citationOf,
   type FindingView,
@@ -22,4 +23,11 @@ export {
   openBlockingFindings,
   openFindings,
 } from './views/findings.js';
+export {
+  GATE_REFUSALS,
+  type GateObservation,
+  type GateRefusal,
+  type GateVerdict,
+  gateOf,
+} from './views/gate.js';
 export { type StatusView, statusOf } from './views/status.js';

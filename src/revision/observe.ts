@@ -16,7 +16,7 @@ export type ObserveOptions = Readonly<{ repo?: string; artifact?: string; workin
 export const observeWorkspace = async (options: ObserveOptions): Promise<Observed> => {
   const { repo, artifact } = options;
   const [head, working, artifactSha] = await Promise.all([
-    repo === undefined ? undefined : git(repo, ['rev-parse', '--verify', 'HEAD', 'HEAD^{tree}']),
+    repo === undefined ? undefined : git(repo, ['rev-parse', 'HEAD', 'HEAD^{tree}']),
     repo === undefined || options.workingTree !== true
       ? undefined
       : inspectWorkspace({ repo, allowDirty: true }),

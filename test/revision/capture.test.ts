@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClearanceError } from '../../src/errors.js';
 import { captureRevision, inspectWorkspace } from '../../src/revision/index.js';
+import { linesOf, makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
 import { expectedChanges } from './support/diff.js';
-import { linesOf, makeRepo, removeTempDirs, type TestRepo, tempDir } from './support/repo.js';
 
 afterAll(removeTempDirs);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/events/report.js';
 import { citationOf } from '../../src/projections/views/findings.js';
 import { captureRevision, lineCount, resolveCitations } from '../../src/revision/index.js';
-import { linesOf, makeRepo, removeTempDirs, type TestRepo, tempDir } from './support/repo.js';
+import { linesOf, makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
 
 afterAll(removeTempDirs);
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClearanceError } from '../../src/errors.js';
 import { git, gitBytes } from '../../src/revision/index.js';
-import { makeRepo, removeTempDirs, tempDir } from './support/repo.js';
+import { makeRepo, removeTempDirs, tempDir } from '../support/git-repo.js';
 
 afterAll(removeTempDirs);
 

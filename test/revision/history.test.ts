@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RevisionCapturedData } from '../../src/events/event.js';
 import { captureRevision } from '../../src/revision/index.js';
+import { linesOf, makeRepo, removeTempDirs, type TestRepo } from '../support/git-repo.js';
 import { expectedChanges } from './support/diff.js';
-import { linesOf, makeRepo, removeTempDirs, type TestRepo } from './support/repo.js';
 
 afterAll(removeTempDirs);
 

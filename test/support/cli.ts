@@ -19,9 +19,13 @@ export type CliOptions = Readonly<{
   cwd?: string;
 }>;
 
-/** Run the built CLI as a real process; `json` is stdout parsed when it is one JSON object. */
-export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
-  new Promise((resolve, reject) => {
+/** Start the built CLI as a real process; `result` settles when it exits. */
+export const spawnCli = (
+  args: ReadonlyArray<string>,
+  options: CliOptions = {},
+): { pid: number; result: Promise<CliResult> } => {
+  let pid = -1;
+  const result = new Promise<CliResult>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, NO_COLOR: '1', CLEARANCE_ACTOR: 'tester', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -46,5 +50,12 @@ export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Prom
       }
       resolve({ code: code ?? -1, stdout, stderr, json });
     });
+    pid = child.pid ?? -1;
     child.stdin.end(options.input ?? '');
   });
+  return { pid, result };
+};
+
+/** Run the built CLI as a real process; `json` is stdout parsed when it is one JSON object. */
+export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
+  spawnCli(args, options).result;

@@ -1,50 +1,95 @@
+import path from 'node:path';
 import type { Command } from 'commander';
-import { captureRound } from '../../driver/capture.js';
+import { captureRound, captureWorkspace } from '../../driver/capture.js';
 import { ClearanceError } from '../../errors.js';
 import type { Rename } from '../../events/event.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Io } from '../context.js';
 import { collect, parseRename } from '../inputs.js';
 
-type Options = { inputSha?: string; touched?: string[]; rename?: Rename[] };
+type Options = {
+  repo?: string;
+  artifact?: string;
+  base?: string;
+  allowDirty?: boolean;
+  inputSha?: string;
+  touched?: string[];
+  rename?: Rename[];
+};
 
 export const registerCapture = (program: Command, io: Io): Command =>
   program
     .command('capture')
     .description(
-      "record the input the run's next round reviews (captured again before it is recorded, the latest wins)",
+      "record the input the run's next round reviews, and what changed since the last reviewed input (captured again before the round is recorded, the latest wins)",
     )
     .argument('<run>', 'the run id')
-    .option('--input-sha <sha>', 'the input, named explicitly')
-    .option('--touched <file>', 'a file changed since the last reviewed input (repeatable)', collect)
-    .option('--rename <old=new>', 'a file renamed since the last reviewed input (repeatable)', parseRename)
+    .option('--repo <dir>', 'capture HEAD of this repository (default: the one the run was opened with)')
+    .option(
+      '--artifact <file>',
+      'capture the bytes of this document (default: the one the run was opened with)',
+    )
+    .option('--base <rev>', 'for round 1: the revision touched files are measured from')
+    .option('--allow-dirty', 'bind to the working files instead of refusing uncommitted changes')
+    .option('--input-sha <sha>', 'name the input explicitly instead (with --touched and --rename)')
+    .option(
+      '--touched <file>',
+      'with --input-sha: a file changed since the last reviewed input (repeatable)',
+      collect,
+    )
+    .option(
+      '--rename <old=new>',
+      'with --input-sha: a file renamed since the last reviewed input (repeatable)',
+      parseRename,
+    )
     .addHelpText(
       'after',
       examples(
+        'clearance capture pr-236',
+        'clearance capture pr-236 --repo . --allow-dirty',
         'clearance capture pr-236 --input-sha c577f1fe --touched src/service.js --rename lib/a.js=lib/b.js',
       ),
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
-        if (opts.inputSha === undefined) throw new ClearanceError('usage', 'capture needs --input-sha <sha>');
-        const result = await captureRound(
-          ctx.dir,
-          runId,
-          { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] },
-          actorOf(ctx),
-        );
+        const explicit = opts.inputSha !== undefined;
+        if (
+          explicit &&
+          (opts.repo !== undefined || opts.artifact !== undefined || opts.allowDirty === true)
+        ) {
+          throw new ClearanceError('usage', 'give --input-sha or --repo/--artifact, not both');
+        }
+        const result =
+          opts.inputSha !== undefined
+            ? await captureRound(
+                ctx.dir,
+                runId,
+                { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] },
+                actorOf(ctx),
+              )
+            : await captureWorkspace(
+                ctx.dir,
+                runId,
+                {
+                  ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
+                  ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
+                  ...(opts.base === undefined ? {} : { base: opts.base }),
+                  ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
+                },
+                actorOf(ctx),
+              );
         const event = result.appended[0];
-        const round = event?.type === 'revision.captured' ? event.data.round : result.folded.state.round + 1;
+        if (event?.type !== 'revision.captured') throw new ClearanceError('usage', 'nothing was captured');
+        const { round, inputSha, touchedFiles, renames } = event.data;
+        const changes = [
+          touchedFiles.length > 0 ? `${touchedFiles.length} touched file(s)` : '',
+          renames.length > 0 ? `${renames.length} rename(s)` : '',
+        ]
+          .filter((s) => s !== '')
+          .join(', ');
         return {
-          json: {
-            runId,
-            round,
-            inputSha: opts.inputSha,
-            seq: event?.seq ?? null,
-            touchedFiles: opts.touched ?? [],
-            renames: opts.rename ?? [],
-          },
-          text: `captured round ${round} of ${runId}: input ${opts.inputSha}${(opts.touched ?? []).length > 0 ? `, ${(opts.touched ?? []).length} touched file(s)` : ''}`,
+          json: { runId, seq: event.seq, ...event.data },
+          text: `captured round ${round} of ${runId}: input ${inputSha}${event.data.dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`,
         };
       }),
     );

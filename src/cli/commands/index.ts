@@ -3,24 +3,32 @@ import type { Io } from '../context.js';
 import { registerCapture } from './capture.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
+import { registerFeedback } from './feedback.js';
 import { registerFindings } from './findings.js';
+import { registerGate } from './gate.js';
 import { registerOpen } from './open.js';
+import { registerPublish } from './publish.js';
 import { registerRecord } from './record.js';
 import { registerReplay } from './replay.js';
 import { registerSchema } from './schema.js';
 import { registerStatus } from './status.js';
 import { registerVerify } from './verify.js';
+import { registerWait } from './wait.js';
 
 /** Every command, in the order `--help` lists them. */
 export const registerCommands = (program: Command, io: Io): void => {
   for (const register of [
     registerOpen,
     registerCapture,
+    registerPublish,
+    registerWait,
     registerRecord,
     registerStatus,
     registerFindings,
     registerReplay,
     registerExplain,
+    registerFeedback,
+    registerGate,
     registerVerify,
     registerSchema,
     registerDemo,

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
-import { openReview } from '../../driver/open.js';
+import { captureFirstRound, openReview } from '../../driver/open.js';
+import { ClearanceError } from '../../errors.js';
 import type { Rename } from '../../events/event.js';
 import { PRESET_NAMES } from '../../events/policy.js';
 import { action, examples } from '../action.js';
@@ -10,6 +12,10 @@ import { policyFrom } from '../policy-input.js';
 type Options = {
   policy?: string;
   policyFile?: string;
+  repo?: string;
+  artifact?: string;
+  base?: string;
+  allowDirty?: boolean;
   inputSha?: string;
   touched?: string[];
   rename?: Rename[];
@@ -23,22 +29,38 @@ export const registerOpen = (program: Command, io: Io): Command =>
     .argument('<run>', 'the run id: 1-128 characters of A-Z a-z 0-9 . _ -')
     .option('--policy <name>', `a preset policy: ${PRESET_NAMES.join(', ')} (default: default)`)
     .option('--policy-file <file>', 'a custom policy as JSON')
-    .option('--input-sha <sha>', 'capture round 1 now, with this input')
+    .option('--repo <dir>', "capture round 1 from this git repository's HEAD; it becomes the run's subject")
+    .option('--artifact <file>', "capture round 1 from this document's bytes; it becomes the run's subject")
+    .option('--base <rev>', "with --repo: the revision round 1's touched files are measured from")
+    .option('--allow-dirty', 'with --repo: bind to the working files instead of refusing uncommitted changes')
+    .option('--input-sha <sha>', 'capture round 1 now, naming the input explicitly')
     .option('--touched <file>', 'with --input-sha: a file changed since the base (repeatable)', collect)
     .option('--rename <old=new>', 'with --input-sha: a file renamed since the base (repeatable)', parseRename)
     .option('--consent <command>', 'a command the user agrees the review may run (repeatable)', collect)
     .addHelpText(
       'after',
       examples(
-        'clearance open pr-236 --policy issueflow',
+        'clearance open pr-236 --policy issueflow --repo . --base origin/dev',
+        'clearance open spec-review --artifact docs/spec.md',
         'clearance open pr-236 --input-sha 776ccbd5 --json',
       ),
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
         const policy = await policyFrom(io, opts.policy, opts.policyFile);
-        const capture =
-          opts.inputSha === undefined
+        const fromWorkspace = opts.repo !== undefined || opts.artifact !== undefined;
+        if (fromWorkspace && opts.inputSha !== undefined)
+          throw new ClearanceError('usage', 'give --repo/--artifact or --input-sha, not both');
+        const subject = {
+          ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
+          ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
+        };
+        const capture = fromWorkspace
+          ? await captureFirstRound(subject, {
+              ...(opts.base === undefined ? {} : { base: opts.base }),
+              ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
+            })
+          : opts.inputSha === undefined
             ? undefined
             : { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] };
         const events = await openReview(
@@ -46,25 +68,26 @@ export const registerOpen = (program: Command, io: Io): Command =>
           {
             runId,
             policy,
+            subject,
             ...(capture === undefined ? {} : { capture }),
             ...(opts.consent === undefined ? {} : { commands: opts.consent }),
           },
           ctx.by,
         );
-        const seq = events.length;
         return {
           json: {
             runId,
             policy: policy.name,
             maxRounds: policy.maxRounds,
-            seq,
-            captured: capture !== undefined,
+            seq: events.length,
+            subject,
+            capture: capture ?? null,
             dir: ctx.dir,
           },
           text: [
             `opened run ${ctx.color.bold(runId)} (policy ${policy.name}, up to ${policy.maxRounds} rounds) in ${ctx.dir}`,
             capture === undefined
-              ? `next: clearance capture ${runId} --input-sha <sha>`
+              ? `next: clearance capture ${runId} --input-sha <sha> (or --repo <dir>)`
               : `round 1 input captured: ${capture.inputSha}`,
           ].join('\n'),
         };

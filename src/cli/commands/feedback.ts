@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { feedbackMarkdown } from '../../projections/views/feedback.js';
+import { runPaths } from '../../store/paths.js';
+import { readIntactRunState } from '../../store/read.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+
+export const registerFeedback = (program: Command, io: Io): Command =>
+  program
+    .command('feedback')
+    .description(
+      'print "Review feedback, round N" in Markdown, to re-brief the producer for its next attempt',
+    )
+    .argument('<run>', 'the run id')
+    .addHelpText('after', examples('clearance feedback pr-236 >> prompt.md'))
+    .action(
+      action(io, async (ctx, runId: string) => {
+        const { state } = await readIntactRunState(ctx.dir, runId);
+        const record = `${runPaths(ctx.dir, runId).log} (clearance replay ${runId})`;
+        const markdown = feedbackMarkdown(state, record);
+        return { json: { runId, round: state.round, status: state.status, markdown }, text: markdown };
+      }),
+    );

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { gate } from '../../driver/gate.js';
+import { ClearanceError } from '../../errors.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+
+export const registerGate = (program: Command, io: Io): Command =>
+  program
+    .command('gate')
+    .description(
+      'approve only a converged run whose reviewed bytes are still the bytes in front of it (reads only; no bypass)',
+    )
+    .argument('<run>', 'the run id')
+    .option(
+      '--repo <dir>',
+      'the repository whose HEAD must be the reviewed commit (default: the one the run was opened with)',
+    )
+    .option(
+      '--artifact <file>',
+      'the artifact whose bytes must be the reviewed ones (default: the one the run was opened with)',
+    )
+    .addHelpText(
+      'after',
+      `${examples('clearance gate pr-236 --repo .', 'clearance gate spec-review --artifact docs/spec.md --json')}
+Exit 0 approved; 1 refused: no-review, not-converged, unverifiable, artifact-changed or head-moved.`,
+    )
+    .action(
+      action(io, async (ctx, runId: string, opts: { repo?: string; artifact?: string }) => {
+        const verdict = await gate(ctx.dir, runId, {
+          ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
+          ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
+        });
+        if (!verdict.approved) {
+          throw new ClearanceError(verdict.reason, `gate refused: ${verdict.message}`, {
+            reason: verdict.reason,
+            status: verdict.status,
+          });
+        }
+        return {
+          json: {
+            runId,
+            approved: true,
+            inputSha: verdict.inputSha,
+            boundBy: verdict.boundBy,
+            message: verdict.message,
+          },
+          text: verdict.message,
+        };
+      }),
+    );

@@ -1,0 +1,72 @@
+import type { WaitOptions } from '../completion/budget.js';
+import { waitForReport } from '../completion/wait.js';
+import { ClearanceError, isClearanceError, refusal } from '../errors.js';
+import type { FailureReason } from '../events/event.js';
+import { rejection } from '../events/rejection.js';
+import { type AppendResult, append } from '../store/append.js';
+import { readIntactRunState } from '../store/read.js';
+import type { ActorOptions } from './capture.js';
+import { recordReport } from './record.js';
+
+const FAILURES: ReadonlyArray<string> = [
+  'timeout',
+  'incomplete',
+  'malformed',
+  'oversized',
+] satisfies FailureReason[];
+
+export type CollectOptions = ActorOptions & Readonly<{ wait?: WaitOptions; repo?: string }>;
+
+/**
+ * `record --wait`: take the round and input from the run (its next round, its latest capture),
+ * wait for that report to be published at `path`, and record it. A wait that fails (timeout,
+ * incomplete, malformed, oversized) is appended as `round.failed` — the trail shows it and the
+ * round stays open — and then reported as the failure it was.
+ */
+export const collectRound = async (
+  dir: string,
+  runId: string,
+  path: string,
+  options: CollectOptions,
+): Promise<AppendResult> => {
+  const { state } = await readIntactRunState(dir, runId);
+  const run = state.run;
+  const round = state.round + 1;
+  if (run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
+  if (state.capture === null) {
+    throw refusal(
+      rejection(
+        'no-revision',
+        `no revision was captured for round ${round} of ${runId}: capture the input before waiting for its report`,
+        ['round'],
+      ),
+    );
+  }
+  const expected = { runId, round, inputSha: state.capture.inputSha };
+  let collected: Awaited<ReturnType<typeof waitForReport>>;
+  try {
+    collected = await waitForReport(path, expected, options.wait ?? {});
+  } catch (error) {
+    if (isClearanceError(error) && FAILURES.includes(error.code)) {
+      const failed = {
+        type: 'round.failed' as const,
+        data: { ...expected, reason: error.code as FailureReason, detail: error.message },
+      };
+      // if the run moved on meanwhile the failure no longer applies to it: report the wait's error alone
+      await append(dir, runId, [failed], options).catch((e: unknown) => {
+        if (!isClearanceError(e)) throw e;
+      });
+    }
+    throw error;
+  }
+  const { wait: _, ...recordOptions } = options;
+  return recordReport(dir, runId, collected.report, recordOptions).catch((e: unknown) => {
+    if (isClearanceError(e)) {
+      throw new ClearanceError(e.code, `the report published at ${path} was refused: ${e.message}`, {
+        ...e.details,
+        waitedMs: collected.waitedMs,
+      });
+    }
+    throw e;
+  });
+};

@@ -1,0 +1,107 @@
+import type { RunState, RunStatus } from '../state.js';
+
+/** What is in front of the gate now (observed by `src/revision`), to compare with what was reviewed. */
+export type GateObservation = Readonly<{
+  commit?: string;
+  tree?: string;
+  /** the working files' tree id; compared only when the review was bound to a dirty work tree */
+  workingTree?: string;
+  artifactSha?: string;
+}>;
+
+export const GATE_REFUSALS = [
+  'no-review',
+  'not-converged',
+  'unverifiable',
+  'artifact-changed',
+  'head-moved',
+] as const;
+export type GateRefusal = (typeof GATE_REFUSALS)[number];
+
+export type GateVerdict =
+  | Readonly<{
+      approved: true;
+      message: string;
+      inputSha: string;
+      boundBy: 'commit' | 'tree' | 'working-tree' | 'artifact';
+    }>
+  | Readonly<{ approved: false; reason: GateRefusal; message: string; status: RunStatus }>;
+
+const short = (sha: string | undefined) => (sha === undefined ? 'nothing' : sha.slice(0, 12));
+
+/**
+ * The approval gate: approved only when the run converged and the bytes in front of it are the
+ * bytes the last recorded round reviewed. Content addressing, as git does it: same bytes, same
+ * hash, the approval stands; different bytes, it is void. There is no way to skip a check.
+ */
+export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
+  const { status } = state;
+  const runId = state.run?.runId ?? '?';
+  const refuse = (reason: GateRefusal, message: string): GateVerdict => ({
+    approved: false,
+    reason,
+    message,
+    status,
+  });
+  const reviewed = state.reviewed;
+  if (state.run === null || reviewed === null)
+    return refuse('no-review', `run ${runId} has no recorded round: nothing was reviewed`);
+  if (status !== 'converged') {
+    return refuse(
+      'not-converged',
+      `run ${runId} is ${status} after round ${state.round}, not converged: only a converged review approves`,
+    );
+  }
+  if (reviewed.commit === undefined && reviewed.artifactSha === undefined) {
+    return refuse(
+      'unverifiable',
+      `round ${state.round} reviewed input ${reviewed.inputSha}, which names no commit and no artifact the gate can compare: capture with --repo or --artifact`,
+    );
+  }
+  if (reviewed.artifactSha !== undefined && now.artifactSha !== reviewed.artifactSha) {
+    return refuse(
+      'artifact-changed',
+      `the artifact's bytes hash to ${short(now.artifactSha)}, but round ${state.round} reviewed ${short(reviewed.artifactSha)}: the approval does not cover these bytes`,
+    );
+  }
+  if (reviewed.commit !== undefined) {
+    if (reviewed.dirty === true) {
+      if (now.workingTree !== reviewed.tree) {
+        return refuse(
+          'head-moved',
+          `the working files are tree ${short(now.workingTree)}, but round ${state.round} reviewed the working tree ${short(reviewed.tree)}`,
+        );
+      }
+      return {
+        approved: true,
+        inputSha: reviewed.inputSha,
+        boundBy: 'working-tree',
+        message: `approved: the working files are the tree round ${state.round} reviewed`,
+      };
+    }
+    if (now.commit !== reviewed.commit) {
+      const byTree = state.run.policy.bind === 'tree';
+      if (byTree && now.tree !== undefined && now.tree === reviewed.tree) {
+        return {
+          approved: true,
+          inputSha: reviewed.inputSha,
+          boundBy: 'tree',
+          message: `approved by tree: HEAD ${short(now.commit)} is not the reviewed commit ${short(reviewed.commit)}, but its tree ${short(now.tree)} is identical (policy bind: tree)`,
+        };
+      }
+      const treeNote = byTree
+        ? `; bind: tree does not apply, the trees differ (${short(now.tree)} vs reviewed ${short(reviewed.tree)})`
+        : '';
+      return refuse(
+        'head-moved',
+        `HEAD is ${short(now.commit)}, but round ${state.round} reviewed ${short(reviewed.commit)}${treeNote}`,
+      );
+    }
+  }
+  return {
+    approved: true,
+    inputSha: reviewed.inputSha,
+    boundBy: reviewed.commit !== undefined ? 'commit' : 'artifact',
+    message: `approved: ${reviewed.commit !== undefined ? `HEAD is ${short(reviewed.commit)}` : ''}${reviewed.commit !== undefined && reviewed.artifactSha !== undefined ? ' and ' : ''}${reviewed.artifactSha !== undefined ? `the artifact hashes to ${short(reviewed.artifactSha)}` : ''}, as round ${state.round} reviewed`,
+  };
+};
