@@ -1,3 +1,4 @@
+import { citationOf } from '../projections/views/findings.js';
 import type { AppendResult } from '../store/append.js';
 import type { Context } from './context.js';
 import { shortId, statusWord } from './format.js';
@@ -18,10 +19,7 @@ export const recordedOutcome = (ctx: Context, runId: string, result: AppendResul
   }
   for (const id of entry?.opened ?? []) {
     const f = state.findings[id];
-    if (f !== undefined)
-      lines.push(
-        `  + ${shortId(id)} ${f.severity} ${f.file}${f.line === null ? '' : `:${f.line}`} ${f.summary}`,
-      );
+    if (f !== undefined) lines.push(`  + ${shortId(id)} ${f.severity} ${citationOf(f)} ${f.summary}`);
   }
   for (const ch of entry?.changed ?? []) lines.push(`  ${shortId(ch.id)} ${ch.from} → ${ch.to}`);
   for (const s of entry?.suppressed ?? []) {

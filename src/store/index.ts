@@ -8,6 +8,7 @@ export {
   type IntegrityIssue,
   type LogSummary,
   type ParsedLog,
+  parseHead,
   parseLog,
   scanLog,
   type TornTail,
