@@ -18,9 +18,10 @@ describe('finding identity', () => {
   test.prop([movingRoundArb], { numRuns })(
     'ids survive renames: the file moves, the id and what it says stay',
     ([run, choices]) => {
-      const { capture, report, citations } = buildRound(run.state, choices);
+      const { capture, report, citations, result: outcome } = buildRound(run.state, choices);
       const result = decide(run.state, report, {
         capture,
+        result: outcome,
         ...(citations === undefined ? {} : { citations }),
       });
       expect(E.isRight(result)).toBe(true);

@@ -34,7 +34,7 @@ describe('invalid offers', () => {
 
   it('every rejection code is reached by the invalid-offer arbitrary', () => {
     const reached = new Set<RejectionCode>();
-    const samples = fc.sample(runAndInvalidOffer, { numRuns: 4000, seed: 20261130 });
+    const samples = fc.sample(runAndInvalidOffer, { numRuns: 6000, seed: 20261130 });
     for (const { run, invalid } of samples) {
       const result = offerTo(run.state, invalid.offer);
       if (E.isLeft(result)) reached.add(result.left.code);

@@ -8,6 +8,7 @@ import {
   fold,
   initialState,
   isFinal,
+  maxRoundsOf,
   openBlockingFindings,
   type RunState,
 } from '../src/index.js';
@@ -15,7 +16,7 @@ import { reachableRunArb, roundChoicesArb, validRoundArb } from '../src/testing.
 import { deepFreeze, numRuns } from './runs.js';
 
 /** Every state a run passes through, step by step. */
-const statesOf = (events: ReadonlyArray<Parameters<typeof evolve>[1]>): RunState[] => {
+const statesOf = (events: ReadonlyArray<DomainEvent>): RunState[] => {
   const states: RunState[] = [initialState];
   let state = initialState;
   for (const e of events) {
@@ -26,26 +27,31 @@ const statesOf = (events: ReadonlyArray<Parameters<typeof evolve>[1]>): RunState
   return states;
 };
 
+const lastOutcome = (state: RunState) => state.outcomes[state.outcomes.length - 1]?.result;
+
 describe('verdicts', () => {
   test.prop([reachableRunArb], { numRuns })(
-    'no reachable state is converged with an open blocking finding',
+    'converged means no open blocking finding and a complete last round: a partial round never converges',
     (run) => {
       for (const state of statesOf(run.events)) {
-        if (state.status === 'converged') expect(openBlockingFindings(state)).toEqual([]);
+        if (state.status !== 'converged') continue;
+        expect(openBlockingFindings(state)).toEqual([]);
+        expect(lastOutcome(state)).toBe('complete');
       }
     },
   );
 
   test.prop([reachableRunArb], { numRuns })(
-    'reaching the cap with an open blocking finding is blocked, and only that is',
+    'reaching the cap with an open blocking finding is blocked; blocked means the cap was reached without convergence',
     (run) => {
       for (const state of statesOf(run.events)) {
-        const cap = state.run?.policy.maxRounds;
-        if (cap !== undefined && state.round === cap && openBlockingFindings(state).length > 0)
+        const cap = maxRoundsOf(state);
+        if (state.run === null) continue;
+        if (state.round >= cap && openBlockingFindings(state).length > 0)
           expect(state.status).toBe('blocked');
         if (state.status === 'blocked') {
-          expect(state.round).toBe(cap);
-          expect(openBlockingFindings(state).length).toBeGreaterThan(0);
+          expect(state.round).toBeGreaterThanOrEqual(cap);
+          expect(openBlockingFindings(state).length > 0 || lastOutcome(state) !== 'complete').toBe(true);
         }
       }
     },
@@ -64,6 +70,7 @@ describe('verdicts', () => {
       const state = deepFreeze(run.state);
       const result = decide(state, round.report, {
         capture: round.capture,
+        result: round.result,
         ...(round.citations === undefined ? {} : { citations: round.citations }),
       });
       expect(E.isRight(result)).toBe(true);
@@ -72,7 +79,7 @@ describe('verdicts', () => {
   );
 
   test.prop([reachableRunArb.filter((r) => isFinal(r.state.status)), roundChoicesArb, fc.nat()], { numRuns })(
-    'final states accept nothing: no capture, no report, no failure',
+    'final states take no more rounds, captures, stages or failures; a converged run takes nothing at all',
     (run, _choices, n) => {
       const state = deepFreeze(run.state);
       const round = state.round + 1 + (n % 2);
@@ -81,14 +88,25 @@ describe('verdicts', () => {
       const offers: DomainEvent[] = [
         { type: 'revision.captured', data: capture },
         { type: 'round.failed', data: { round, inputSha: 'x', reason: 'timeout', detail: 'late' } },
+        { type: 'stage.started', data: { round, stage: 'planning', commands: [] } },
+        { type: 'round.ended', data: { round, result: 'none', reason: 'nothing to review' } },
       ];
       for (const offer of offers) {
         const result = evolve(state, offer);
         expect(E.isLeft(result) && result.left.code).toBe('run-final');
       }
-      const report = { runId, round, inputSha: 'x', completed: true };
-      const decided = decide(state, report, { capture });
+      const decided = decide(state, { runId, round, inputSha: 'x', completed: true }, { capture });
       expect(E.isLeft(decided) && decided.left.code).toBe('run-final');
+      if (state.status === 'converged') {
+        const person: DomainEvent[] = [
+          { type: 'rounds.extended', data: { rounds: 1, why: 'more', by: 'Ada' } },
+          ...Object.keys(state.findings).map(
+            (findingId) =>
+              ({ type: 'finding.ruled', data: { findingId, status: 'fixed', why: 'w', by: 'Ada' } }) as const,
+          ),
+        ];
+        for (const offer of person) expect(E.isLeft(evolve(state, offer))).toBe(true);
+      }
       expect(fold([...run.events, ...offers]).state).toEqual(state);
     },
   );

@@ -21,6 +21,8 @@ export type Context = Readonly<{
   json: boolean;
   io: Io;
   color: Colors;
+  /** the command being run, for what only it knows (where an option's value came from) */
+  command: Command;
 }>;
 
 const osUser = (): string => {
@@ -55,6 +57,7 @@ export const contextOf = (command: Command, io: Io): Context => {
     json,
     io,
     color: colorsFor(io, json),
+    command,
   };
 };
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { ClearanceError } from '../errors.js';
 import type { Rename } from '../events/event.js';
+import { COST_KEYS, type Cost } from '../events/policy.js';
 import type { Io } from './context.js';
 
 /** Repeatable options (`--touched a --touched b`) collect into an array. */
@@ -57,4 +58,27 @@ export const parseJsonInput = (
   } catch (e) {
     throw onError(`${source === '-' ? 'standard input' : source} is not JSON: ${(e as Error).message}`);
   }
+};
+
+/** `tokens=1200,usd=0.04,seconds=35`: a cost or an estimate, in any of three units. */
+export const parseCost = (value: string): Cost => {
+  const cost: { -readonly [K in keyof Cost]: number } = {};
+  for (const part of value.split(',')) {
+    const [key, amount] = part.split('=');
+    const n = Number(amount);
+    if (
+      key === undefined ||
+      !(COST_KEYS as ReadonlyArray<string>).includes(key.trim()) ||
+      amount === undefined ||
+      amount.trim() === '' ||
+      !Number.isFinite(n) ||
+      n < 0
+    ) {
+      throw new InvalidArgumentError(
+        `expected units=amount pairs such as tokens=1200,usd=0.04,seconds=35; got ${JSON.stringify(part)}`,
+      );
+    }
+    cost[key.trim() as keyof Cost] = n;
+  }
+  return cost;
 };

@@ -1,7 +1,7 @@
 import type { WaitOptions } from '../completion/budget.js';
 import { waitForReport } from '../completion/wait.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
-import type { FailureReason } from '../events/event.js';
+import type { FailureReason, RoundResult } from '../events/event.js';
 import { rejection } from '../events/rejection.js';
 import { type AppendResult, append } from '../store/append.js';
 import { readIntactRunState } from '../store/read.js';
@@ -15,7 +15,8 @@ const FAILURES: ReadonlyArray<string> = [
   'oversized',
 ] satisfies FailureReason[];
 
-export type CollectOptions = ActorOptions & Readonly<{ wait?: WaitOptions; repo?: string }>;
+export type CollectOptions = ActorOptions &
+  Readonly<{ wait?: WaitOptions; repo?: string; result?: RoundResult }>;
 
 /**
  * `record --wait`: take the round and input from the run (its next round, its latest capture),

@@ -1,6 +1,15 @@
 export { type ActorOptions, captureRound, captureWorkspace, type WorkspaceSource } from './capture.js';
 export { type CollectOptions, collectRound } from './collect.js';
 export { type GateSource, gate } from './gate.js';
+export {
+  endRound,
+  extendRun,
+  failStage,
+  finishStage,
+  resolveFindingId,
+  ruleFinding,
+  startStage,
+} from './lifecycle.js';
 export { captureFirstRound, type OpenReview, openReview } from './open.js';
 export { type RecordOptions, recordFindingsMarkdown, recordReport } from './record.js';
 export { artifactNameOf, type Subject } from './subject.js';

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError } from '../errors.js';
-import type { CitationCheck } from '../events/event.js';
+import type { CitationCheck, RoundResult } from '../events/event.js';
 import { citationsRequired } from '../events/policy.js';
 import { parseReport } from '../events/report.js';
 import { type Decided, decide } from '../projections/decide.js';
@@ -16,6 +16,8 @@ export type RecordOptions = ActorOptions &
     expectedSeq?: number;
     /** the repository to resolve citations in, instead of the one the run was opened with */
     repo?: string;
+    /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
+    result?: RoundResult;
   }>;
 
 /**
@@ -50,14 +52,19 @@ const appendRecorded = (
   dir: string,
   runId: string,
   report: unknown,
-  citations: ReadonlyArray<CitationCheck> | undefined,
+  context: Readonly<{ citations: ReadonlyArray<CitationCheck> | undefined; result: RoundResult | undefined }>,
   options: ActorOptions & { expectedSeq?: number },
 ): Promise<AppendResult> =>
   append(
     dir,
     runId,
     (state) =>
-      E.map((d: Decided) => d.events)(decide(state, report, citations === undefined ? {} : { citations })),
+      E.map((d: Decided) => d.events)(
+        decide(state, report, {
+          ...(context.citations === undefined ? {} : { citations: context.citations }),
+          ...(context.result === undefined ? {} : { result: context.result }),
+        }),
+      ),
     options,
   );
 
@@ -74,13 +81,13 @@ export const recordReport = async (
 ): Promise<AppendResult> => {
   const read = await readIntactRunState(dir, runId);
   const citations = await citationsFor(read, report, options.repo);
-  const { repo: _, ...actor } = options;
+  const { repo: _, result, ...actor } = options;
   // citations were resolved against the capture we read: if anything was appended since, refuse
   return appendRecorded(
     dir,
     runId,
     report,
-    citations,
+    { citations, result },
     citations === undefined ? actor : { ...actor, expectedSeq: options.expectedSeq ?? read.lastSeq },
   );
 };

@@ -1,21 +1,26 @@
 import { reportSha } from './canonical-json.js';
-import type { CitationCheck, RoundRecorded } from './event.js';
+import type { CitationCheck, RoundRecorded, RoundResult } from './event.js';
 import type { RoundReport } from './report.js';
+
+export type RecordedOptions = Readonly<{
+  /** how each candidate's citation resolved at the captured revision, when it was checked */
+  citations?: ReadonlyArray<CitationCheck> | undefined;
+  /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
+  result?: RoundResult | undefined;
+}>;
 
 /**
  * The event a validated report becomes: bound to its round and input, content-addressed by
- * `reportSha`, with how its citations resolved when they were checked.
+ * `reportSha`, with its result and how its citations resolved when they were checked.
  */
-export const roundRecorded = (
-  report: RoundReport,
-  citations?: ReadonlyArray<CitationCheck>,
-): RoundRecorded => ({
+export const roundRecorded = (report: RoundReport, options: RecordedOptions = {}): RoundRecorded => ({
   type: 'round.recorded',
   data: {
     round: report.round,
     inputSha: report.inputSha,
     reportSha: reportSha(report),
     report,
-    ...(citations === undefined ? {} : { citations }),
+    result: options.result ?? 'complete',
+    ...(options.citations === undefined ? {} : { citations: options.citations }),
   },
 });

@@ -23,12 +23,15 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, v: number, dat
   });
 
 const Rename = z.strictObject({ from: z.string(), to: z.string() });
+const Cost = z
+  .strictObject({ tokens: z.number().optional(), usd: z.number().optional(), seconds: z.number().optional() })
+  .describe('an amount spent: any of tokens, money (USD), seconds');
 
 export const EventLineSchema = z
   .discriminatedUnion('type', [
     envelope(
       'run.opened',
-      1,
+      2,
       z.strictObject({
         runId: z.string(),
         policy: PolicySchema,
@@ -53,12 +56,15 @@ export const EventLineSchema = z
     ),
     envelope(
       'round.recorded',
-      1,
+      2,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),
         reportSha: z.string().describe("SHA-256 of the report's RFC 8785 canonical JSON"),
         report: ReportSchema,
+        result: z
+          .enum(['complete', 'partial'])
+          .describe('partial: the budget ran out or an expert handed in nothing'),
         citations: z
           .array(
             z.strictObject({
@@ -80,6 +86,62 @@ export const EventLineSchema = z
         reason: z.enum(FAILURE_REASONS),
         detail: z.string(),
       }),
+    ),
+    envelope(
+      'stage.started',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        stage: z.string(),
+        commands: z.array(z.string()),
+        estimate: Cost.optional(),
+      }),
+    ),
+    envelope(
+      'stage.finished',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        stage: z.string(),
+        outputSha: z.string().describe('SHA-256 of the output, archived at <dir>/runs/<runId>/objects/<sha>'),
+        cost: Cost,
+        runner: z.string(),
+      }),
+    ),
+    envelope(
+      'stage.failed',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        stage: z.string(),
+        reason: z.string(),
+        cost: Cost,
+        runner: z.string(),
+      }),
+    ),
+    envelope(
+      'round.ended',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        result: z.enum(['none', 'ci_failed', 'partial']),
+        reason: z.string(),
+      }),
+    ),
+    envelope(
+      'finding.ruled',
+      1,
+      z.strictObject({
+        findingId: z.string(),
+        status: z.enum(['fixed', 'withdrawn']),
+        why: z.string(),
+        by: z.string(),
+      }),
+    ),
+    envelope(
+      'rounds.extended',
+      1,
+      z.strictObject({ rounds: z.number().int(), why: z.string(), by: z.string() }),
     ),
   ])
   .describe('one line of a clearance run log (<dir>/runs/<runId>.jsonl)');

@@ -6,7 +6,17 @@ import type {
   RoundFailedV1,
   RunOpenedV1,
 } from './codecs/events-v1.js';
-import type { Policy } from './policy.js';
+import type {
+  FindingRuledV1,
+  ROUND_END_RESULTS,
+  ROUND_RESULTS,
+  RoundEndedV1,
+  RoundsExtendedV1,
+  StageFailedV1,
+  StageFinishedV1,
+  StageStartedV1,
+} from './codecs/events-v2.js';
+import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './report.js';
 
 /**
@@ -20,11 +30,24 @@ export type RoundRecordedData = Readonly<{
   inputSha: string;
   reportSha: string;
   report: RoundReport;
+  /** `partial`: the budget ran out or an expert handed in nothing; it counts, it never converges */
+  result: RoundResult;
   /** how each candidate's citation resolved at the captured revision, when it was checked */
   citations?: ReadonlyArray<CitationCheck>;
 }>;
 export type CitationCheck = Readonly<t.TypeOf<typeof CitationCheckCodec>>;
 export type RoundFailedData = Readonly<t.TypeOf<typeof RoundFailedV1>>;
+export type RoundResult = (typeof ROUND_RESULTS)[number];
+export type RoundEndResult = (typeof ROUND_END_RESULTS)[number];
+type WithCost<T> = Readonly<Omit<T, 'cost' | 'estimate'>> & Readonly<{ cost: Cost }>;
+export type StageStartedData = Readonly<
+  Omit<t.TypeOf<typeof StageStartedV1>, 'estimate'> & { estimate?: Cost }
+>;
+export type StageFinishedData = WithCost<t.TypeOf<typeof StageFinishedV1>>;
+export type StageFailedData = WithCost<t.TypeOf<typeof StageFailedV1>>;
+export type RoundEndedData = Readonly<t.TypeOf<typeof RoundEndedV1>>;
+export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV1>>;
+export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV1>>;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export type Rename = RevisionCapturedData['renames'][number];
 
@@ -32,8 +55,24 @@ export type RunOpened = Readonly<{ type: 'run.opened'; data: RunOpenedData }>;
 export type RevisionCaptured = Readonly<{ type: 'revision.captured'; data: RevisionCapturedData }>;
 export type RoundRecorded = Readonly<{ type: 'round.recorded'; data: RoundRecordedData }>;
 export type RoundFailed = Readonly<{ type: 'round.failed'; data: RoundFailedData }>;
+export type StageStarted = Readonly<{ type: 'stage.started'; data: StageStartedData }>;
+export type StageFinished = Readonly<{ type: 'stage.finished'; data: StageFinishedData }>;
+export type StageFailed = Readonly<{ type: 'stage.failed'; data: StageFailedData }>;
+export type RoundEnded = Readonly<{ type: 'round.ended'; data: RoundEndedData }>;
+export type FindingRuled = Readonly<{ type: 'finding.ruled'; data: FindingRuledData }>;
+export type RoundsExtended = Readonly<{ type: 'rounds.extended'; data: RoundsExtendedData }>;
 
-export type DomainEvent = RunOpened | RevisionCaptured | RoundRecorded | RoundFailed;
+export type DomainEvent =
+  | RunOpened
+  | RevisionCaptured
+  | RoundRecorded
+  | RoundFailed
+  | StageStarted
+  | StageFinished
+  | StageFailed
+  | RoundEnded
+  | FindingRuled
+  | RoundsExtended;
 export type EventType = DomainEvent['type'];
 export type EventOf<K extends EventType> = Extract<DomainEvent, { type: K }>;
 

@@ -1,6 +1,7 @@
-export { roundRecorded } from './build.js';
+export { type RecordedOptions, roundRecorded } from './build.js';
 export { canonicalJson, reportSha } from './canonical-json.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
+export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
 export type { DecodeError } from './decode-error.js';
 export type {
   CitationCheck,
@@ -8,24 +9,42 @@ export type {
   EventOf,
   EventType,
   FailureReason,
+  FindingRuled,
+  FindingRuledData,
   Rename,
   RevisionCaptured,
   RevisionCapturedData,
+  RoundEnded,
+  RoundEndedData,
+  RoundEndResult,
   RoundFailed,
   RoundFailedData,
   RoundRecorded,
   RoundRecordedData,
+  RoundResult,
+  RoundsExtended,
+  RoundsExtendedData,
   RunOpened,
   RunOpenedData,
+  StageFailed,
+  StageFailedData,
+  StageFinished,
+  StageFinishedData,
+  StageStarted,
+  StageStartedData,
   StoredEvent,
 } from './event.js';
 export { EventLineSchema, eventJsonSchema } from './event-schema.js';
 export { findingId } from './finding-id.js';
 export {
   type BindPolicy,
+  type Budget,
   blocksFor,
   type CitationPolicy,
+  COST_KEYS,
+  type Cost,
   citationsRequired,
+  DEFAULT_STAGES,
   isPresetName,
   type Policy,
   PolicySchema,

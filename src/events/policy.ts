@@ -27,7 +27,22 @@ export type Policy = Readonly<{
    * an approval survive a new commit whose tree is identical, such as a message-only amend.
    */
   bind?: BindPolicy;
+  /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
+  stages: ReadonlyArray<string>;
+  /** what the whole run may spend; a stage that would overrun it is refused */
+  budget: Budget;
+  /** when set, only a finding in one of these categories can block (null: any category) */
+  blockingCategories: ReadonlyArray<string> | null;
+  /** categories whose findings must name the principle they rest on */
+  principleCategories: ReadonlyArray<string>;
 }>;
+
+/** An amount spent or allowed: any of tokens, money (USD) and wall-clock seconds. */
+export type Cost = Readonly<{ tokens?: number; usd?: number; seconds?: number }>;
+export type Budget = Cost;
+export const COST_KEYS = ['tokens', 'usd', 'seconds'] as const;
+
+export const DEFAULT_STAGES: ReadonlyArray<string> = ['planning', 'experts', 'verify', 'summarize'];
 
 export type CitationPolicy = 'required' | 'optional';
 export type BindPolicy = 'commit' | 'tree';
@@ -43,6 +58,10 @@ export const PRESETS = {
     severities: { major: blocking, nit: { blocks: false, firstRoundOnly: true, maxAdmitted: 5 } },
     notExaminedRequired: false,
     untouchedDecisions: [],
+    stages: DEFAULT_STAGES,
+    budget: {},
+    blockingCategories: null,
+    principleCategories: [],
   },
   /** issueflow: `critical`/`high` block, `medium`/`low` advise, 3 rounds, an empty report says what it skipped. */
   issueflow: {
@@ -52,6 +71,35 @@ export const PRESETS = {
     notExaminedRequired: true,
     untouchedDecisions: ['open', 'withdrawn'],
     citations: 'required',
+    stages: DEFAULT_STAGES,
+    budget: {},
+    blockingCategories: null,
+    principleCategories: [],
+  },
+  /**
+   * standard: Google's standard of code review with Conventional Comments labels. Only an `issue`
+   * that shows a bug, a vulnerability or a regression blocks; suggestions, nitpicks and the rest
+   * never do; a design finding names the principle it rests on.
+   */
+  standard: {
+    name: 'standard',
+    maxRounds: 4,
+    severities: {
+      issue: blocking,
+      todo: advisory,
+      suggestion: advisory,
+      nitpick: advisory,
+      question: advisory,
+      thought: advisory,
+      chore: advisory,
+      note: advisory,
+    },
+    notExaminedRequired: false,
+    untouchedDecisions: [],
+    stages: DEFAULT_STAGES,
+    budget: {},
+    blockingCategories: ['bug', 'vulnerability', 'regression'],
+    principleCategories: ['design'],
   },
 } as const satisfies Record<string, Policy>;
 
@@ -77,9 +125,21 @@ export const PolicySchema = z.strictObject({
   untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
+  stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
+  budget: z
+    .strictObject({
+      tokens: z.number().nonnegative().optional(),
+      usd: z.number().nonnegative().optional(),
+      seconds: z.number().nonnegative().optional(),
+    })
+    .default({}),
+  blockingCategories: z.array(z.string().min(1)).nullable().default(null),
+  principleCategories: z.array(z.string().min(1)).default([]),
 });
 
 export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 
-export const blocksFor = (policy: Policy, severity: string): boolean =>
-  policy.severities[severity]?.blocks === true;
+/** Whether a finding of this severity and category blocks convergence under the policy. */
+export const blocksFor = (policy: Policy, severity: string, category: string): boolean =>
+  policy.severities[severity]?.blocks === true &&
+  (policy.blockingCategories === null || policy.blockingCategories.includes(category));

@@ -1,6 +1,18 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
+import {
+  FindingRuledV1,
+  RoundEndedV1,
+  RoundRecordedV2,
+  RoundsExtendedV1,
+  RunOpenedV2,
+  StageFailedV1,
+  StageFinishedV1,
+  StageStartedV1,
+  upcastRoundRecordedV1,
+  upcastRunOpenedV1,
+} from './codecs/events-v2.js';
 import { type DecodeError, describeErrors } from './decode-error.js';
 import type { DomainEvent, EventType, StoredEvent } from './event.js';
 
@@ -19,10 +31,22 @@ type VersionSpec = Readonly<{
 type EventSpec = Readonly<{ latest: number; versions: Readonly<Record<number, VersionSpec>> }>;
 
 const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
-  'run.opened': { latest: 1, versions: { 1: { codec: RunOpenedV1 } } },
+  'run.opened': {
+    latest: 2,
+    versions: { 1: { codec: RunOpenedV1, upcast: upcastRunOpenedV1 }, 2: { codec: RunOpenedV2 } },
+  },
   'revision.captured': { latest: 1, versions: { 1: { codec: RevisionCapturedV1 } } },
-  'round.recorded': { latest: 1, versions: { 1: { codec: RoundRecordedV1 } } },
+  'round.recorded': {
+    latest: 2,
+    versions: { 1: { codec: RoundRecordedV1, upcast: upcastRoundRecordedV1 }, 2: { codec: RoundRecordedV2 } },
+  },
   'round.failed': { latest: 1, versions: { 1: { codec: RoundFailedV1 } } },
+  'stage.started': { latest: 1, versions: { 1: { codec: StageStartedV1 } } },
+  'stage.finished': { latest: 1, versions: { 1: { codec: StageFinishedV1 } } },
+  'stage.failed': { latest: 1, versions: { 1: { codec: StageFailedV1 } } },
+  'round.ended': { latest: 1, versions: { 1: { codec: RoundEndedV1 } } },
+  'finding.ruled': { latest: 1, versions: { 1: { codec: FindingRuledV1 } } },
+  'rounds.extended': { latest: 1, versions: { 1: { codec: RoundsExtendedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

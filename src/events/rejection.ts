@@ -36,6 +36,20 @@ export const REJECTION_CODES = [
   // the report as a whole
   'missing-not-examined',
   'verdict-mismatch',
+  'missing-principle',
+  // the lifecycle of a round: stages, budget, consent, results
+  'unknown-stage',
+  'stage-out-of-order',
+  'stage-repeated',
+  'stage-not-started',
+  'no-consent',
+  'over-budget',
+  'invalid-cost',
+  'budget-exhausted',
+  'stages-unfinished',
+  // decisions only a person makes, past the cap
+  'not-blocked',
+  'invalid-extension',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

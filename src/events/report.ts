@@ -23,6 +23,19 @@ export const CandidateSchema = z
       .describe('a severity the run policy knows, e.g. major or nit under the default policy'),
     confirmed: z.boolean().describe('must be true: only confirmed candidates are admitted'),
     evidence: z.string().describe('why this is a real finding: a failure scenario, a reproduction, a quote'),
+    principle: z
+      .string()
+      .optional()
+      .describe(
+        'the principle a design finding rests on (required for design findings under the standard policy)',
+      ),
+    reproduction: z
+      .strictObject({
+        command: z.string().describe('the command that shows the problem'),
+        expected: z.string().describe('what it does while the problem is there'),
+      })
+      .optional()
+      .describe('how to show the finding again: a re-review starts by re-running these'),
   })
   .describe('a new finding offered by the reviewer');
 

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { roundRecorded } from '../events/build.js';
-import type { CitationCheck, DomainEvent, RevisionCapturedData } from '../events/event.js';
+import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { parseReport } from '../events/report.js';
 import { evolve } from './evolve.js';
@@ -14,6 +14,8 @@ export type DecideContext = Readonly<{
   capture?: RevisionCapturedData;
   /** how each candidate's citation resolved at the captured revision (see `src/revision`) */
   citations?: ReadonlyArray<CitationCheck>;
+  /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
+  result?: RoundResult;
 }>;
 
 /** Apply events in order with `evolve`; the first refusal refuses them all. */
@@ -46,7 +48,7 @@ export const decide = (
         ...(context.capture === undefined
           ? []
           : [{ type: 'revision.captured', data: context.capture } as const]),
-        roundRecorded(report, context.citations),
+        roundRecorded(report, { citations: context.citations, result: context.result }),
       ],
     ),
     E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),

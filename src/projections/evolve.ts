@@ -6,6 +6,9 @@ import { fail } from './rules/check.js';
 import { failRound } from './rules/failure.js';
 import { openRun } from './rules/lifecycle.js';
 import { recordRound } from './rules/round.js';
+import { endRound } from './rules/round-end.js';
+import { extendRounds, ruleFinding } from './rules/rulings.js';
+import { failStage, finishStage, startStage } from './rules/stages.js';
 import type { RunState } from './state.js';
 
 /**
@@ -23,6 +26,18 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
       return recordRound(state, event);
     case 'round.failed':
       return failRound(state, event);
+    case 'stage.started':
+      return startStage(state, event);
+    case 'stage.finished':
+      return finishStage(state, event);
+    case 'stage.failed':
+      return failStage(state, event);
+    case 'round.ended':
+      return endRound(state, event);
+    case 'finding.ruled':
+      return ruleFinding(state, event);
+    case 'rounds.extended':
+      return extendRounds(state, event);
     default:
       return fail(
         'unknown-event',

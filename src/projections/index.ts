@@ -2,17 +2,25 @@ export { type DecideContext, type Decided, decide, evolveAll } from './decide.js
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export {
+  type CostEntry,
+  type Extension,
   type Finding,
   type FindingStatus,
   type FindingStep,
   initialState,
   isFinal,
+  maxRoundsOf,
+  type Reproduction,
   type RoundFailure,
+  type RoundOutcome,
+  type Ruling,
   type Run,
   type RunState,
   type RunStatus,
   type Suppressed,
 } from './state.js';
+export { type MayAnswer, mayRunStage } from './views/budget.js';
+export { type CostReport, costReport, describeCost } from './views/cost.js';
 export { type BlockingReason, type Explanation, explain, renderExplanation } from './views/explain.js';
 export { feedbackMarkdown } from './views/feedback.js';
 export {
@@ -30,4 +38,6 @@ export {
   type GateVerdict,
   gateOf,
 } from './views/gate.js';
+export { type NextStep, nextStep } from './views/next.js';
+export { type ReproductionToRun, reproductionsToRun } from './views/reproductions.js';
 export { type StatusView, statusOf } from './views/status.js';

@@ -1,16 +1,20 @@
 import type { FailureReason, RevisionCapturedData, RunOpenedData } from '../events/event.js';
-import type { Policy } from '../events/policy.js';
+import type { Cost, Policy } from '../events/policy.js';
 
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
 export type FindingStatus = 'open' | 'fixed' | 'withdrawn';
 
-/** What happened to a finding in one round: born, ruled on, or carried forward untouched. */
+/** What happened to a finding in one round: born, decided, carried forward untouched, or ruled on by a person. */
 export type FindingStep = Readonly<{
   round: number;
-  how: 'opened' | 'decided' | 'carried';
+  how: 'opened' | 'decided' | 'carried' | 'ruled';
   status: FindingStatus;
   evidence?: string;
+  /** for a ruling: the person who made it */
+  by?: string;
 }>;
+
+export type Reproduction = Readonly<{ command: string; expected: string }>;
 
 export type Finding = Readonly<{
   id: string;
@@ -22,6 +26,8 @@ export type Finding = Readonly<{
   summary: string;
   severity: string;
   evidence: string;
+  principle: string | null;
+  reproduction: Reproduction | null;
   blocking: boolean;
   status: FindingStatus;
   openedRound: number;
@@ -43,13 +49,45 @@ export type Suppressed = Readonly<{
 
 export type RoundFailure = Readonly<{ round: number; reason: FailureReason; detail: string }>;
 
+/** How a round ended: one result each. Only a `complete` round can make a run converge. */
+export type RoundOutcome = Readonly<{
+  round: number;
+  result: 'complete' | 'partial' | 'none' | 'ci_failed';
+  reason: string | null;
+}>;
+
+/** The stages of the round in progress: which finished (kept), which runs, how often each failed. */
+export type StageProgress = Readonly<{
+  finished: ReadonlyArray<string>;
+  running: string | null;
+  failures: Readonly<Record<string, number>>;
+}>;
+
+export type CostEntry = Readonly<{
+  round: number;
+  stage: string;
+  runner: string;
+  outcome: 'finished' | 'failed';
+  cost: Cost;
+}>;
+
+/** A decision only a person makes, past the cap: who, and why. */
+export type Ruling = Readonly<{
+  round: number;
+  findingId: string;
+  status: 'fixed' | 'withdrawn';
+  why: string;
+  by: string;
+}>;
+export type Extension = Readonly<{ round: number; rounds: number; why: string; by: string }>;
+
 export type Run = Readonly<Pick<RunOpenedData, 'runId' | 'policy' | 'subject' | 'consent'>>;
 
 export type RunState = Readonly<{
   status: RunStatus;
   /** null until `run.opened` */
   run: Run | null;
-  /** the last recorded round (0 before any) */
+  /** the last round that ended (recorded, or ended without a complete report); 0 before any */
   round: number;
   /** the latest capture for round `round + 1`, if any */
   capture: RevisionCapturedData | null;
@@ -63,7 +101,25 @@ export type RunState = Readonly<{
   /** failed attempts at collecting the next round's report (the trail keeps each one) */
   failedAttempts: number;
   lastFailure: RoundFailure | null;
+  /** the stages of round `round + 1` */
+  stages: StageProgress;
+  /** what the run's stages spent, in all */
+  spent: Cost;
+  costs: ReadonlyArray<CostEntry>;
+  outcomes: ReadonlyArray<RoundOutcome>;
+  /** rounds a person added past the policy's cap */
+  extraRounds: number;
+  rulings: ReadonlyArray<Ruling>;
+  extensions: ReadonlyArray<Extension>;
+  /** set when a person's ruling, not a round, made the run converge */
+  convergedBy: Readonly<{ by: string; why: string }> | null;
 }>;
+
+export const NO_STAGES: StageProgress = Object.freeze({
+  finished: Object.freeze([]),
+  running: null,
+  failures: Object.freeze({}),
+});
 
 export const initialState: RunState = Object.freeze({
   status: 'unopened',
@@ -76,8 +132,20 @@ export const initialState: RunState = Object.freeze({
   suppressed: Object.freeze([]),
   failedAttempts: 0,
   lastFailure: null,
+  stages: NO_STAGES,
+  spent: Object.freeze({}),
+  costs: Object.freeze([]),
+  outcomes: Object.freeze([]),
+  extraRounds: 0,
+  rulings: Object.freeze([]),
+  extensions: Object.freeze([]),
+  convergedBy: null,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
 
 export const policyOf = (state: RunState): Policy | null => state.run?.policy ?? null;
+
+/** The cap in force: the policy's rounds plus any a person added. */
+export const maxRoundsOf = (state: RunState): number =>
+  (state.run?.policy.maxRounds ?? 0) + state.extraRounds;

@@ -18,11 +18,26 @@ export type GitOptions = Readonly<{
  * `LC_ALL=C` keeps git's messages in English, so the one place that reads stderr
  * (`not a git repository`) does not depend on the user's locale.
  */
-const environment = (extra: GitOptions['env']): NodeJS.ProcessEnv => ({
-  ...process.env,
-  ...extra,
-  LC_ALL: 'C',
-});
+/**
+ * Variables that would point git at another repository, index or object store than the one named
+ * by `-C`: inherited from a hook or a script, they would make a capture bind the wrong bytes.
+ */
+const REDIRECTS = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+];
+
+const environment = (extra: GitOptions['env']): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of REDIRECTS) delete env[name];
+  return { ...env, ...extra, LC_ALL: 'C' };
+};
 
 const commandLine = (args: ReadonlyArray<string>): string => `git ${args.join(' ')}`;
 

@@ -13,6 +13,7 @@ export {
   scanLog,
   type TornTail,
 } from './log-format.js';
+export { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './objects.js';
 export { type OpenOptions, openRun, syncDir } from './open-run.js';
 export { type RunPaths, runPaths, runsDir } from './paths.js';
 export {

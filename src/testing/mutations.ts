@@ -3,6 +3,7 @@ import { isFinal, type RunState } from '../projections/state.js';
 import { BINDING_MUTATIONS } from './mutations/binding.js';
 import { CANDIDATES_MUTATIONS } from './mutations/candidates.js';
 import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
+import { LIFECYCLE_MUTATIONS } from './mutations/lifecycle.js';
 import { RUN_MUTATIONS } from './mutations/run.js';
 import { type Context, type Mutation, type Offer, pickOf } from './offers.js';
 import { buildRound, roundChoicesArb } from './rounds.js';
@@ -16,6 +17,7 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...BINDING_MUTATIONS,
   ...CANDIDATES_MUTATIONS,
   ...DECISIONS_MUTATIONS,
+  ...LIFECYCLE_MUTATIONS,
 ];
 
 export type InvalidOffer = Readonly<{ mutation: Mutation; offer: Offer }>;

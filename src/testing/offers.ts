@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { CitationCheck, DomainEvent, RevisionCapturedData } from '../events/event.js';
+import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
@@ -14,6 +14,7 @@ export type Offer =
       report: unknown;
       capture?: RevisionCapturedData;
       citations?: ReadonlyArray<CitationCheck>;
+      result?: RoundResult;
     }>
   | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>;
 
@@ -24,6 +25,7 @@ export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunS
         decide(state, offer.report, {
           ...(offer.capture === undefined ? {} : { capture: offer.capture }),
           ...(offer.citations === undefined ? {} : { citations: offer.citations }),
+          ...(offer.result === undefined ? {} : { result: offer.result }),
         }),
       )
     : evolveAll(state, offer.events);
@@ -46,6 +48,7 @@ export const withReport = (ctx: Context, change: (r: RoundReport) => unknown): O
     report: change(ctx.valid.report),
     capture: ctx.valid.capture,
     citations: ctx.valid.citations,
+    result: ctx.valid.result,
   };
 };
 export const pickOf = <T>(items: ReadonlyArray<T>, pick: number): T => items[pick % items.length] as T;
@@ -76,6 +79,7 @@ export const changeCandidate = (ctx: Context, change: (c: Candidate) => unknown)
     report: { ...report, candidates: report.candidates.map((c, i) => (i === index ? change(c) : c)) },
     capture: ctx.valid.capture,
     citations: ctx.valid.citations,
+    result: ctx.valid.result,
   };
 };
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { type Policy, PRESETS, type SeverityRule } from '../events/policy.js';
+import { DEFAULT_STAGES, type Policy, PRESETS, type SeverityRule } from '../events/policy.js';
 import { DECISION_STATUSES } from '../events/report.js';
+import { CATEGORIES } from './rounds.js';
 
 const SEVERITY_NAMES = ['major', 'nit', 'critical', 'high', 'medium', 'low'] as const;
 
@@ -10,10 +11,13 @@ const severityRuleArb: fc.Arbitrary<SeverityRule> = fc.record({
   maxAdmitted: fc.option(fc.nat({ max: 4 }), { nil: null }),
 });
 
-/** Custom policies: 1..5 rounds, 1..4 severities with random admission rules. */
+/**
+ * Custom policies: 1..5 rounds, 1..4 severities with random admission rules, some of the
+ * standard stages, sometimes a token budget small enough to run out, category rules.
+ */
 export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
   name: fc.constant('custom'),
-  maxRounds: fc.integer({ min: 1, max: 5 }),
+  maxRounds: fc.integer({ min: 1, max: 6 }),
   severities: fc
     .uniqueArray(fc.constantFrom(...SEVERITY_NAMES), { minLength: 1, maxLength: 4 })
     .chain((names) =>
@@ -24,6 +28,10 @@ export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
   notExaminedRequired: fc.boolean(),
   untouchedDecisions: fc.subarray([...DECISION_STATUSES]),
   citations: fc.constantFrom('required', 'optional'),
+  stages: fc.subarray([...DEFAULT_STAGES]),
+  budget: fc.oneof(fc.constant({}), fc.record({ tokens: fc.integer({ min: 0, max: 250 }) })),
+  blockingCategories: fc.option(fc.subarray([...CATEGORIES], { minLength: 1 }), { nil: null, freq: 2 }),
+  principleCategories: fc.constantFrom([], ['design']),
 });
 
 /** A preset or a random custom policy. */

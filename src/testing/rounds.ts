@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { roundRecorded } from '../events/build.js';
 import { FAILURE_REASONS } from '../events/codecs/events-v1.js';
-import type { CitationCheck, DomainEvent, RevisionCapturedData } from '../events/event.js';
+import { ROUND_END_RESULTS } from '../events/codecs/events-v2.js';
+import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import { citationsRequired } from '../events/policy.js';
 import {
@@ -13,13 +14,15 @@ import {
   type RoundReport,
   type Verdict,
 } from '../events/report.js';
-import { evolveAll } from '../projections/decide.js';
+import { sha256Hex } from '../events/sha256.js';
+import { evolve } from '../projections/evolve.js';
+import { overrun } from '../projections/rules/budget.js';
 import { isFinal, type RunState } from '../projections/state.js';
 import { citationOf } from '../projections/views/findings.js';
 
 /** The small world generated reviews live in: few names, so ids and files collide often. */
 export const FILES = ['src/a.ts', 'src/b.ts', 'lib/c.ts', 'docs/d.md'] as const;
-const CATEGORIES = ['correctness', 'security', 'tests'] as const;
+export const CATEGORIES = ['correctness', 'security', 'bug', 'design'] as const;
 const SUMMARIES = [
   'Missing close',
   'Unchecked error',
@@ -29,7 +32,7 @@ const SUMMARIES = [
   'Stale cache',
 ] as const;
 
-/** The random choices one round is built from; `buildRound` maps them onto a state. */
+/** The random choices one round is built from; `roundEvents` maps them onto a state. */
 export type RoundChoices = Readonly<{
   touched: ReadonlyArray<boolean>;
   rename: number | null;
@@ -41,6 +44,7 @@ export type RoundChoices = Readonly<{
       summary: number;
       severity: number;
       bySection: boolean;
+      reproduce: boolean;
     }>
   >;
   statuses: ReadonlyArray<DecisionStatus>;
@@ -49,11 +53,21 @@ export type RoundChoices = Readonly<{
   notExamined: boolean;
   recaptured: boolean;
   failures: ReadonlyArray<(typeof FAILURE_REASONS)[number]>;
+  /** how many of the policy's stages run (0: the driver does not use stages this round) */
+  stagesRun: number;
+  /** the first stage fails once before it finishes */
+  stageFails: boolean;
+  /** tokens each stage spends */
+  stageTokens: ReadonlyArray<number>;
+  /** recorded as partial even when it could be complete */
+  partial: boolean;
+  /** end the round without a report */
+  ending: (typeof ROUND_END_RESULTS)[number] | null;
 }>;
 
 export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
   touched: fc.array(fc.boolean(), { minLength: FILES.length, maxLength: FILES.length }),
-  rename: fc.option(fc.nat({ max: 7 }), { nil: null, freq: 4 }),
+  rename: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat({ max: 7 }) }),
   candidates: fc.array(
     fc.record({
       file: fc.nat({ max: FILES.length - 1 }),
@@ -62,6 +76,7 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
       summary: fc.nat({ max: SUMMARIES.length - 1 }),
       severity: fc.nat({ max: 7 }),
       bySection: fc.boolean(),
+      reproduce: fc.boolean(),
     }),
     { maxLength: 6 },
   ),
@@ -71,6 +86,21 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
   notExamined: fc.boolean(),
   recaptured: fc.boolean(),
   failures: fc.array(fc.constantFrom(...FAILURE_REASONS), { maxLength: 1 }),
+  stagesRun: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(0) },
+    { weight: 4, arbitrary: fc.constant(5) },
+    { weight: 2, arbitrary: fc.nat({ max: 3 }) },
+  ),
+  stageFails: fc.boolean(),
+  stageTokens: fc.array(fc.nat({ max: 150 }), { minLength: 5, maxLength: 5 }),
+  partial: fc.oneof(
+    { weight: 5, arbitrary: fc.constant(false) },
+    { weight: 1, arbitrary: fc.constant(true) },
+  ),
+  ending: fc.oneof(
+    { weight: 12, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(...ROUND_END_RESULTS) },
+  ),
 });
 
 const at = <T>(items: ReadonlyArray<T>, i: number): T => items[i % items.length] as T;
@@ -80,65 +110,84 @@ export type BuiltRound = Readonly<{
   report: RoundReport;
   /** every candidate's citation, resolved, when the policy requires citations to resolve */
   citations?: ReadonlyArray<CitationCheck>;
+  /** complete, unless the run spent past its budget (or the choices say partial) */
+  result: RoundResult;
   /** the verdict the round derives */
   status: Verdict;
 }>;
 
-/**
- * A valid capture and report for the next round of `state` (which must accept rounds), built from
- * random choices: every rule of `evolve` is honoured by construction, and the result is checked.
- */
-export const buildRound = (state: RunState, choices: RoundChoices, inputTag = 'in'): BuiltRound => {
-  const run = state.run;
-  if (run === null || isFinal(state.status)) throw new Error('buildRound: the state accepts no round');
+/** The input of the next round, from the choices: touched files and perhaps a rename of a finding's file. */
+export const buildCapture = (
+  state: RunState,
+  choices: RoundChoices,
+  inputTag = 'in',
+): RevisionCapturedData => {
   const round = state.round + 1;
-  const findings = Object.values(state.findings);
-  const findingFiles = [...new Set(findings.map((f) => f.file))].sort();
+  const findingFiles = [...new Set(Object.values(state.findings).map((f) => f.file))].sort();
   const renameFrom =
     choices.rename === null || findingFiles.length === 0 ? null : at(findingFiles, choices.rename);
-  const renames = renameFrom === null ? [] : [{ from: renameFrom, to: `moved/r${round}/${renameFrom}` }];
-  const touchedFiles = FILES.filter((_, i) => choices.touched[i] === true);
-  const capture: RevisionCapturedData = { round, inputSha: `${inputTag}-${round}`, touchedFiles, renames };
-  const touched = new Set([...touchedFiles, ...renames.map((r) => r.to)]);
-  const fileNow = (file: string) => (file === renameFrom ? `moved/r${round}/${file}` : file);
+  return {
+    round,
+    inputSha: `${inputTag}-${round}`,
+    touchedFiles: FILES.filter((_, i) => choices.touched[i] === true),
+    renames: renameFrom === null ? [] : [{ from: renameFrom, to: `moved/r${round}/${renameFrom}` }],
+  };
+};
 
-  const severities = Object.keys(run.policy.severities);
+/**
+ * A valid report for the round in progress of `state`, which already holds its capture: every
+ * rule of `evolve` is honoured by construction, and the result is checked.
+ */
+export const buildReport = (
+  state: RunState,
+  choices: RoundChoices,
+  result: RoundResult,
+): Omit<BuiltRound, 'capture' | 'result'> => {
+  const run = state.run;
+  const capture = state.capture;
+  if (run === null || capture === null || isFinal(state.status))
+    throw new Error('buildReport: the state accepts no report');
+  const round = state.round + 1;
+  const renamed = new Map(capture.renames.map((r) => [r.from, r.to]));
+  const touched = new Set([...capture.touchedFiles, ...renamed.values()]);
+  const { policy } = run;
+  const severities = Object.keys(policy.severities);
   const candidates: Candidate[] = [];
   const ids = new Set<string>();
   for (const c of choices.candidates) {
     const file = at(FILES, c.file);
+    const category = at(CATEGORIES, c.category);
     // documents are cited by heading as often as by line
     const location =
       file.endsWith('.md') && c.bySection ? { section: `Heading ${c.line % 5}` } : { line: c.line };
     const candidate: Candidate = {
       file,
       ...location,
-      category: at(CATEGORIES, c.category),
+      category,
       summary: at(SUMMARIES, c.summary),
       severity: at(severities, c.severity),
       confirmed: true,
       evidence: `seen at ${file}:${c.line}`,
+      ...(policy.principleCategories.includes(category) ? { principle: 'single responsibility' } : {}),
+      ...(c.reproduce ? { reproduction: { command: `npm test -- ${file}`, expected: 'fails' } } : {}),
     };
     const id = findingId(candidate);
     if (ids.has(id) || state.findings[id] !== undefined) continue;
     ids.add(id);
     candidates.push(candidate);
   }
-
   const decisions: Decision[] = [];
-  const allowedUntouched = run.policy.untouchedDecisions;
-  for (const f of findings) {
+  for (const f of Object.values(state.findings)) {
     if (f.status !== 'open') continue;
     const status = at(choices.statuses, decisions.length);
-    if (touched.has(fileNow(f.file)))
+    if (touched.has(renamed.get(f.file) ?? f.file))
       decisions.push({ id: f.id, status, evidence: `round ${round}: ${status}` });
-    else if (choices.decideUntouched && allowedUntouched.length > 0) {
-      const allowed = at(allowedUntouched, decisions.length);
+    else if (choices.decideUntouched && policy.untouchedDecisions.length > 0) {
+      const allowed = at(policy.untouchedDecisions, decisions.length);
       decisions.push({ id: f.id, status: allowed, evidence: `round ${round}: ${allowed} without a touch` });
     }
   }
-
-  const listsNotExamined = choices.notExamined || (run.policy.notExaminedRequired && candidates.length === 0);
+  const listsNotExamined = choices.notExamined || (policy.notExaminedRequired && candidates.length === 0);
   const report: RoundReport = {
     runId: run.runId,
     round,
@@ -148,42 +197,110 @@ export const buildRound = (state: RunState, choices: RoundChoices, inputTag = 'i
     decisions,
     ...(listsNotExamined ? { notExamined: ['generated: the tests directory'] } : {}),
   };
-  const citations = citationsRequired(run.policy)
+  const citations = citationsRequired(policy)
     ? candidates.map((c, i) => ({
         candidate: i,
         citation: citationOf({ file: c.file, line: c.line ?? null, section: c.section ?? null }),
         resolved: true,
       }))
     : undefined;
-  const after = evolveAll(state, [
-    { type: 'revision.captured', data: capture },
-    roundRecorded(report, citations),
-  ]);
+  const after = evolve(state, roundRecorded(report, { citations, result }));
   if (E.isLeft(after))
-    throw new Error(`buildRound built an invalid round: ${after.left.code}: ${after.left.message}`);
+    throw new Error(`buildReport built an invalid round: ${after.left.code}: ${after.left.message}`);
   const status = after.right.status as Verdict;
   return {
-    capture,
     report: choices.declareVerdict ? { ...report, verdict: status } : report,
     ...(citations === undefined ? {} : { citations }),
     status,
   };
 };
 
-/** The events one round becomes: perhaps a superseded capture and a failed attempt, then the round. */
+/** Complete only if the round did all its work: every stage if it ran any, within the budget. */
+const resultFor = (state: RunState, choices: RoundChoices): RoundResult => {
+  const policy = state.run?.policy;
+  if (policy === undefined) return 'complete';
+  const { finished, running, failures } = state.stages;
+  const ranStages = finished.length > 0 || running !== null || Object.keys(failures).length > 0;
+  const unfinished = policy.stages.some((s) => !finished.includes(s));
+  const overspent = overrun(policy.budget, state.spent) !== null;
+  return overspent || (ranStages && unfinished) || choices.partial ? 'partial' : 'complete';
+};
+
+/** A valid next round offered as one step (its capture and its report), for a state that accepts rounds. */
+export const buildRound = (state: RunState, choices: RoundChoices, inputTag = 'in'): BuiltRound => {
+  const capture = buildCapture(state, choices, inputTag);
+  const captured = evolve(state, { type: 'revision.captured', data: capture });
+  if (E.isLeft(captured)) throw new Error(`buildRound built an invalid capture: ${captured.left.message}`);
+  const result = resultFor(captured.right, choices);
+  return { capture, result, ...buildReport(captured.right, choices, result) };
+};
+
+/** The outputs generated stages hand in; their hashes stand for archived objects. */
+const outputSha = (round: number, stage: string) => sha256Hex(`output of ${stage} in round ${round}`);
+
+/**
+ * The events one round becomes, each checked as it is generated: perhaps a superseded capture and
+ * a failed attempt, then either an early end, or stages (one failing once, some cut short by the
+ * budget) and the report, complete only if the round did all its work within budget.
+ */
 export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArray<DomainEvent> => {
-  const { capture, report, citations } = buildRound(state, choices);
   const events: DomainEvent[] = [];
+  let current = state;
+  const push = (event: DomainEvent): boolean => {
+    const next = evolve(current, event);
+    if (E.isLeft(next)) return false;
+    events.push(event);
+    current = next.right;
+    return true;
+  };
+  const capture = buildCapture(state, choices);
   if (choices.recaptured)
-    events.push({ type: 'revision.captured', data: { ...capture, inputSha: `stale-${capture.round}` } });
-  events.push({ type: 'revision.captured', data: capture });
+    push({ type: 'revision.captured', data: { ...capture, inputSha: `stale-${capture.round}` } });
+  push({ type: 'revision.captured', data: capture });
   for (const reason of choices.failures) {
-    events.push({
+    push({
       type: 'round.failed',
       data: { round: capture.round, inputSha: capture.inputSha, reason, detail: `generated ${reason}` },
     });
   }
-  events.push(roundRecorded(report, citations));
+  if (choices.ending !== null) {
+    push({
+      type: 'round.ended',
+      data: { round: capture.round, result: choices.ending, reason: `generated ${choices.ending}` },
+    });
+    return events;
+  }
+  const stages = current.run?.policy.stages ?? [];
+  const commands = current.run?.consent.commands ?? [];
+  const wanted = Math.min(choices.stagesRun, stages.length);
+  for (const [k, stage] of stages.slice(0, wanted).entries()) {
+    const start = {
+      type: 'stage.started' as const,
+      data: { round: capture.round, stage, commands: commands.slice(0, 1) },
+    };
+    if (!push(start)) break; // the budget refused it: the round can only end partial
+    const cost = { tokens: choices.stageTokens[k] ?? 0 };
+    if (k === 0 && choices.stageFails) {
+      push({
+        type: 'stage.failed',
+        data: { round: capture.round, stage, reason: 'the expert timed out', cost, runner: 'expert-1' },
+      });
+      if (!push(start)) break;
+    }
+    push({
+      type: 'stage.finished',
+      data: {
+        round: capture.round,
+        stage,
+        outputSha: outputSha(capture.round, stage),
+        cost,
+        runner: `agent-${k}`,
+      },
+    });
+  }
+  const result = resultFor(current, choices);
+  const { report, citations } = buildReport(current, choices, result);
+  push(roundRecorded(report, { citations, result }));
   return events;
 };
 

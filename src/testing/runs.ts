@@ -15,40 +15,74 @@ export type GeneratedRun = Readonly<{
 
 export const RUN_ID = 'generated-run';
 
-/** Fold generated rounds until the run is final or the choices run out. */
+/** What a person does when the run is blocked: rule the blocking findings closed, or add rounds. */
+export type PersonChoice = 'rule' | 'extend' | null;
+
+const personEvents = (state: RunState, choice: PersonChoice): ReadonlyArray<DomainEvent> => {
+  if (choice === 'extend')
+    return [{ type: 'rounds.extended', data: { rounds: 1, why: 'one more try', by: 'Ada' } }];
+  if (choice === 'rule') {
+    return Object.values(state.findings)
+      .filter((f) => f.status === 'open' && f.blocking)
+      .map(
+        (f) =>
+          ({
+            type: 'finding.ruled',
+            data: { findingId: f.id, status: 'withdrawn', why: 'accepted risk', by: 'Ada' },
+          }) as const,
+      );
+  }
+  return [];
+};
+
+/** Fold generated rounds until the run is final or the choices run out; a person may act when it is blocked. */
 export const runFrom = (
   policy: Policy,
   rounds: ReadonlyArray<RoundChoices>,
   keep = Number.POSITIVE_INFINITY,
+  persons: ReadonlyArray<PersonChoice> = [],
+  commands: ReadonlyArray<string> = [],
 ): GeneratedRun => {
   const events: DomainEvent[] = [
     {
       type: 'run.opened',
-      data: { runId: RUN_ID, policy, subject: { repo: '.' }, consent: { by: 'fast-check' } },
+      data: {
+        runId: RUN_ID,
+        policy,
+        subject: { repo: '.' },
+        consent: { by: 'fast-check', commands: [...commands] },
+      },
     },
   ];
-  let state: RunState = initialState;
-  const opened = evolveAll(state, events);
-  if (E.isLeft(opened)) throw new Error(`runFrom: ${opened.left.message}`);
-  state = opened.right;
-  for (const choices of rounds) {
-    if (isFinal(state.status)) break;
-    const next = roundEvents(state, choices);
-    events.push(...next);
+  const apply = (state: RunState, next: ReadonlyArray<DomainEvent>): RunState => {
     const after = evolveAll(state, next);
-    if (E.isLeft(after)) throw new Error(`runFrom: ${after.left.message}`);
-    state = after.right;
+    if (E.isLeft(after)) throw new Error(`runFrom: ${after.left.code}: ${after.left.message}`);
+    events.push(...next);
+    return after.right;
+  };
+  let state = evolveAll(initialState, events);
+  if (E.isLeft(state)) throw new Error(`runFrom: ${state.left.message}`);
+  let current = state.right;
+  let person = 0;
+  for (const choices of rounds) {
+    if (current.status === 'blocked' && person < persons.length)
+      current = apply(current, personEvents(current, persons[person++] ?? null));
+    if (isFinal(current.status)) break;
+    current = apply(current, roundEvents(current, choices));
   }
+  if (current.status === 'blocked' && person < persons.length)
+    current = apply(current, personEvents(current, persons[person] ?? null));
   const kept = events.slice(0, keep);
-  if (kept.length === events.length) return { policy, events, state };
-  const prefix = evolveAll(initialState, kept);
-  if (E.isLeft(prefix)) throw new Error(`runFrom: ${prefix.left.message}`);
-  return { policy, events: kept, state: prefix.right };
+  if (kept.length === events.length) return { policy, events, state: current };
+  state = evolveAll(initialState, kept);
+  if (E.isLeft(state)) throw new Error(`runFrom: ${state.left.message}`);
+  return { policy, events: kept, state: state.right };
 };
 
 /**
- * Reachable runs: a policy, the valid events of up to 6 generated rounds, and the state they fold
- * to. Some are cut mid-round (a capture with no report yet) and some are the empty, unopened run.
+ * Reachable runs: a policy, the valid events of up to 6 generated rounds (with stages, budgets,
+ * early ends, and a person's rulings or extensions past the cap), and the state they fold to.
+ * Some are cut mid-round and some are the empty, unopened run.
  */
 export const reachableRunArb: fc.Arbitrary<GeneratedRun> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<GeneratedRun>({ policy: null, events: [], state: initialState }) },
@@ -57,11 +91,21 @@ export const reachableRunArb: fc.Arbitrary<GeneratedRun> = fc.oneof(
     arbitrary: fc
       .record({
         policy: policyArb,
-        rounds: fc.array(roundChoicesArb, { maxLength: 6 }),
-        cut: fc.option(fc.nat({ max: 30 }), { freq: 3 }),
+        rounds: fc.array(roundChoicesArb, { minLength: 1, maxLength: 6 }),
+        // half the runs stop before their cap, so open runs with a history are as common as final ones
+        toTheEnd: fc.boolean(),
+        cut: fc.option(fc.nat({ max: 60 }), { freq: 2 }),
+        persons: fc.array(fc.constantFrom<PersonChoice>('rule', 'extend', null), { maxLength: 2 }),
+        commands: fc.constantFrom([], ['npm test']),
       })
-      .map(({ policy, rounds, cut }) =>
-        runFrom(policy, rounds, cut === null ? Number.POSITIVE_INFINITY : cut + 1),
+      .map(({ policy, rounds, toTheEnd, cut, persons, commands }) =>
+        runFrom(
+          policy,
+          toTheEnd ? rounds : rounds.slice(0, Math.max(1, policy.maxRounds - 1)),
+          cut === null ? Number.POSITIVE_INFINITY : cut + 1,
+          persons,
+          commands,
+        ),
       ),
   },
 );

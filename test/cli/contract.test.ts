@@ -5,14 +5,26 @@ import { cli } from '../support/cli.js';
 import { holdLock, kill } from '../support/holder.js';
 import { tempDir } from '../support/tmp.js';
 
+/** Every command the DESIGN names; the test also checks `--help` lists no command it does not know. */
 const COMMANDS = [
   'open',
   'capture',
+  'publish',
+  'wait',
+  'stage',
   'record',
   'status',
   'findings',
   'replay',
   'explain',
+  'feedback',
+  'gate',
+  'next',
+  'may',
+  'cost',
+  'reproductions',
+  'rule',
+  'extend',
   'verify',
   'schema',
   'demo',
@@ -28,6 +40,8 @@ describe('the command-line contract', () => {
     }
     const top = await cli(['--help']);
     expect(top.stdout).toMatch(/Exit codes: 0 done, 1 refused by a rule, 2 usage/);
+    const listed = [...top.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    expect(listed.sort()).toEqual([...COMMANDS].sort());
   });
 
   it('usage errors exit 2; under --json they are one JSON object', async () => {
@@ -104,12 +118,14 @@ describe('the command-line contract', () => {
     expect(event.json).toMatchObject({ ok: true, schema: 'event', jsonSchema: { oneOf: expect.any(Array) } });
   });
 
-  it('demo runs a whole loop in a fresh store and ends with one run converged and one blocked', async () => {
+  it('demo runs whole loops in a fresh store: converged, blocked, gated, staged, partial, and ruled', async () => {
     const demo = await cli(['demo', '--json']);
     expect(demo.code).toBe(0);
     expect(demo.json.runs).toEqual([
       { runId: 'demo-converges', status: 'converged' },
       { runId: 'demo-blocked', status: 'blocked' },
+      { runId: 'demo-gate', status: 'converged' },
+      { runId: 'demo-staged', status: 'converged' },
     ]);
     const verify = await cli(['--dir', demo.json.dir as string, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);

@@ -1,6 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { decodeStoredEvent, encodeLine, PRESETS, roundRecorded, ZERO_HASH } from '../../src/index.js';
+import {
+  decodeStoredEvent,
+  encodeLine,
+  latestVersion,
+  PRESETS,
+  roundRecorded,
+  ZERO_HASH,
+} from '../../src/index.js';
 import { candidate, report } from '../support/builders.js';
 
 const envelope = (type: string, data: unknown, v = 1) => ({
@@ -14,7 +21,7 @@ const envelope = (type: string, data: unknown, v = 1) => ({
 });
 
 describe('the persisted event codec', () => {
-  it('round-trips every v1 event through a log line', () => {
+  it('round-trips every event through a log line, at its latest version', () => {
     const events = [
       {
         type: 'run.opened',
@@ -38,10 +45,40 @@ describe('the persisted event codec', () => {
     ] as const;
     for (const event of events) {
       const line = encodeLine({ seq: 3, at: 'now', by: 'me', prev: ZERO_HASH, ...event });
-      expect(line).toMatch(/^\{"seq":3,"type":"[a-z.]+","v":1,"at":"now","by":"me","prev":"0{64}","data":\{/);
+      const v = latestVersion(event.type);
+      expect(line).toMatch(
+        new RegExp(`^\\{"seq":3,"type":"[a-z.]+","v":${v},"at":"now","by":"me","prev":"0{64}","data":\\{`),
+      );
       const decoded = decodeStoredEvent(JSON.parse(line));
-      expect(decoded).toEqual(E.right({ seq: 3, v: 1, at: 'now', by: 'me', prev: ZERO_HASH, ...event }));
+      expect(decoded).toEqual(E.right({ seq: 3, v, at: 'now', by: 'me', prev: ZERO_HASH, ...event }));
     }
+  });
+
+  it('upcasts v1 events in memory: an old run ran no stages and had no budget; an old round was complete', () => {
+    const {
+      stages: _s,
+      budget: _b,
+      blockingCategories: _c,
+      principleCategories: _p,
+      ...v1Policy
+    } = PRESETS.default;
+    const opened = decodeStoredEvent(
+      envelope('run.opened', { runId: 'r', policy: v1Policy, subject: {}, consent: { by: 'me' } }, 1),
+    );
+    expect(opened).toMatchObject(
+      E.right({
+        v: 1,
+        data: {
+          policy: { ...v1Policy, stages: [], budget: {}, blockingCategories: null, principleCategories: [] },
+        },
+      }),
+    );
+    const { result: _r, ...v1Round } = roundRecorded(report(1, 'A')).data;
+    expect(decodeStoredEvent(envelope('round.recorded', v1Round, 1))).toMatchObject(
+      E.right({ v: 1, data: { ...v1Round, result: 'complete' } }),
+    );
+    // a v2 line must carry what v2 requires
+    expect(E.isLeft(decodeStoredEvent(envelope('round.recorded', v1Round, 2)))).toBe(true);
   });
 
   it('names the failing path inside the data', () => {

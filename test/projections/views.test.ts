@@ -51,7 +51,7 @@ describe('views', () => {
     expect(e.advisoryOpen).toBe(1);
     const text = renderExplanation(e);
     expect(text).toContain(`${findingId(major).slice(0, 12)} [major] src/service.js:10 Missing close`);
-    expect(text).toContain('round 2 carried it (file untouched)');
+    expect(text).toContain('round 2 carried it (file untouched, or nothing was reviewed)');
   });
 
   it('explain says why a blocked run is blocked', () => {

@@ -43,3 +43,22 @@ describe('git', () => {
     expect(await gitBytes(repo.dir, ['cat-file', 'blob', blob])).toEqual(binary);
   });
 });
+
+describe('git environment', () => {
+  it('ignores an inherited GIT_DIR: -C names the repository, whatever a hook exported', async () => {
+    const mine = makeRepo();
+    mine.write('a.txt', 'a');
+    const head = mine.commitAll('one');
+    const other = makeRepo();
+    other.write('b.txt', 'b');
+    other.commitAll('two');
+    const saved = process.env.GIT_DIR;
+    process.env.GIT_DIR = `${other.dir}/.git`;
+    try {
+      expect((await git(mine.dir, ['rev-parse', 'HEAD'])).trim()).toBe(head);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved;
+    }
+  });
+});

@@ -1,14 +1,17 @@
 import type {
   Candidate,
   CitationCheck,
+  Cost,
   Decision,
   DomainEvent,
   Policy,
   RevisionCaptured,
+  RoundEndResult,
   RoundReport,
   RunOpened,
+  StageStartedData,
 } from '../../src/index.js';
-import { findingId, PRESETS, roundRecorded } from '../../src/index.js';
+import { DEFAULT_STAGES, findingId, PRESETS, roundRecorded, sha256Hex } from '../../src/index.js';
 
 export const RUN = 'run-1';
 export const sha = (label: string): string => label.padEnd(40, '0');
@@ -82,4 +85,60 @@ export const resolved = (r: RoundReport): { citations: CitationCheck[] } => ({
 });
 
 /** A report recorded with its citations resolved, as the record path does under issueflow. */
-export const recordedResolved = (r: RoundReport) => roundRecorded(r, resolved(r).citations);
+export const recordedResolved = (r: RoundReport) => roundRecorded(r, { citations: resolved(r).citations });
+
+/** A run whose user consented to these commands, under this policy. */
+export const openedWith = (policy: Policy, commands: string[] = []): RunOpened => ({
+  type: 'run.opened',
+  data: { runId: RUN, policy, subject: { repo: '.' }, consent: { by: 'tester', commands } },
+});
+
+export const started = (
+  round: number,
+  stage: string,
+  extra: Partial<StageStartedData> = {},
+): DomainEvent => ({
+  type: 'stage.started',
+  data: { round, stage, commands: [], ...extra },
+});
+
+export const stageOutput = (stage: string): string => sha256Hex(`output of ${stage}`);
+
+export const finished = (round: number, stage: string, cost: Cost = {}): DomainEvent => ({
+  type: 'stage.finished',
+  data: { round, stage, outputSha: stageOutput(stage), cost, runner: `${stage}-agent` },
+});
+
+export const failed = (
+  round: number,
+  stage: string,
+  reason = 'the model timed out',
+  cost: Cost = {},
+): DomainEvent => ({
+  type: 'stage.failed',
+  data: { round, stage, reason, cost, runner: `${stage}-agent` },
+});
+
+/** Every stage of the default policy, started and finished, each spending `tokens`. */
+export const allStages = (round: number, tokens = 0): DomainEvent[] =>
+  DEFAULT_STAGES.flatMap((stage) => [started(round, stage), finished(round, stage, { tokens })]);
+
+export const ended = (round: number, result: RoundEndResult, reason: string): DomainEvent => ({
+  type: 'round.ended',
+  data: { round, result, reason },
+});
+
+export const ruled = (
+  id: string,
+  status: 'fixed' | 'withdrawn',
+  why = 'accepted risk',
+  by = 'Ada',
+): DomainEvent => ({
+  type: 'finding.ruled',
+  data: { findingId: id, status, why, by },
+});
+
+export const extended = (rounds: number, why = 'one more try', by = 'Ada'): DomainEvent => ({
+  type: 'rounds.extended',
+  data: { rounds, why, by },
+});

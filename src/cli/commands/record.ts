@@ -1,9 +1,12 @@
 import path from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { resolveBudget } from '../../completion/budget.js';
 import { collectRound } from '../../driver/collect.js';
+import { endRound } from '../../driver/lifecycle.js';
 import { recordFindingsMarkdown, recordReport } from '../../driver/record.js';
 import { ClearanceError } from '../../errors.js';
+import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
+import type { RoundEndResult } from '../../events/event.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Io } from '../context.js';
 import { parseJsonInput, parseNonNegativeInt, readTextInput } from '../inputs.js';
@@ -48,6 +51,8 @@ export const registerRecord = (program: Command, io: Io): Command =>
         'reviewer | clearance record pr-236 --report - --json',
         'clearance record pr-236 --wait review/round-2.json --timeout-ms 600000',
         'clearance record pr-236 --findings-md review.md',
+        'clearance record pr-236 --end ci_failed --reason "npm test: 3 failures in test/service.test.js"',
+        'clearance record pr-236 --report round-3.json --partial',
       ),
     )
     .action(

@@ -1,11 +1,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { listRuns } from '../../store/list.js';
 import { readIntactRun } from '../../store/read.js';
 import type { Context } from '../context.js';
 import { statusWord, trailLine } from '../format.js';
 import type { Outcome } from '../output.js';
 import { blockedLoop } from './blocked.js';
+import { gateLoop } from './gate.js';
 import { convergingLoop } from './loop.js';
 import { narrator } from './narrator.js';
 
@@ -18,6 +20,7 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   const blocked = 'demo-blocked';
   await convergingLoop(ctx, n, converging);
   await blockedLoop(ctx, n, blocked);
+  await gateLoop(ctx, n, 'demo-gate');
 
   n.step(`Replay ${converging} from its log: every event, and what it did`);
   n.command(`replay ${converging}`);
@@ -28,11 +31,14 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
       .join('\n'),
   );
 
+  const present = await listRuns(dir); // without git, demo-gate was skipped
   const finals = await Promise.all(
-    [converging, blocked].map(async (runId) => ({
-      runId,
-      status: (await readIntactRun(dir, runId)).folded.state.status,
-    })),
+    [converging, blocked, 'demo-gate']
+      .filter((runId) => present.includes(runId))
+      .map(async (runId) => ({
+        runId,
+        status: (await readIntactRun(dir, runId)).folded.state.status,
+      })),
   );
   const text = [
     ctx.color.bold(`clearance demo — a whole review loop in a fresh store: ${dir}`),

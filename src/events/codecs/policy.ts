@@ -1,5 +1,4 @@
 import * as t from 'io-ts';
-import type { Policy } from '../policy.js';
 
 const SeverityRule = t.type({
   blocks: t.boolean,
@@ -22,14 +21,3 @@ export const PolicyCodecV1 = t.intersection([
     bind: t.keyof({ commit: null, tree: null }),
   }),
 ]);
-
-type Persisted = t.TypeOf<typeof PolicyCodecV1>;
-// Decoded values are valid domain values, and neither side has a field the other lacks.
-const _sameShape: Persisted extends Policy
-  ? keyof Persisted extends keyof Policy
-    ? keyof Policy extends keyof Persisted
-      ? true
-      : never
-    : never
-  : never = true;
-void _sameShape;

@@ -43,7 +43,30 @@ export const ReportCodecV1 = t.intersection([
   }),
 ]);
 
-type Persisted = t.TypeOf<typeof ReportCodecV1>;
+const CandidateV2 = t.intersection([
+  Candidate,
+  t.partial({ principle: t.string, reproduction: t.type({ command: t.string, expected: t.string }) }),
+]);
+
+/** v2 (lifecycle): candidates may name a principle and carry a reproduction. */
+export const ReportCodecV2 = t.intersection([
+  t.type({
+    runId: t.string,
+    round: t.number,
+    inputSha: t.string,
+    completed: t.boolean,
+    candidates: t.array(CandidateV2),
+    decisions: t.array(Decision),
+  }),
+  t.partial({
+    verdict: t.keyof({ open: null, converged: null, blocked: null }),
+    notExamined: t.array(t.string),
+    reviewer: t.string,
+    cost: Cost,
+  }),
+]);
+
+type Persisted = t.TypeOf<typeof ReportCodecV2>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
 const _sameShape: Persisted extends RoundReport
   ? keyof Persisted extends keyof RoundReport

@@ -1,4 +1,4 @@
-import type { Policy } from '../../events/policy.js';
+import { blocksFor, type Policy } from '../../events/policy.js';
 import type { Finding, Suppressed } from '../state.js';
 import type { Identified } from './candidates.js';
 
@@ -55,7 +55,9 @@ export const admitCandidates = (
       summary: c.summary,
       severity: c.severity,
       evidence: c.evidence,
-      blocking: rule.blocks,
+      principle: c.principle ?? null,
+      reproduction: c.reproduction ?? null,
+      blocking: blocksFor(policy, c.severity, c.category),
       status: 'open',
       openedRound: round,
       history: [{ round, how: 'opened', status: 'open' }],

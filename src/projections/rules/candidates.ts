@@ -41,6 +41,16 @@ const candidateIsWellFormed = (c: Candidate, i: number, policy: Policy): E.Eithe
   } else if (!Number.isInteger(c.line) || c.line < 1) {
     return fail('invalid-line', `candidates[${i}].line is ${c.line}: a line is an integer >= 1`, at('line'));
   }
+  if (
+    policy.principleCategories.includes(c.category) &&
+    (c.principle === undefined || isBlank(c.principle))
+  ) {
+    return fail(
+      'missing-principle',
+      `candidates[${i}] is a ${c.category} finding with no principle: under policy ${policy.name} it must name the principle it rests on`,
+      at('principle'),
+    );
+  }
   if (!Object.hasOwn(policy.severities, c.severity)) {
     const known = Object.keys(policy.severities).join(', ');
     return fail(

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { RevisionCaptured } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RunState } from '../state.js';
+import { NO_STAGES, type RunState } from '../state.js';
 import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
 
@@ -23,5 +23,7 @@ export const captureRevision = (state: RunState, event: RevisionCaptured): E.Eit
   }
   if (isBlank(inputSha))
     return fail('empty-field', 'revision.captured inputSha is empty: it must name the input', ['inputSha']);
-  return E.right({ ...state, capture: event.data });
+  // another push is another input: the round's stages start over (its spending stays on the record)
+  const sameInput = state.capture?.inputSha === inputSha;
+  return E.right({ ...state, capture: event.data, ...(sameInput ? {} : { stages: NO_STAGES }) });
 };

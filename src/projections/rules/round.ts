@@ -1,11 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { reportSha } from '../../events/canonical-json.js';
-import type { RevisionCapturedData, RoundRecorded } from '../../events/event.js';
+import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../events/event.js';
+import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
-import type { Finding, RunState } from '../state.js';
+import { type Finding, maxRoundsOf, NO_STAGES, type RunState } from '../state.js';
 import { admitCandidates } from './admission.js';
 import { boundToNextRound } from './binding.js';
+import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
@@ -62,6 +64,37 @@ const applyDecisions = (
 };
 
 /**
+ * A round is `complete` only if it did all its work: if it ran stages, every stage of the policy
+ * finished; and the run has not spent past its budget. Otherwise it can only be recorded `partial`.
+ */
+const completeMeansComplete = (
+  state: RunState,
+  policy: Policy,
+  result: RoundResult,
+): E.Either<Rejection, void> => {
+  if (result !== 'complete') return E.right(undefined);
+  const { finished, running, failures } = state.stages;
+  const ranStages = finished.length > 0 || running !== null || Object.keys(failures).length > 0;
+  const unfinished = policy.stages.filter((s) => !finished.includes(s));
+  if (ranStages && unfinished.length > 0) {
+    return fail(
+      'stages-unfinished',
+      `round ${state.round + 1} ran stages but ${unfinished.join(', ')} did not finish: finish them, or record the round as partial`,
+      ['result'],
+    );
+  }
+  const over = overrun(policy.budget, state.spent);
+  if (over !== null) {
+    return fail(
+      'budget-exhausted',
+      `the run spent past its budget (${over}): the round can only be recorded as partial`,
+      ['result'],
+    );
+  }
+  return E.right(undefined);
+};
+
+/**
  * `round.recorded`: every rule of DESIGN.md "The one transition function". Any failing rule refuses
  * the whole report; nothing is partially applied.
  */
@@ -91,6 +124,9 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   }
   const { policy } = run.right;
   const round = report.round;
+  const { result } = event.data;
+  const lifecycle = completeMeansComplete(state, policy, result);
+  if (E.isLeft(lifecycle)) return lifecycle;
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
@@ -102,7 +138,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(scoped)) return scoped;
   const admission = admitCandidates(policy, round, state.admitted, candidates.right);
   const findings = applyDecisions(round, moved, report.decisions, admission.opened);
-  const status = deriveStatus(policy, round, findings);
+  const status = deriveStatus(maxRoundsOf(state), round, findings, result);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
   return E.right({
@@ -115,6 +151,11 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     admitted: admission.admitted,
     failedAttempts: 0,
     lastFailure: null,
+    stages: NO_STAGES,
+    outcomes: [
+      ...state.outcomes,
+      { round, result, reason: result === 'partial' ? 'recorded as partial' : null },
+    ],
     suppressed:
       admission.suppressed.length === 0 ? state.suppressed : [...state.suppressed, ...admission.suppressed],
   });

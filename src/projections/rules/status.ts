@@ -1,20 +1,21 @@
-import type { Policy } from '../../events/policy.js';
 import type { Verdict } from '../../events/report.js';
-import type { Finding } from '../state.js';
+import type { Finding, RoundOutcome } from '../state.js';
 import { type Check, fail, ok } from './check.js';
 
 /**
- * The verdict is derived, never declared: no open blocking finding is `converged`; otherwise the
- * round cap makes it `blocked` (never `converged`); otherwise the loop goes on.
+ * The verdict is derived, never declared: a complete round with no open blocking finding is
+ * `converged`; otherwise the round cap makes it `blocked` (exhaustion is never convergence);
+ * otherwise the loop goes on. A partial round, or one that reviewed nothing, never converges.
  */
 export const deriveStatus = (
-  policy: Policy,
+  cap: number,
   round: number,
   findings: Readonly<Record<string, Finding>>,
+  result: RoundOutcome['result'],
 ): Verdict => {
-  const blocked = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
-  if (!blocked) return 'converged';
-  return round >= policy.maxRounds ? 'blocked' : 'open';
+  const blocking = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
+  if (!blocking && result === 'complete') return 'converged';
+  return round >= cap ? 'blocked' : 'open';
 };
 
 /** A report may state a verdict; if it does, it must be the derived one. */

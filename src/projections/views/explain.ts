@@ -1,4 +1,13 @@
-import type { Finding, FindingStep, RunState, RunStatus } from '../state.js';
+import {
+  type Extension,
+  type Finding,
+  type FindingStep,
+  maxRoundsOf,
+  type RoundOutcome,
+  type Ruling,
+  type RunState,
+  type RunStatus,
+} from '../state.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 
 export type BlockingReason = Readonly<{
@@ -18,6 +27,13 @@ export type Explanation = Readonly<{
   headline: string;
   blocking: ReadonlyArray<BlockingReason>;
   advisoryOpen: number;
+  /** rounds that ended without a complete review, and why: none of them can converge a run */
+  incomplete: ReadonlyArray<RoundOutcome>;
+  /** what a person decided past the cap, on the record */
+  rulings: ReadonlyArray<Ruling>;
+  extensions: ReadonlyArray<Extension>;
+  /** the person whose ruling made the run converge */
+  convergedBy: string | null;
 }>;
 
 const blockingReason = (f: Finding): BlockingReason => ({
@@ -34,17 +50,22 @@ const blockingReason = (f: Finding): BlockingReason => ({
 const headlineOf = (state: RunState, blocking: number): string => {
   const run = state.run;
   if (run === null) return 'no run: nothing has been opened';
-  const { maxRounds } = run.policy;
+  const cap = maxRoundsOf(state);
   const findings = blocking === 1 ? '1 blocking finding is' : `${blocking} blocking findings are`;
+  const last = state.outcomes[state.outcomes.length - 1];
+  const lastIncomplete =
+    last !== undefined && last.result !== 'complete' ? `, and round ${last.round} ended ${last.result}` : '';
   switch (state.status) {
     case 'converged':
-      return `converged at round ${state.round} of ${maxRounds}: no blocking finding is open`;
+      return state.convergedBy !== null
+        ? `converged by ruling of ${state.convergedBy.by} after round ${state.round}: ${state.convergedBy.why}`
+        : `converged at round ${state.round} of ${cap}: no blocking finding is open`;
     case 'blocked':
-      return `blocked at round ${state.round}, the cap of ${maxRounds} rounds: ${findings} still open, and exhaustion is never convergence`;
+      return `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
     default:
       return state.round === 0
-        ? `open: no round recorded yet; round 1 of ${maxRounds} ${state.capture === null ? 'needs a captured revision' : 'awaits its report'}`
-        : `open after round ${state.round} of ${maxRounds}: ${findings} open, so round ${state.round + 1} is needed`;
+        ? `open: no round recorded yet; round 1 of ${cap} ${state.capture === null ? 'needs a captured revision' : 'awaits its report'}`
+        : `open after round ${state.round} of ${cap}: ${findings} open${lastIncomplete}, so round ${state.round + 1} is needed`;
   }
 };
 
@@ -56,15 +77,25 @@ export const explain = (state: RunState): Explanation => {
     headline: headlineOf(state, blocking.length),
     blocking,
     advisoryOpen: openFindings(state).length - blocking.length,
+    incomplete: state.outcomes.filter((o) => o.result !== 'complete'),
+    rulings: state.rulings,
+    extensions: state.extensions,
+    convergedBy: state.convergedBy?.by ?? null,
   };
 };
 
-const describeStep = (step: FindingStep): string =>
-  step.how === 'opened'
-    ? `round ${step.round} opened it`
-    : step.how === 'carried'
-      ? `round ${step.round} carried it (file untouched)`
-      : `round ${step.round} kept it open: ${step.evidence ?? ''}`;
+const describeStep = (step: FindingStep): string => {
+  switch (step.how) {
+    case 'opened':
+      return `round ${step.round} opened it`;
+    case 'carried':
+      return `round ${step.round} carried it (file untouched, or nothing was reviewed)`;
+    case 'ruled':
+      return `ruled ${step.status} by ${step.by ?? '?'} after round ${step.round}: ${step.evidence ?? ''}`;
+    default:
+      return `round ${step.round} kept it open: ${step.evidence ?? ''}`;
+  }
+};
 
 /** The explanation as text for a person. */
 export const renderExplanation = (e: Explanation): string => {
@@ -74,5 +105,13 @@ export const renderExplanation = (e: Explanation): string => {
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
   }
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
+  for (const o of e.incomplete)
+    lines.push(
+      `round ${o.round} ended ${o.result}${o.reason === null ? '' : `: ${o.reason}`} (it cannot converge the run)`,
+    );
+  for (const x of e.extensions)
+    lines.push(`extended by ${x.rounds} round(s) by ${x.by} after round ${x.round}: ${x.why}`);
+  for (const r of e.rulings)
+    lines.push(`${r.findingId.slice(0, 12)} ruled ${r.status} by ${r.by} after round ${r.round}: ${r.why}`);
   return lines.join('\n');
 };

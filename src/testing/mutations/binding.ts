@@ -42,7 +42,7 @@ export const BINDING_MUTATIONS: ReadonlyArray<Mutation> = [
     name: 'forged reportSha',
     applies: accepting,
     apply: (c) => {
-      const e = roundRecorded(c.valid?.report as RoundReport, c.valid?.citations);
+      const e = roundRecorded(c.valid?.report as RoundReport, { citations: c.valid?.citations });
       return {
         kind: 'events',
         events: [

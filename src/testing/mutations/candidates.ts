@@ -56,6 +56,7 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
         report: { ...report, candidates: [...report.candidates, { ...first, line: (first.line ?? 0) + 1 }] },
         capture: c.valid?.capture,
         citations: c.valid?.citations,
+        result: c.valid?.result,
       };
     },
   },

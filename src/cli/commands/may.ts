@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { ClearanceError } from '../../errors.js';
+import type { Cost } from '../../events/policy.js';
+import { mayRunStage } from '../../projections/views/budget.js';
+import { describeCost } from '../../projections/views/cost.js';
+import { readIntactRunState } from '../../store/read.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+import { collect, parseCost } from '../inputs.js';
+
+export const registerMay = (program: Command, io: Io): Command =>
+  program
+    .command('may')
+    .description(
+      'may this stage run now, at this cost, with these commands? Answers from the rules; writes nothing',
+    )
+    .argument('<run>', 'the run id')
+    .option('--stage <stage>', 'the stage the driver wants to run')
+    .option('--cost <cost>', 'what it expects to spend, e.g. tokens=20000,usd=0.30', parseCost)
+    .option('--command <command>', 'a command it would run (repeatable)', collect)
+    .addHelpText(
+      'after',
+      `${examples('clearance may pr-236 --stage experts --cost usd=1.20')}\nExit 0 when it may; 1 with the rule that refuses it.`,
+    )
+    .action(
+      action(io, async (ctx, runId: string, opts: { stage?: string; cost?: Cost; command?: string[] }) => {
+        if (opts.stage === undefined) throw new ClearanceError('usage', 'may needs --stage <stage>');
+        const { state } = await readIntactRunState(ctx.dir, runId);
+        const answer = mayRunStage(state, opts.stage, opts.cost ?? {}, opts.command ?? []);
+        const spent = `spent ${describeCost(answer.spent)} of ${describeCost(answer.budget)}`;
+        if (answer.rejection !== null) {
+          throw new ClearanceError(answer.rejection.code, `may not: ${answer.rejection.message} (${spent})`, {
+            spent: answer.spent,
+            budget: answer.budget,
+          });
+        }
+        return {
+          json: { runId, allowed: true, stage: opts.stage, spent: answer.spent, budget: answer.budget },
+          text: `may: stage ${opts.stage} fits (${spent})`,
+        };
+      }),
+    );

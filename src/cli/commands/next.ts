@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { nextStep } from '../../projections/views/next.js';
+import { readIntactRunState } from '../../store/read.js';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+
+export const registerNext = (program: Command, io: Io): Command =>
+  program
+    .command('next')
+    .description(
+      "the driver's one question, after any crash or restart: capture, run a stage, wait for the report, or stop",
+    )
+    .argument('<run>', 'the run id')
+    .addHelpText(
+      'after',
+      `${examples('clearance next pr-236', 'clearance next pr-236 --json | jq -r .action')}
+Actions: capture, run-stage (with stage and attempt; resume when it was running), end-partial, wait-report, stop.`,
+    )
+    .action(
+      action(io, async (ctx, runId: string) => {
+        const { state } = await readIntactRunState(ctx.dir, runId);
+        const next = nextStep(state);
+        return { json: { runId, ...next }, text: `${next.action}: ${next.why}` };
+      }),
+    );

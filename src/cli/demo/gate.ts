@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gate } from '../../driver/gate.js';
+import { captureFirstRound, openReview } from '../../driver/open.js';
+import { recordFindingsMarkdown } from '../../driver/record.js';
+import { isClearanceError } from '../../errors.js';
+import { PRESETS } from '../../events/policy.js';
+import type { GateVerdict } from '../../projections/views/gate.js';
+import { readIntactRunState } from '../../store/read.js';
+import type { Context } from '../context.js';
+import { recordedOutcome } from '../recorded.js';
+import type { Narrator } from './narrator.js';
+
+const execFileAsync = promisify(execFile);
+
+const SERVICE = 'open()\nread()\nclose()\n';
+const SPEC = '# Spec\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
+const UNINSTALL = '\n## Uninstall\n\nDelete it.\n';
+const NOWHERE = '- [high] src/service.js:40 :: the handle is never closed\n';
+const PASS = '# Review\n\nNothing to report.\n\n## Not examined\n- the installer script itself\n';
+
+/**
+ * The user's GIT_* variables are dropped: GIT_DIR or GIT_INDEX_FILE (set when the demo runs inside
+ * a git hook) would point these commands at the user's own repository. Fixed dates make the commit
+ * ids the same on every run.
+ */
+const gitEnv = (): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))),
+  LC_ALL: 'C',
+  GIT_AUTHOR_DATE: '2026-11-30T07:00:00Z',
+  GIT_COMMITTER_DATE: '2026-11-30T07:00:00Z',
+});
+
+const git = async (repo: string, ...args: string[]): Promise<string> =>
+  (await execFileAsync('git', ['-C', repo, ...args], { env: gitEnv(), windowsHide: true })).stdout;
+
+const gitMissing = async (): Promise<boolean> => {
+  try {
+    await execFileAsync('git', ['--version'], { env: gitEnv(), windowsHide: true });
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+};
+
+const commitAll = async (repo: string, message: string): Promise<string> => {
+  await git(repo, 'add', '-A');
+  await git(repo, 'commit', '-q', '--no-verify', '-m', message);
+  return (await git(repo, 'rev-parse', 'HEAD')).trim();
+};
+
+/** A repository of its own, with an identity and no hooks or signing: a user's global config must not leak in. */
+const makeRepository = async (): Promise<string> => {
+  const repo = await mkdtemp(path.join(os.tmpdir(), 'clearance-demo-repo-'));
+  await git(repo, '-c', 'init.defaultBranch=main', 'init', '-q');
+  await git(repo, 'config', 'user.name', 'Clearance Demo');
+  await git(repo, 'config', 'user.email', 'demo@clearance.invalid');
+  await git(repo, 'config', 'commit.gpgsign', 'false');
+  await git(repo, 'config', 'core.hooksPath', path.join(repo, '.git', 'hooks'));
+  await mkdir(path.join(repo, 'src'));
+  await mkdir(path.join(repo, 'docs'));
+  await writeFile(path.join(repo, 'src', 'service.js'), SERVICE);
+  await writeFile(path.join(repo, 'docs', 'spec.md'), SPEC);
+  await commitAll(repo, 'a service and its spec');
+  return repo;
+};
+
+const quoted = (text: string): string =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `│ ${line}`.trimEnd())
+    .join('\n');
+
+/**
+ * The approval gate, end to end in a real repository: a citation that resolves nothing is refused,
+ * a pass converges, the gate approves, and then refuses once the spec's bytes or HEAD move.
+ */
+export const gateLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
+  const { dir, by } = ctx;
+  const c = ctx.color;
+  if (await gitMissing()) {
+    n.step(`Skipped: the approval-gate run ${runId} needs git, and git is not installed or not on PATH`);
+    return;
+  }
+  const gateSays = (verdict: GateVerdict): string =>
+    verdict.approved
+      ? `${c.green('✓')} ${verdict.message}`
+      : `${c.red('✗ refused')} ${verdict.reason}: ${verdict.message}`;
+
+  n.step(`A third run, ${runId}: a spec in a real git repository, reviewed under issueflow`);
+  const repo = await makeRepository();
+  const spec = path.join(repo, 'docs', 'spec.md');
+  n.say(c.dim(`a fresh repository at ${repo}: src/service.js (3 lines) and docs/spec.md, one commit`));
+  n.command(`open ${runId} --policy issueflow --repo ${repo} --artifact ${spec}`);
+  const subject = { repo, artifact: spec };
+  const capture = await captureFirstRound(subject);
+  await openReview(dir, { runId, policy: PRESETS.issueflow, subject, capture }, by);
+  n.say(
+    `round 1 will review commit ${capture.commit?.slice(0, 12)} and docs/spec.md (sha256 ${capture.artifactSha?.slice(0, 12)}…);\nunder issueflow every citation must resolve at that commit`,
+  );
+
+  n.step('Round 1, first try: a finding cites a line that does not exist');
+  n.command(`record ${runId} --findings-md review-1.md`);
+  n.say(quoted(NOWHERE));
+  try {
+    await recordFindingsMarkdown(dir, runId, NOWHERE, { by });
+    n.say(c.red('unexpected: the citation was accepted'));
+  } catch (error) {
+    if (!isClearanceError(error)) throw error;
+    n.say(`${c.red('✗ refused')} ${error.code}: ${error.message}`);
+  }
+  const { lastSeq } = await readIntactRunState(dir, runId);
+  n.say(c.dim(`nothing was written: the log still ends at seq ${lastSeq}`));
+
+  n.step('Round 1: the reviewer registers a pass, and says what it did not examine');
+  n.command(`record ${runId} --findings-md review-1.md`);
+  n.say(quoted(PASS));
+  n.say(recordedOutcome(ctx, runId, await recordFindingsMarkdown(dir, runId, PASS, { by })).text);
+
+  n.step('Ask the gate: is what is in front of it what was reviewed?');
+  n.command(`gate ${runId}`);
+  n.say(gateSays(await gate(dir, runId)));
+
+  n.step('Edit docs/spec.md (add an Uninstall section) and ask again');
+  await writeFile(spec, `${SPEC}${UNINSTALL}`);
+  n.command(`gate ${runId}`);
+  n.say(gateSays(await gate(dir, runId)));
+
+  n.step('Commit the edit, restore docs/spec.md to the reviewed bytes, and ask again');
+  const head = await commitAll(repo, 'document uninstall');
+  await writeFile(spec, SPEC);
+  n.say(c.dim(`HEAD is now ${head.slice(0, 12)}; docs/spec.md holds the reviewed bytes again`));
+  n.command(`gate ${runId}`);
+  n.say(gateSays(await gate(dir, runId)));
+  n.say('same spec bytes, but a commit nobody reviewed: the approval does not carry over');
+};

@@ -1,0 +1,155 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { ClearanceError } from '../errors.js';
+import type { RoundEndResult } from '../events/event.js';
+import type { Cost } from '../events/policy.js';
+import type { RunState } from '../projections/state.js';
+import { type AppendResult, append } from '../store/append.js';
+import { archiveOutput } from '../store/objects.js';
+import type { ActorOptions } from './capture.js';
+
+/**
+ * The lifecycle of a round, for a driver: each stage declared when it starts (its commands and
+ * estimate are checked against consent and budget), finished with its output archived first, or
+ * failed (it will run again); and a round that ends without a complete report, with its reason.
+ * The round is always the run's round in progress, read under the lock.
+ */
+
+export const startStage = (
+  dir: string,
+  runId: string,
+  stage: Readonly<{ stage: string; commands?: ReadonlyArray<string>; estimate?: Cost }>,
+  options: ActorOptions,
+): Promise<AppendResult> =>
+  append(
+    dir,
+    runId,
+    (state) =>
+      E.right([
+        {
+          type: 'stage.started',
+          data: {
+            round: state.round + 1,
+            stage: stage.stage,
+            commands: [...(stage.commands ?? [])],
+            ...(stage.estimate === undefined ? {} : { estimate: stage.estimate }),
+          },
+        },
+      ]),
+    options,
+  );
+
+export const finishStage = async (
+  dir: string,
+  runId: string,
+  stage: Readonly<{ stage: string; output: Uint8Array; cost?: Cost; runner: string }>,
+  options: ActorOptions,
+): Promise<AppendResult> => {
+  // the output is on disk, fsynced, before any event names it
+  const outputSha = await archiveOutput(dir, runId, stage.output);
+  return append(
+    dir,
+    runId,
+    (state) =>
+      E.right([
+        {
+          type: 'stage.finished',
+          data: {
+            round: state.round + 1,
+            stage: stage.stage,
+            outputSha,
+            cost: stage.cost ?? {},
+            runner: stage.runner,
+          },
+        },
+      ]),
+    options,
+  );
+};
+
+export const failStage = (
+  dir: string,
+  runId: string,
+  stage: Readonly<{ stage: string; reason: string; cost?: Cost; runner: string }>,
+  options: ActorOptions,
+): Promise<AppendResult> =>
+  append(
+    dir,
+    runId,
+    (state) =>
+      E.right([
+        {
+          type: 'stage.failed',
+          data: {
+            round: state.round + 1,
+            stage: stage.stage,
+            reason: stage.reason,
+            cost: stage.cost ?? {},
+            runner: stage.runner,
+          },
+        },
+      ]),
+    options,
+  );
+
+export const endRound = (
+  dir: string,
+  runId: string,
+  end: Readonly<{ result: RoundEndResult; reason: string }>,
+  options: ActorOptions,
+): Promise<AppendResult> =>
+  append(
+    dir,
+    runId,
+    (state) => E.right([{ type: 'round.ended', data: { round: state.round + 1, ...end } }]),
+    options,
+  );
+
+/** A finding named by its id or a unique prefix of it (at least 6 characters). */
+export const resolveFindingId = (state: RunState, idOrPrefix: string): string => {
+  if (idOrPrefix.length < 6)
+    throw new ClearanceError(
+      'usage',
+      `finding id ${JSON.stringify(idOrPrefix)} is too short: give at least 6 characters`,
+    );
+  const matches = Object.keys(state.findings).filter((id) => id.startsWith(idOrPrefix));
+  if (matches.length === 1) return matches[0] as string;
+  if (matches.length === 0) return idOrPrefix; // the rule names it as unknown
+  throw new ClearanceError(
+    'usage',
+    `finding id ${idOrPrefix} is ambiguous: ${matches.map((m) => m.slice(0, 12)).join(', ')}`,
+  );
+};
+
+/** Past the cap, a person closes an open finding, with their name and their reason. */
+export const ruleFinding = (
+  dir: string,
+  runId: string,
+  ruling: Readonly<{ finding: string; status: 'fixed' | 'withdrawn'; why: string; by: string }>,
+  options: ActorOptions,
+): Promise<AppendResult> =>
+  append(
+    dir,
+    runId,
+    (state) =>
+      E.right([
+        {
+          type: 'finding.ruled',
+          data: {
+            findingId: resolveFindingId(state, ruling.finding),
+            status: ruling.status,
+            why: ruling.why,
+            by: ruling.by,
+          },
+        },
+      ]),
+    options,
+  );
+
+/** Past the cap, a person gives the run more rounds, with their name and their reason. */
+export const extendRun = (
+  dir: string,
+  runId: string,
+  extension: Readonly<{ rounds: number; why: string; by: string }>,
+  options: ActorOptions,
+): Promise<AppendResult> =>
+  append(dir, runId, [{ type: 'rounds.extended', data: { ...extension } }], options);

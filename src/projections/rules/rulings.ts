@@ -1,0 +1,82 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { FindingRuled, RoundsExtended } from '../../events/event.js';
+import type { Rejection } from '../../events/rejection.js';
+import { maxRoundsOf, type RunState } from '../state.js';
+import { fail, isBlank, shortId } from './check.js';
+
+/** Past the cap, only a person decides: these are accepted only once the run is blocked, with a name and a reason. */
+const blockedRun = (state: RunState, what: string): E.Either<Rejection, void> => {
+  if (state.run === null) return fail('not-opened', 'the run has no run.opened event');
+  if (state.status !== 'blocked') {
+    return fail(
+      'not-blocked',
+      `run ${state.run.runId} is ${state.status}, not blocked: ${what} is for a person once the run is blocked at its cap of ${maxRoundsOf(state)} rounds`,
+    );
+  }
+  return E.right(undefined);
+};
+
+const signed = (data: Readonly<{ why: string; by: string }>): E.Either<Rejection, void> => {
+  if (isBlank(data.by)) return fail('empty-field', 'a person must sign it: by is empty', ['by']);
+  if (isBlank(data.why)) return fail('empty-field', 'a person must say why: why is empty', ['why']);
+  return E.right(undefined);
+};
+
+/**
+ * `finding.ruled`: a person closes an open finding of a blocked run. When nothing blocking stays
+ * open and the last round was complete, the run converges — by that person's ruling, on the record.
+ */
+export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Rejection, RunState> => {
+  const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
+  for (const check of checks) if (E.isLeft(check)) return check;
+  const { findingId, status, why, by } = event.data;
+  const finding = state.findings[findingId];
+  if (finding === undefined)
+    return fail('unknown-finding', `finding ${shortId(findingId)} is not a finding of this run`, [
+      'findingId',
+    ]);
+  if (finding.status !== 'open') {
+    return fail(
+      'closed-finding',
+      `finding ${shortId(findingId)} is already ${finding.status}: only an open finding can be ruled on`,
+      ['findingId'],
+    );
+  }
+  const findings = {
+    ...state.findings,
+    [findingId]: {
+      ...finding,
+      status,
+      history: [...finding.history, { round: state.round, how: 'ruled' as const, status, evidence: why, by }],
+    },
+  };
+  const stillBlocking = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
+  const lastComplete = state.outcomes[state.outcomes.length - 1]?.result === 'complete';
+  const converges = !stillBlocking && lastComplete;
+  return E.right({
+    ...state,
+    findings,
+    rulings: [...state.rulings, { round: state.round, findingId, status, why, by }],
+    ...(converges ? { status: 'converged' as const, convergedBy: { by, why } } : {}),
+  });
+};
+
+/** `rounds.extended`: a person gives a blocked run more rounds; it is open again until the new cap. */
+export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<Rejection, RunState> => {
+  const checks = [blockedRun(state, 'an extension'), signed(event.data)];
+  for (const check of checks) if (E.isLeft(check)) return check;
+  const { rounds, why, by } = event.data;
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) {
+    return fail(
+      'invalid-extension',
+      `rounds is ${rounds}: an extension adds an integer from 1 to 100 rounds`,
+      ['rounds'],
+    );
+  }
+  return E.right({
+    ...state,
+    status: 'open',
+    extraRounds: state.extraRounds + rounds,
+    extensions: [...state.extensions, { round: state.round, rounds, why, by }],
+  });
+};

@@ -1,0 +1,37 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Cost } from '../../events/policy.js';
+import type { Rejection } from '../../events/rejection.js';
+import { evolve } from '../evolve.js';
+import type { RunState } from '../state.js';
+
+export type MayAnswer = Readonly<{
+  allowed: boolean;
+  stage: string;
+  /** why not: the rule that would refuse the step */
+  rejection: Rejection | null;
+  spent: Cost;
+  budget: Cost;
+}>;
+
+/**
+ * May the driver run this stage, at this estimated cost, with these commands? Asked of the one
+ * transition function, as a dry run: nothing is written and no rule is restated here.
+ */
+export const mayRunStage = (
+  state: RunState,
+  stage: string,
+  estimate: Cost = {},
+  commands: ReadonlyArray<string> = [],
+): MayAnswer => {
+  const verdict = evolve(state, {
+    type: 'stage.started',
+    data: { round: state.round + 1, stage, commands: [...commands], estimate },
+  });
+  return {
+    allowed: E.isRight(verdict),
+    stage,
+    rejection: E.isLeft(verdict) ? verdict.left : null,
+    spent: state.spent,
+    budget: state.run?.policy.budget ?? {},
+  };
+};

@@ -1,0 +1,49 @@
+import { COST_KEYS, type Cost } from '../../events/policy.js';
+import { addCost } from '../rules/budget.js';
+import type { CostEntry, RunState } from '../state.js';
+
+export type CostReport = Readonly<{
+  total: Cost;
+  budget: Cost;
+  /** what is left in every unit the budget names (never below zero) */
+  remaining: Cost;
+  byRound: ReadonlyArray<Readonly<{ round: number; total: Cost; stages: ReadonlyArray<CostEntry> }>>;
+  byRunner: ReadonlyArray<Readonly<{ runner: string; total: Cost }>>;
+}>;
+
+/** What the run spent, per round and stage, and by whom. */
+export const costReport = (state: RunState): CostReport => {
+  const budget = state.run?.policy.budget ?? {};
+  const rounds = new Map<number, CostEntry[]>();
+  const runners = new Map<string, Cost>();
+  for (const entry of state.costs) {
+    rounds.set(entry.round, [...(rounds.get(entry.round) ?? []), entry]);
+    runners.set(entry.runner, addCost(runners.get(entry.runner) ?? {}, entry.cost));
+  }
+  const remaining: { -readonly [K in keyof Cost]: number } = {};
+  for (const key of COST_KEYS) {
+    const limit = budget[key];
+    if (limit !== undefined) remaining[key] = Math.max(0, limit - (state.spent[key] ?? 0));
+  }
+  return {
+    total: state.spent,
+    budget,
+    remaining,
+    byRound: [...rounds].map(([round, stages]) => ({
+      round,
+      stages,
+      total: stages.reduce<Cost>((t, s) => addCost(t, s.cost), {}),
+    })),
+    byRunner: [...runners].map(([runner, total]) => ({ runner, total })),
+  };
+};
+
+/** `1,200 tokens, $0.04, 35 s` */
+export const describeCost = (cost: Cost): string =>
+  [
+    cost.tokens === undefined ? '' : `${cost.tokens.toLocaleString('en')} tokens`,
+    cost.usd === undefined ? '' : `$${cost.usd.toFixed(2)}`,
+    cost.seconds === undefined ? '' : `${cost.seconds} s`,
+  ]
+    .filter((s) => s !== '')
+    .join(', ') || 'nothing';

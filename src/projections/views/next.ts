@@ -1,0 +1,97 @@
+import { depleted, overrun } from '../rules/budget.js';
+import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
+
+/** The driver's one question after any crash or restart: what now? */
+export type NextStep =
+  | Readonly<{ action: 'open'; why: string }>
+  | Readonly<{ action: 'capture'; round: number; why: string }>
+  | Readonly<{
+      action: 'run-stage';
+      round: number;
+      stage: string;
+      attempt: number;
+      resume: boolean;
+      why: string;
+    }>
+  | Readonly<{ action: 'end-partial'; round: number; why: string }>
+  | Readonly<{
+      action: 'wait-report';
+      round: number;
+      inputSha: string;
+      result: 'complete' | 'partial';
+      why: string;
+    }>
+  | Readonly<{ action: 'stop'; status: RunStatus; why: string }>;
+
+/**
+ * Read off the state what the driver does next. A finished stage is never run again (its output is
+ * kept); a stage that was running when the driver died is run again; a failed one, too.
+ */
+export const nextStep = (state: RunState): NextStep => {
+  const run = state.run;
+  if (run === null) return { action: 'open', why: 'there is no run: open it (clearance open)' };
+  const round = state.round + 1;
+  if (state.status === 'converged') {
+    return {
+      action: 'stop',
+      status: 'converged',
+      why:
+        state.convergedBy === null
+          ? `converged at round ${state.round}`
+          : `converged by ruling of ${state.convergedBy.by}`,
+    };
+  }
+  if (state.status === 'blocked') {
+    return {
+      action: 'stop',
+      status: 'blocked',
+      why: `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on (clearance rule, clearance extend)`,
+    };
+  }
+  if (state.capture === null)
+    return { action: 'capture', round, why: `round ${round} has no captured input yet` };
+  const { policy } = run;
+  const { running, finished, failures } = state.stages;
+  if (running !== null) {
+    return {
+      action: 'run-stage',
+      round,
+      stage: running,
+      attempt: (failures[running] ?? 0) + 1,
+      resume: true,
+      why: `stage ${running} of round ${round} started but never finished (a crash?): run it again`,
+    };
+  }
+  const pending = policy.stages.find((s) => !finished.includes(s));
+  if (pending !== undefined) {
+    const spent = depleted(policy.budget, state.spent);
+    if (spent !== null) {
+      return {
+        action: 'end-partial',
+        round,
+        why: `the budget is spent (${spent}): round ${round} can only end partial`,
+      };
+    }
+    const attempt = (failures[pending] ?? 0) + 1;
+    const kept = finished.length === 0 ? '' : ` (kept: ${finished.join(', ')})`;
+    return {
+      action: 'run-stage',
+      round,
+      stage: pending,
+      attempt,
+      resume: false,
+      why: `run stage ${pending} of round ${round}${attempt > 1 ? `, attempt ${attempt}` : ''}${kept}`,
+    };
+  }
+  const over = overrun(policy.budget, state.spent);
+  return {
+    action: 'wait-report',
+    round,
+    inputSha: state.capture.inputSha,
+    result: over === null ? 'complete' : 'partial',
+    why:
+      over === null
+        ? `every stage of round ${round} finished: wait for its report`
+        : `round ${round}'s stages finished past the budget (${over}): record its report as partial`,
+  };
+};

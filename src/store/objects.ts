@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { ClearanceError } from '../errors.js';
+import { sha256Hex } from '../events/sha256.js';
+import { syncDir } from './open-run.js';
+import { runPaths } from './paths.js';
+
+/**
+ * A run's archive of stage outputs, content-addressed: `<dir>/runs/<runId>/objects/<sha256>`.
+ * An output is archived (written, fsynced, renamed into place) before the `stage.finished` event
+ * that names it is appended, so a recorded sha always has its bytes.
+ */
+export const archiveOutput = async (dir: string, runId: string, bytes: Uint8Array): Promise<string> => {
+  const { objects } = runPaths(dir, runId);
+  const sha = sha256Hex(bytes);
+  const target = path.join(objects, sha);
+  if (
+    await stat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return sha; // same bytes, same name: already there
+  await mkdir(objects, { recursive: true });
+  const temp = path.join(objects, `.${sha}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+    await handle.close();
+    await rename(temp, target);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDir(objects);
+  return sha;
+};
+
+export type ObjectProblem = Readonly<{ sha: string; problem: 'missing' | 'corrupt' }>;
+
+/** Which of these archived outputs are missing, or no longer hash to their name. Reads only. */
+export const checkObjects = async (
+  dir: string,
+  runId: string,
+  shas: ReadonlyArray<string>,
+): Promise<ReadonlyArray<ObjectProblem>> => {
+  const { objects } = runPaths(dir, runId);
+  const problems: ObjectProblem[] = [];
+  for (const sha of new Set(shas)) {
+    const bytes = await readFile(path.join(objects, sha)).catch(() => null);
+    if (bytes === null) problems.push({ sha, problem: 'missing' });
+    else if (sha256Hex(bytes) !== sha) problems.push({ sha, problem: 'corrupt' });
+  }
+  return problems;
+};
+
+/** The bytes of an archived output. */
+export const readOutput = async (dir: string, runId: string, sha: string): Promise<Buffer> => {
+  if (!/^[0-9a-f]{64}$/.test(sha)) throw new ClearanceError('usage', `not an output id: ${sha}`);
+  try {
+    return await readFile(path.join(runPaths(dir, runId).objects, sha));
+  } catch {
+    throw new ClearanceError('integrity', `the output ${sha} of run ${runId} is not in its archive`, { sha });
+  }
+};
