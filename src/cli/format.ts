@@ -56,5 +56,7 @@ export const trailLine = (c: Colors, t: TrailEntry, meta: Readonly<{ at?: string
       `suppressed ${s.severity} ${shortId(s.id)} (${s.reason === 'late' ? 'after round 1' : 'over the allowance'})`,
     );
   if (t.failure !== null) effects.push(c.yellow(`attempt failed (${t.failure.reason}): ${t.failure.detail}`));
+  if (t.note !== null && t.failure === null) effects.push(t.note);
+  if (t.convergedBy !== null) effects.push(c.green(`converged by ruling of ${t.convergedBy}`));
   return `${head} → ${statusWord(c, t.status)}${effects.length === 0 ? '' : `\n    ${effects.join('\n    ')}`}`;
 };

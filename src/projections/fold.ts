@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
+import { noteOf } from './notes.js';
 import {
   type FindingStatus,
   initialState,
@@ -23,6 +24,10 @@ export type TrailEntry = Readonly<{
   moved: ReadonlyArray<Readonly<{ id: string; from: string; to: string }>>;
   suppressed: ReadonlyArray<Suppressed>;
   failure: RoundFailure | null;
+  /** what a lifecycle event said: its stage, result and reason, or who ruled and why */
+  note: string | null;
+  /** set when a person's ruling made the run converge with this event */
+  convergedBy: string | null;
   rejection: Rejection | null;
 }>;
 
@@ -83,6 +88,9 @@ export const fold = (
       round: roundOf(event),
       status: after.state.status,
       ...(after.rejection === null ? effect(state, after.state) : NOTHING),
+      note: noteOf(event),
+      convergedBy:
+        after.rejection === null && state.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
       rejection: after.rejection,
     });
     state = after.state;

@@ -14,7 +14,13 @@ export type RunRead = ParsedLog & Located & Readonly<{ folded: Folded }>;
 /** A run read for its state only: the events are checked and folded as they stream past. */
 export type RunStateRead = LogSummary &
   Located &
-  Readonly<{ state: RunState; events: number; refused: number }>;
+  Readonly<{
+    state: RunState;
+    events: number;
+    refused: number;
+    /** the archived outputs the log names (stage.finished), for verify to check */
+    outputs: ReadonlyArray<string>;
+  }>;
 
 /**
  * The bytes of a run's log and its head anchor. Takes no lock and never writes, creates or
@@ -55,13 +61,15 @@ export const readRunState = async (dir: string, runId: string): Promise<RunState
   let state = initialState;
   let events = 0;
   let refused = 0;
+  const outputs: string[] = [];
   const summary = scanLog(bytes, located.head.head, (event) => {
+    if (event.type === 'stage.finished') outputs.push(event.data.outputSha);
     const after = step(state, event);
     state = after.state;
     events += 1;
     if (after.rejection !== null) refused += 1;
   });
-  return { ...summary, ...located, state, events, refused };
+  return { ...summary, ...located, state, events, refused, outputs };
 };
 
 export const integrityError = (

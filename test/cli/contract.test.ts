@@ -123,9 +123,9 @@ describe('the command-line contract', () => {
     expect(demo.code).toBe(0);
     expect(demo.json.runs).toEqual([
       { runId: 'demo-converges', status: 'converged' },
-      { runId: 'demo-blocked', status: 'blocked' },
+      { runId: 'demo-blocked', status: 'converged', convergedBy: 'Ada Lovelace' },
       { runId: 'demo-gate', status: 'converged' },
-      { runId: 'demo-staged', status: 'converged' },
+      { runId: 'demo-staged', status: 'blocked' },
     ]);
     const verify = await cli(['--dir', demo.json.dir as string, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);

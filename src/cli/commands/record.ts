@@ -8,8 +8,9 @@ import { ClearanceError } from '../../errors.js';
 import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import { actorOf, type Context, type Io } from '../context.js';
 import { parseJsonInput, parseNonNegativeInt, readTextInput } from '../inputs.js';
+import type { Outcome } from '../output.js';
 import { recordedOutcome } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
@@ -18,21 +19,63 @@ type Options = WaitFlags & {
   report?: string;
   wait?: string;
   findingsMd?: string;
+  end?: RoundEndResult;
+  reason?: string;
+  partial?: boolean;
   expectSeq?: number;
   repo?: string;
+};
+
+/** `record --end`: the round in progress ends without a complete report, saying why. */
+const endWithoutReport = async (
+  ctx: Context,
+  runId: string,
+  result: RoundEndResult,
+  reason: string | undefined,
+): Promise<Outcome> => {
+  if (reason === undefined)
+    throw new ClearanceError(
+      'usage',
+      `record --end ${result} needs --reason: a round that ends without a report says why`,
+    );
+  const ended = await endRound(ctx.dir, runId, { result, reason }, actorOf(ctx));
+  const { state } = ended.folded;
+  return {
+    json: {
+      runId,
+      round: state.round,
+      result,
+      reason,
+      status: state.status,
+      seq: ended.appended[0]?.seq ?? null,
+    },
+    text: `round ${state.round} of ${runId} ended ${result}: ${reason}\nthe run is ${state.status}`,
+  };
 };
 
 export const registerRecord = (program: Command, io: Io): Command =>
   withWaitFlags(
     program
       .command('record')
-      .description('record a round report: checked against every rule, appended only if all hold')
+      .description(
+        'record how a round ended: its report, checked against every rule and appended only if all hold, or why it has none',
+      )
       .argument('<run>', 'the run id')
       .option('--report <file>', 'the round report as JSON (- for standard input)')
       .option('--wait <path>', "wait for the next round's report to be published at <path>, then record it")
       .option(
         '--findings-md <file>',
         'findings in prose: "- [severity] path:line :: text" lines and a "## Not examined" list',
+      )
+      .addOption(
+        new Option('--end <result>', 'end the round without a report, saying why with --reason').choices([
+          ...ROUND_END_RESULTS,
+        ]),
+      )
+      .option('--reason <text>', 'with --end: why (for ci_failed, the diagnosis: it is the feedback)')
+      .option(
+        '--partial',
+        'with a report: the round is partial (the budget ran out, or an expert handed in nothing)',
       )
       .option(
         '--repo <dir>',
@@ -57,28 +100,35 @@ export const registerRecord = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
-        const sources = [opts.report, opts.wait, opts.findingsMd].filter((s) => s !== undefined);
-        if (sources.length !== 1)
+        const sources = [opts.report, opts.wait, opts.findingsMd, opts.end].filter((s) => s !== undefined);
+        if (sources.length !== 1) {
           throw new ClearanceError(
             'usage',
-            'record needs exactly one of --report <file|->, --wait <path> or --findings-md <file>',
+            'record needs exactly one of --report <file|->, --wait <path>, --findings-md <file> or --end <result>',
           );
+        }
+        if (opts.end !== undefined) return endWithoutReport(ctx, runId, opts.end, opts.reason);
+        if (opts.reason !== undefined) throw new ClearanceError('usage', '--reason goes with --end');
         const options = {
           ...actorOf(ctx),
           ...(opts.expectSeq === undefined ? {} : { expectedSeq: opts.expectSeq }),
           ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
+          ...(opts.partial === true ? { result: 'partial' as const } : {}),
         };
         if (opts.wait !== undefined) {
           const wait = waitOptionsOf(opts);
           const collecting = collectRound(ctx.dir, runId, opts.wait, { ...options, wait });
-          const result = await withSpinner(
-            io,
-            ctx.json,
-            `waiting for ${opts.wait}`,
-            resolveBudget(wait).timeoutMs,
-            collecting,
+          return recordedOutcome(
+            ctx,
+            runId,
+            await withSpinner(
+              io,
+              ctx.json,
+              `waiting for ${opts.wait}`,
+              resolveBudget(wait).timeoutMs,
+              collecting,
+            ),
           );
-          return recordedOutcome(ctx, runId, result);
         }
         if (opts.findingsMd !== undefined) {
           const text = await readTextInput(opts.findingsMd, io, 'findings file');

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { listRuns } from '../../store/list.js';
+import { checkObjects, type ObjectProblem } from '../../store/objects.js';
 import { integrityError, type RunStateRead, readRunState } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
-const summary = (read: RunStateRead) => ({
+const summary = (read: RunStateRead, objects: ReadonlyArray<ObjectProblem>) => ({
   runId: read.runId,
-  intact: read.issue === null,
+  intact: read.issue === null && objects.length === 0,
   events: read.events,
   lastSeq: read.lastSeq,
   lastHash: read.lastHash,
@@ -15,12 +16,16 @@ const summary = (read: RunStateRead) => ({
   beyondHead: read.beyondHead,
   tornTail: read.tornTail,
   issue: read.issue,
+  objects,
   refused: read.refused,
 });
 
-const describe = (s: ReturnType<typeof summary>): string => {
+type Summary = ReturnType<typeof summary>;
+
+const describe = (s: Summary): string => {
   if (s.issue !== null)
     return `${s.runId}: DAMAGED at line ${s.issue.line} (byte ${s.issue.offset}): ${s.issue.cause}`;
+  const broken = s.objects.map((o) => `${s.runId}: archived output ${o.sha} is ${o.problem}`);
   const notes = [
     s.tornTail === null
       ? ''
@@ -33,23 +38,34 @@ const describe = (s: ReturnType<typeof summary>): string => {
       : `${s.beyondHead} line(s) after the head anchor (an append stopped before updating it)`,
     s.refused === 0 ? '' : `${s.refused} event(s) refused by the rules when folded (see replay)`,
   ].filter((n) => n !== '');
-  return `${s.runId}: intact, ${s.events} event(s), last seq ${s.lastSeq}, head ${s.lastHash.slice(0, 12)}…${notes.map((n) => `\n  note: ${n}`).join('')}`;
+  const state = s.objects.length === 0 ? 'intact' : 'log intact, archive DAMAGED';
+  return [
+    `${s.runId}: ${state}, ${s.events} event(s), last seq ${s.lastSeq}, head ${s.lastHash.slice(0, 12)}…${notes.map((n) => `\n  note: ${n}`).join('')}`,
+    ...broken,
+  ].join('\n');
 };
 
 export const registerVerify = (program: Command, io: Io): Command =>
   program
     .command('verify')
     .description(
-      'check a run log (or every run): every line decodes, seq has no gaps, the hash chain and head anchor hold',
+      'check a run (or every run): every line decodes, seq has no gaps, the hash chain and head anchor hold, every archived output is there',
     )
     .argument('[run]', 'the run id (default: every run in the store)')
-    .addHelpText('after', examples('clearance verify pr-236', 'clearance verify --json'))
+    .addHelpText(
+      'after',
+      `${examples('clearance verify pr-236', 'clearance verify --json')}\nExit 0 when intact; 1 naming the first damaged line (or output).`,
+    )
     .action(
       action(io, async (ctx, runId: string | undefined) => {
         const ids = runId === undefined ? await listRuns(ctx.dir) : [runId];
-        const reads = [];
-        for (const id of ids) reads.push(await readRunState(ctx.dir, id));
-        const runs = reads.map(summary);
+        const runs: Summary[] = [];
+        const reads: RunStateRead[] = [];
+        for (const id of ids) {
+          const read = await readRunState(ctx.dir, id);
+          reads.push(read);
+          runs.push(summary(read, read.issue === null ? await checkObjects(ctx.dir, id, read.outputs) : []));
+        }
         const damaged = reads.find((r) => r.issue !== null);
         if (damaged !== undefined) {
           const error = integrityError(damaged) as ClearanceError;
@@ -57,6 +73,14 @@ export const registerVerify = (program: Command, io: Io): Command =>
             ...error.details,
             runs,
           });
+        }
+        const archive = runs.find((r) => r.objects.length > 0);
+        if (archive !== undefined) {
+          throw new ClearanceError(
+            'integrity',
+            `${runs.map(describe).join('\n')}\nrun ${archive.runId}'s archive is missing or has changed outputs its log names`,
+            { runs },
+          );
         }
         return {
           json: { runs },

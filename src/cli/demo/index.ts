@@ -8,6 +8,7 @@ import { statusWord, trailLine } from '../format.js';
 import type { Outcome } from '../output.js';
 import { blockedLoop } from './blocked.js';
 import { gateLoop } from './gate.js';
+import { rulingAfterCap, stagedLoop } from './lifecycle.js';
 import { convergingLoop } from './loop.js';
 import { narrator } from './narrator.js';
 
@@ -21,6 +22,8 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   await convergingLoop(ctx, n, converging);
   await blockedLoop(ctx, n, blocked);
   await gateLoop(ctx, n, 'demo-gate');
+  await stagedLoop(ctx, n, 'demo-staged');
+  await rulingAfterCap(ctx, n, blocked);
 
   n.step(`Replay ${converging} from its log: every event, and what it did`);
   n.command(`replay ${converging}`);
@@ -33,18 +36,24 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
 
   const present = await listRuns(dir); // without git, demo-gate was skipped
   const finals = await Promise.all(
-    [converging, blocked, 'demo-gate']
+    [converging, blocked, 'demo-gate', 'demo-staged']
       .filter((runId) => present.includes(runId))
       .map(async (runId) => ({
         runId,
         status: (await readIntactRun(dir, runId)).folded.state.status,
+        ...(runId === blocked
+          ? { convergedBy: (await readIntactRun(dir, runId)).folded.state.convergedBy?.by ?? null }
+          : {}),
       })),
   );
   const text = [
     ctx.color.bold(`clearance demo — a whole review loop in a fresh store: ${dir}`),
     n.lines(),
     '',
-    ...finals.map((f) => `${f.runId}: ${statusWord(ctx.color, f.status)}`),
+    ...finals.map(
+      (f) =>
+        `${f.runId}: ${statusWord(ctx.color, f.status)}${'convergedBy' in f && f.convergedBy !== null ? ` (by ruling of ${f.convergedBy}, after blocking at its cap)` : ''}`,
+    ),
     `Look around: clearance --dir ${dir} status`,
   ].join('\n');
   return { json: { dir, runs: finals }, text };

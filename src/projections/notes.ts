@@ -1,0 +1,24 @@
+import type { DomainEvent } from '../events/event.js';
+import { describeCost } from './views/cost.js';
+
+/** What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who ruled and why. */
+export const noteOf = (event: DomainEvent): string | null => {
+  switch (event.type) {
+    case 'stage.started':
+      return `stage ${event.data.stage} started${event.data.commands.length > 0 ? `, declaring ${event.data.commands.join('; ')}` : ''}`;
+    case 'stage.finished':
+      return `stage ${event.data.stage} finished by ${event.data.runner} (${describeCost(event.data.cost)}), output ${event.data.outputSha.slice(0, 12)}`;
+    case 'stage.failed':
+      return `stage ${event.data.stage} failed under ${event.data.runner} (${describeCost(event.data.cost)}): ${event.data.reason}`;
+    case 'round.ended':
+      return `round ended ${event.data.result}: ${event.data.reason}`;
+    case 'round.recorded':
+      return event.data.result === 'partial' ? 'recorded as partial' : null;
+    case 'finding.ruled':
+      return `ruling of ${event.data.by}: ${event.data.findingId.slice(0, 12)} ${event.data.status}, because ${event.data.why}`;
+    case 'rounds.extended':
+      return `extension by ${event.data.by}: ${event.data.rounds} more round(s), because ${event.data.why}`;
+    default:
+      return null;
+  }
+};
