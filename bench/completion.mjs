@@ -201,7 +201,7 @@ export async function runCompletionBench() {
 
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-const print = (r) => {
+export const printCompletionBench = (r) => {
   console.log(`completion: publish → wait returns, ${r.latencyTrials} trials each, pollMs ${r.pollMs}`);
   for (const [clock, label] of [
     ['publish', 'publish-to-return'],
@@ -228,5 +228,5 @@ const print = (r) => {
 };
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  print(await runCompletionBench());
+  printCompletionBench(await runCompletionBench());
 }
