@@ -78,6 +78,7 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
             severity: f.severity,
             confirmed: true,
             evidence: 'again',
+            ...(f.principle === null ? {} : { principle: f.principle }),
           },
         ],
       }));
