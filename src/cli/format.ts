@@ -24,6 +24,12 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
   const lines = [
     `run ${c.bold(view.runId ?? '?')}: ${statusWord(c, view.status)} after round ${view.round} of ${view.maxRounds} (policy ${view.policy}, seq ${seq})`,
   ];
+  const live = view.inProgress;
+  if (live !== null && live.phase === 'running') {
+    lines.push(
+      `round ${live.round} is running: ${live.running === null ? 'between stages' : `stage ${live.running}`}${live.finished.length > 0 ? `; finished: ${live.finished.join(', ')}` : ''}`,
+    );
+  }
   if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${view.inputSha}`);
   else if (view.status === 'open') lines.push(`next: capture the input for round ${view.round + 1}`);
   const f = view.lastFailure;

@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
@@ -98,6 +98,23 @@ describe('the command-line contract', () => {
     } finally {
       await kill(holder);
     }
+  });
+
+  it('an unexpected failure is an internal error: exit 70, still one JSON object', async () => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, 'runs', 'r.jsonl'), { recursive: true }); // a directory where the log should be
+    const result = await cli(['--dir', dir, 'status', 'r', '--json']);
+    expect(result.code).toBe(70);
+    expect(result.json).toMatchObject({
+      ok: false,
+      error: {
+        code: 'internal',
+        message: expect.stringMatching(/^internal error \(please report it\): .*EISDIR/),
+      },
+    });
+    const text = await cli(['--dir', dir, 'status', 'r']);
+    expect([text.code, text.stdout]).toEqual([70, '']);
+    expect(text.stderr).toMatch(/^error: internal error/);
   });
 
   it('unsafe run ids are refused before any path is built: exit 2, nothing created anywhere', async () => {

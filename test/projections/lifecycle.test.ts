@@ -10,6 +10,7 @@ import {
   renderExplanation,
   reproductionsToRun,
   roundRecorded,
+  statusOf,
 } from '../../src/index.js';
 import {
   allStages,
@@ -297,5 +298,34 @@ describe('the standard preset', () => {
     expect(offered.map((c) => state.findings[findingId(c)]?.blocking)).toEqual([true, false, false, false]);
     expect(state.status).toBe('open');
     expect(state.findings[findingId(offered[3] ?? major)]?.principle).toBe('single responsibility');
+  });
+});
+
+describe('the lifecycle of a round in the status view', () => {
+  it('queued once its input is captured, running once a stage started, done with its result', () => {
+    const opened = [openedWith(budgeted)];
+    expect(statusOf(fold(opened).state).inProgress).toBeNull();
+    const queued = [...opened, captured(1, 'A')];
+    expect(statusOf(fold(queued).state).inProgress).toEqual({
+      round: 1,
+      phase: 'queued',
+      finished: [],
+      running: null,
+    });
+    const running = [
+      ...queued,
+      started(1, 'planning'),
+      finished(1, 'planning', { tokens: 5 }),
+      started(1, 'experts'),
+    ];
+    expect(statusOf(fold(running).state)).toMatchObject({
+      inProgress: { round: 1, phase: 'running', finished: ['planning'], running: 'experts' },
+      spent: { tokens: 5 },
+    });
+    const done = [...queued, ...allStages(1), roundRecorded(report(1, 'A'))];
+    expect(statusOf(fold(done).state)).toMatchObject({
+      inProgress: null,
+      rounds: [{ round: 1, result: 'complete', reason: null }],
+    });
   });
 });

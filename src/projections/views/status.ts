@@ -1,12 +1,21 @@
-import type { RoundFailure, RunState, RunStatus } from '../state.js';
+import type { Cost } from '../../events/policy.js';
+import {
+  isFinal,
+  maxRoundsOf,
+  type RoundFailure,
+  type RoundOutcome,
+  type RunState,
+  type RunStatus,
+} from '../state.js';
 import { type FindingView, findingsOf, findingView } from './findings.js';
 
 export type StatusView = Readonly<{
   runId: string | null;
   status: RunStatus;
   policy: string | null;
-  /** the last recorded round */
+  /** the last round that ended */
   round: number;
+  /** the cap in force: the policy's, plus any rounds a person added */
   maxRounds: number | null;
   /** the input the next round will review if captured, else the one the last round reviewed */
   inputSha: string | null;
@@ -23,7 +32,24 @@ export type StatusView = Readonly<{
   /** failed attempts at collecting the next round's report, and the last of them */
   failedAttempts: number;
   lastFailure: RoundFailure | null;
+  /** the round in progress: `queued` (its input captured, no stage started) or `running`; null when none is */
+  inProgress: Readonly<{
+    round: number;
+    phase: 'queued' | 'running';
+    finished: ReadonlyArray<string>;
+    running: string | null;
+  }> | null;
+  /** every round that is done, and how it ended */
+  rounds: ReadonlyArray<RoundOutcome>;
+  spent: Cost;
 }>;
+
+const inProgressOf = (state: RunState): StatusView['inProgress'] => {
+  if (state.run === null || isFinal(state.status) || state.capture === null) return null;
+  const { finished, running, failures } = state.stages;
+  const started = finished.length > 0 || running !== null || Object.keys(failures).length > 0;
+  return { round: state.round + 1, phase: started ? 'running' : 'queued', finished, running };
+};
 
 export const statusOf = (state: RunState): StatusView => {
   const findings = findingsOf(state).map(findingView);
@@ -33,7 +59,7 @@ export const statusOf = (state: RunState): StatusView => {
     status: state.status,
     policy: state.run?.policy.name ?? null,
     round: state.round,
-    maxRounds: state.run?.policy.maxRounds ?? null,
+    maxRounds: state.run === null ? null : maxRoundsOf(state),
     inputSha: state.capture?.inputSha ?? state.reviewed?.inputSha ?? null,
     captured: state.capture !== null,
     counts: {
@@ -46,5 +72,8 @@ export const statusOf = (state: RunState): StatusView => {
     findings,
     failedAttempts: state.failedAttempts,
     lastFailure: state.lastFailure,
+    inProgress: inProgressOf(state),
+    rounds: state.outcomes,
+    spent: state.spent,
   };
 };
