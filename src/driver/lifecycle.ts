@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError } from '../errors.js';
-import type { RoundEndResult } from '../events/event.js';
+import type { DomainEvent, RoundEndResult } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import type { RunState } from '../projections/state.js';
 import { type AppendResult, append } from '../store/append.js';
@@ -14,27 +14,32 @@ import type { ActorOptions } from './capture.js';
  * The round is always the run's round in progress, read under the lock.
  */
 
+/** Append one event for the run's round in progress, its number read under the lock. */
+const inRoundInProgress = (
+  dir: string,
+  runId: string,
+  event: (round: number) => DomainEvent,
+  options: ActorOptions,
+): Promise<AppendResult> => append(dir, runId, (state) => E.right([event(state.round + 1)]), options);
+
 export const startStage = (
   dir: string,
   runId: string,
   stage: Readonly<{ stage: string; commands?: ReadonlyArray<string>; estimate?: Cost }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(
+  inRoundInProgress(
     dir,
     runId,
-    (state) =>
-      E.right([
-        {
-          type: 'stage.started',
-          data: {
-            round: state.round + 1,
-            stage: stage.stage,
-            commands: [...(stage.commands ?? [])],
-            ...(stage.estimate === undefined ? {} : { estimate: stage.estimate }),
-          },
-        },
-      ]),
+    (round) => ({
+      type: 'stage.started',
+      data: {
+        round,
+        stage: stage.stage,
+        commands: [...(stage.commands ?? [])],
+        ...(stage.estimate === undefined ? {} : { estimate: stage.estimate }),
+      },
+    }),
     options,
   );
 
@@ -46,22 +51,13 @@ export const finishStage = async (
 ): Promise<AppendResult> => {
   // the output is on disk, fsynced, before any event names it
   const outputSha = await archiveOutput(dir, runId, stage.output);
-  return append(
+  return inRoundInProgress(
     dir,
     runId,
-    (state) =>
-      E.right([
-        {
-          type: 'stage.finished',
-          data: {
-            round: state.round + 1,
-            stage: stage.stage,
-            outputSha,
-            cost: stage.cost ?? {},
-            runner: stage.runner,
-          },
-        },
-      ]),
+    (round) => ({
+      type: 'stage.finished',
+      data: { round, stage: stage.stage, outputSha, cost: stage.cost ?? {}, runner: stage.runner },
+    }),
     options,
   );
 };
@@ -72,22 +68,13 @@ export const failStage = (
   stage: Readonly<{ stage: string; reason: string; cost?: Cost; runner: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(
+  inRoundInProgress(
     dir,
     runId,
-    (state) =>
-      E.right([
-        {
-          type: 'stage.failed',
-          data: {
-            round: state.round + 1,
-            stage: stage.stage,
-            reason: stage.reason,
-            cost: stage.cost ?? {},
-            runner: stage.runner,
-          },
-        },
-      ]),
+    (round) => ({
+      type: 'stage.failed',
+      data: { round, stage: stage.stage, reason: stage.reason, cost: stage.cost ?? {}, runner: stage.runner },
+    }),
     options,
   );
 
@@ -97,12 +84,7 @@ export const endRound = (
   end: Readonly<{ result: RoundEndResult; reason: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(
-    dir,
-    runId,
-    (state) => E.right([{ type: 'round.ended', data: { round: state.round + 1, ...end } }]),
-    options,
-  );
+  inRoundInProgress(dir, runId, (round) => ({ type: 'round.ended', data: { round, ...end } }), options);
 
 /** A finding named by its id or a unique prefix of it (at least 6 characters). */
 export const resolveFindingId = (state: RunState, idOrPrefix: string): string => {

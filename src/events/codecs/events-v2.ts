@@ -3,6 +3,7 @@ import type { Budget, Policy } from '../policy.js';
 import { RoundRecordedV1, type RunOpenedV1 } from './events-v1.js';
 import { PolicyCodecV1 } from './policy.js';
 import { ReportCodecV2 } from './report.js';
+import type { SameShape } from './same-shape.js';
 
 /**
  * Version 2 of `run.opened` and `round.recorded`, and the lifecycle events (new, so at version 1).
@@ -109,12 +110,6 @@ export const RoundsExtendedV1 = t.type({ rounds: t.number, why: t.string, by: t.
 
 // the decoded policy is the domain policy: neither has a field the other lacks
 type PersistedPolicy = t.TypeOf<typeof PolicyCodecV2>;
-const _samePolicy: PersistedPolicy extends Policy
-  ? keyof PersistedPolicy extends keyof Policy
-    ? keyof Policy extends keyof PersistedPolicy
-      ? true
-      : never
-    : never
-  : never = true;
+const _samePolicy: SameShape<PersistedPolicy, Policy> = true;
 void _samePolicy;
 void RoundRecordedV1;

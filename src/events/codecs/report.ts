@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import type { RoundReport } from '../report.js';
+import type { SameShape } from './same-shape.js';
 
 /**
  * The persisted form of a round report inside `round.recorded`. It mirrors the zod input schema
@@ -26,22 +27,29 @@ const Decision = t.type({
 
 const Cost = t.partial({ tokens: t.number, usd: t.number, seconds: t.number });
 
-export const ReportCodecV1 = t.intersection([
-  t.type({
-    runId: t.string,
-    round: t.number,
-    inputSha: t.string,
-    completed: t.boolean,
-    candidates: t.array(Candidate),
-    decisions: t.array(Decision),
-  }),
-  t.partial({
-    verdict: t.keyof({ open: null, converged: null, blocked: null }),
-    notExamined: t.array(t.string),
-    reviewer: t.string,
-    cost: Cost,
-  }),
-]);
+/**
+ * A report around a candidate codec. Only candidates changed between versions, so both versions
+ * are this shape; a change anywhere else in the report needs a version that does not use it.
+ */
+const reportWith = <C extends t.Mixed>(candidate: C) =>
+  t.intersection([
+    t.type({
+      runId: t.string,
+      round: t.number,
+      inputSha: t.string,
+      completed: t.boolean,
+      candidates: t.array(candidate),
+      decisions: t.array(Decision),
+    }),
+    t.partial({
+      verdict: t.keyof({ open: null, converged: null, blocked: null }),
+      notExamined: t.array(t.string),
+      reviewer: t.string,
+      cost: Cost,
+    }),
+  ]);
+
+export const ReportCodecV1 = reportWith(Candidate);
 
 const CandidateV2 = t.intersection([
   Candidate,
@@ -49,30 +57,9 @@ const CandidateV2 = t.intersection([
 ]);
 
 /** v2 (lifecycle): candidates may name a principle and carry a reproduction. */
-export const ReportCodecV2 = t.intersection([
-  t.type({
-    runId: t.string,
-    round: t.number,
-    inputSha: t.string,
-    completed: t.boolean,
-    candidates: t.array(CandidateV2),
-    decisions: t.array(Decision),
-  }),
-  t.partial({
-    verdict: t.keyof({ open: null, converged: null, blocked: null }),
-    notExamined: t.array(t.string),
-    reviewer: t.string,
-    cost: Cost,
-  }),
-]);
+export const ReportCodecV2 = reportWith(CandidateV2);
 
 type Persisted = t.TypeOf<typeof ReportCodecV2>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
-const _sameShape: Persisted extends RoundReport
-  ? keyof Persisted extends keyof RoundReport
-    ? keyof RoundReport extends keyof Persisted
-      ? true
-      : never
-    : never
-  : never = true;
+const _sameShape: SameShape<Persisted, RoundReport> = true;
 void _sameShape;
