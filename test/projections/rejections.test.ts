@@ -58,6 +58,12 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .whenEvent(bad({ severities: {} }))
         .rejects('invalid-policy', /severities/);
       given()
+        .whenEvent(bad({ stages: ['planning', 'planning'] }))
+        .rejects('invalid-policy', /stages must be distinct/);
+      given()
+        .whenEvent(bad({ budget: { usd: -1 } }))
+        .rejects('invalid-policy', /budget\.usd/);
+      given()
         .whenEvent(bad({ severities: { nit: { blocks: false, firstRoundOnly: false, maxAdmitted: -1 } } }))
         .rejects('invalid-policy', /maxAdmitted/);
     });

@@ -40,6 +40,23 @@ export const policyIsUsable = (policy: Policy): Check => {
       'severities',
     ]);
   }
+  const stages = policy.stages;
+  if (stages.some((s) => s.trim() === '') || new Set(stages).size !== stages.length) {
+    return fail(
+      'invalid-policy',
+      `policy.stages must be distinct, non-empty names, got ${JSON.stringify(stages)}`,
+      ['policy', 'stages'],
+    );
+  }
+  for (const [unit, limit] of Object.entries(policy.budget)) {
+    if (limit !== undefined && (!Number.isFinite(limit) || limit < 0)) {
+      return fail('invalid-policy', `policy.budget.${unit} must be a finite number >= 0, got ${limit}`, [
+        'policy',
+        'budget',
+        unit,
+      ]);
+    }
+  }
   for (const [name, rule] of severities) {
     if (rule.maxAdmitted !== null && (!Number.isInteger(rule.maxAdmitted) || rule.maxAdmitted < 0)) {
       return fail(
