@@ -1,5 +1,5 @@
 import type { FailureReason, RevisionCapturedData, RunOpenedData } from '../events/event.js';
-import type { Cost, Policy } from '../events/policy.js';
+import type { Cost } from '../events/policy.js';
 
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
 export type FindingStatus = 'open' | 'fixed' | 'withdrawn';
@@ -143,8 +143,6 @@ export const initialState: RunState = Object.freeze({
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
-
-export const policyOf = (state: RunState): Policy | null => state.run?.policy ?? null;
 
 /** The cap in force: the policy's rounds plus any a person added. */
 export const maxRoundsOf = (state: RunState): number =>
