@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'],
+    // a real, throwaway PostgreSQL server for the PostgreSQL store's tests (or CLEARANCE_TEST_PG)
+    globalSetup: ['test/support/postgres-server.ts'],
     // Integration tests spawn real processes and take real locks; give them room on a 2-core box.
     testTimeout: 60_000,
     hookTimeout: 60_000,

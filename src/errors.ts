@@ -14,6 +14,8 @@ export const OPERATIONAL_CODES = [
   'seq-mismatch',
   'lock-timeout',
   'lock-compromised',
+  'store-unavailable',
+  'store-schema',
   // completion
   'timeout',
   'incomplete',

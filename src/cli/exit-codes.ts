@@ -20,6 +20,8 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'seq-mismatch': EXIT.refused,
   'lock-timeout': EXIT.lock,
   'lock-compromised': EXIT.lock,
+  'store-unavailable': 69, // EX_UNAVAILABLE
+  'store-schema': 78, // EX_CONFIG
   timeout: EXIT.timeout,
   incomplete: EXIT.completion,
   malformed: EXIT.completion,

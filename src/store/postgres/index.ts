@@ -1,0 +1,41 @@
+import type pg from 'pg';
+import { assertRunId } from '../run-id.js';
+import type { Store } from '../store.js';
+import { appendPostgres, openPostgres } from './append.js';
+import { connect, describe } from './connect.js';
+import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
+import { listRunsPostgres, readRunPostgres, readRunStatePostgres } from './read.js';
+import { assertSchema } from './schema.js';
+
+/**
+ * The PostgreSQL store over one connection. Commands run their queries one after another on it;
+ * concurrency between processes is PostgreSQL's (row locks, transactions), not ours.
+ */
+export const postgresStoreOn = (client: pg.Client): Store => {
+  const where = describe(client);
+  return {
+    kind: 'postgres',
+    where,
+    openRun: (opened, options) => openPostgres(client, where, { ...opened, runId: assertRunId(opened.runId) }, options),
+    append: (runId, eventsFor, options) => appendPostgres(client, where, assertRunId(runId), eventsFor, options),
+    readRun: (runId) => readRunPostgres(client, where, assertRunId(runId)),
+    readRunState: (runId) => readRunStatePostgres(client, where, assertRunId(runId)),
+    listRuns: () => listRunsPostgres(client),
+    archiveOutput: (runId, bytes) => archiveOutputPostgres(client, assertRunId(runId), bytes),
+    checkObjects: (runId, shas) => checkObjectsPostgres(client, assertRunId(runId), shas),
+    readOutput: (runId, sha) => readOutputPostgres(client, assertRunId(runId), sha),
+    close: () => client.end(),
+  };
+};
+
+/** Connect and check the schema version: a store `store init` never prepared is refused, never created. */
+export const openPostgresStore = async (connectionString: string): Promise<Store> => {
+  const client = await connect(connectionString);
+  try {
+    await assertSchema(client);
+  } catch (e) {
+    await client.end().catch(() => undefined);
+    throw e;
+  }
+  return postgresStoreOn(client);
+};
