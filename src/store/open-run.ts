@@ -8,7 +8,7 @@ import { ZERO_HASH } from '../events/sha256.js';
 import { evolveAll } from '../projections/decide.js';
 import { initialState } from '../projections/state.js';
 import { writeHead } from './head.js';
-import { encodeEvents } from './log-format.js';
+import { encodeEvents, type Head } from './log-format.js';
 import { runPaths } from './paths.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
@@ -37,18 +37,33 @@ export const openRun = async (
   opened: RunOpenedData,
   options: OpenOptions,
 ): Promise<ReadonlyArray<StoredEvent>> => {
-  const paths = runPaths(dir, opened.runId);
   const events: DomainEvent[] = [{ type: 'run.opened', data: opened }];
   if (options.capture !== undefined) events.push({ type: 'revision.captured', data: options.capture });
   const checked = evolveAll(initialState, events);
   if (E.isLeft(checked)) throw refusal(checked.left);
   const at = (options.now?.() ?? new Date()).toISOString();
   const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  await createLog(dir, opened.runId, encoded.text, { seq: encoded.lastSeq, hash: encoded.lastHash });
+  return encoded.stored;
+};
+
+/**
+ * Create a run's log holding `text` (whole lines) from the first moment anyone can see it: written
+ * to a temporary file created with `wx` and fsynced, then linked to the log's name, which fails if
+ * the run exists. Exclusive, and no reader ever sees a partial log.
+ */
+export const createLog = async (
+  dir: string,
+  runId: string,
+  text: string | Buffer,
+  head: Head,
+): Promise<void> => {
+  const paths = runPaths(dir, runId);
   await mkdir(paths.runs, { recursive: true });
-  const temp = path.join(paths.runs, `.${opened.runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = path.join(paths.runs, `.${runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx');
   try {
-    await handle.writeFile(encoded.text);
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
@@ -59,9 +74,9 @@ export const openRun = async (
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new ClearanceError(
         'run-exists',
-        `run ${opened.runId} already exists in ${paths.runs}: pick another run id`,
+        `run ${runId} already exists in ${paths.runs}: pick another run id`,
         {
-          runId: opened.runId,
+          runId: runId,
           path: paths.log,
         },
       );
@@ -71,6 +86,5 @@ export const openRun = async (
     await unlink(temp).catch(() => undefined);
   }
   await syncDir(paths.runs);
-  writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
-  return encoded.stored;
+  writeHead(paths.head, head);
 };

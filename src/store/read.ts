@@ -48,6 +48,10 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
   }
 };
 
+/** A run's log bytes as they are on disk (export trims them to the intact lines). */
+export const readRunBytes = async (dir: string, runId: string): Promise<Buffer> =>
+  (await readBytes(dir, runId)).bytes;
+
 /** Read a run and fold it with its audit trail. A torn tail is reported and ignored; an integrity issue is reported. */
 export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
   const { bytes, ...located } = await readBytes(dir, runId);

@@ -2,9 +2,17 @@ import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events
 import { type AppendOptions, type AppendResult, append } from './append.js';
 import { listRuns } from './list.js';
 import { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './objects.js';
-import { openRun } from './open-run.js';
+import { createLog, openRun } from './open-run.js';
 import type { EventsFor } from './prepare-append.js';
-import { type RunRead, type RunStateRead, readRun, readRunState } from './read.js';
+import {
+  integrityError,
+  type RunRead,
+  type RunStateRead,
+  readRun,
+  readRunBytes,
+  readRunState,
+} from './read.js';
+import { checkImport } from './transfer.js';
 
 /**
  * What the driver and the CLI use of a store, whichever engine holds it: the JSONL directory (the
@@ -26,6 +34,10 @@ export type Store = Readonly<{
   archiveOutput: (runId: string, bytes: Uint8Array) => Promise<string>;
   checkObjects: (runId: string, shas: ReadonlyArray<string>) => Promise<ReadonlyArray<ObjectProblem>>;
   readOutput: (runId: string, sha: string) => Promise<Buffer>;
+  /** the run's log exactly as stored (intact lines only; a damaged log is refused) */
+  exportLog: (runId: string) => Promise<Buffer>;
+  /** a new run from exported lines, checked whole first (`checkImport`); returns the event count */
+  importLog: (runId: string, bytes: Buffer) => Promise<number>;
   /** release what the store holds open (a database connection); the file store holds nothing */
   close: () => Promise<void>;
 }>;
@@ -41,5 +53,16 @@ export const fileStore = (dir: string): Store => ({
   archiveOutput: (runId, bytes) => archiveOutput(dir, runId, bytes),
   checkObjects: (runId, shas) => checkObjects(dir, runId, shas),
   readOutput: (runId, sha) => readOutput(dir, runId, sha),
+  exportLog: async (runId) => {
+    const read = await readRun(dir, runId);
+    const damaged = integrityError(read);
+    if (damaged !== null) throw damaged;
+    return (await readRunBytes(dir, runId)).subarray(0, read.size);
+  },
+  importLog: async (runId, bytes) => {
+    const parsed = checkImport(runId, bytes);
+    await createLog(dir, runId, bytes, { seq: parsed.lastSeq, hash: parsed.lastHash });
+    return parsed.events.length;
+  },
   close: async () => undefined,
 });

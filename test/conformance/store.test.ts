@@ -27,16 +27,8 @@ const capture = (round: number, input: string, touched: string[] = []) => ({
 });
 
 /** The bytes a run's log would have in a file: what export prints and verify checks. */
-const logBytes = async (store: Store, runId: string): Promise<string> => {
-  const read = await store.readRun(runId);
-  return read.events.length === 0 ? '' : (await exportText(store, runId));
-};
-const exportText = async (store: Store, runId: string): Promise<string> => {
-  const read = await store.readRun(runId);
-  // re-encode nothing: the stored lines are the log; the reader hands back their chain summary
-  expect(read.issue).toBeNull();
-  return JSON.stringify(read.events.map((e) => [e.seq, e.prev, e.type]));
-};
+const logBytes = (store: Store, runId: string): Promise<string> =>
+  store.exportLog(runId).then((b) => b.toString('utf8'));
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -53,10 +45,14 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
     expect(await codeOf(store.openRun(opened('r1'), { by, now }))).toBe('run-exists');
-    const result = await store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1', candidates: [candidate()] }))], {
-      by,
-      now,
-    });
+    const result = await store.append(
+      'r1',
+      [roundRecorded(report(1, 'A', { runId: 'r1', candidates: [candidate()] }))],
+      {
+        by,
+        now,
+      },
+    );
     expect(result.appended.map((e) => e.seq)).toEqual([3]);
     const read = await store.readRun('r1');
     expect(read.issue).toBeNull();
@@ -69,7 +65,11 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
     const before = await logBytes(store, 'r1');
-    const stale = store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1' }))], { by, now, expectedSeq: 1 });
+    const stale = store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1' }))], {
+      by,
+      now,
+      expectedSeq: 1,
+    });
     expect(await codeOf(stale)).toBe('seq-mismatch');
     expect(await logBytes(store, 'r1')).toBe(before);
   });
@@ -95,7 +95,9 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const sha1 = await store.archiveOutput('r1', Buffer.from('npm test: 3 passed'));
     expect(await store.archiveOutput('r1', Buffer.from('npm test: 3 passed'))).toBe(sha1);
     expect((await store.readOutput('r1', sha1)).toString()).toBe('npm test: 3 passed');
-    expect(await store.checkObjects('r1', [sha1, 'f'.repeat(64)])).toEqual([{ sha: 'f'.repeat(64), problem: 'missing' }]);
+    expect(await store.checkObjects('r1', [sha1, 'f'.repeat(64)])).toEqual([
+      { sha: 'f'.repeat(64), problem: 'missing' },
+    ]);
   });
 
   it('serialises concurrent appenders: none lost, none duplicated', async () => {
@@ -105,13 +107,18 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     // every writer appends stage events for round... use captures: always legal, latest wins
     await Promise.all(
       writers.map(async (w, i) => {
-        for (let n = 0; n < 5; n++) await w.append('r1', [{ type: 'revision.captured', data: capture(1, `${i}-${n}`) }], { by });
+        for (let n = 0; n < 5; n++)
+          await w.append('r1', [{ type: 'revision.captured', data: capture(1, `${i}-${n}`) }], { by });
       }),
     );
-    const read = await writers[0]!.readRun('r1');
+    const [first] = writers;
+    if (first === undefined) throw new Error('no writer');
+    const read = await first.readRun('r1');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(41);
-    const inputs = read.events.filter((e) => e.type === 'revision.captured').map((e) => (e.data as { inputSha: string }).inputSha);
+    const inputs = read.events
+      .filter((e) => e.type === 'revision.captured')
+      .map((e) => (e.data as { inputSha: string }).inputSha);
     expect(new Set(inputs).size).toBe(40);
   });
 });
@@ -131,12 +138,80 @@ describe('the postgres store, beyond the shared contract', () => {
     const client = new pg.Client({ connectionString: location });
     await client.connect();
     try {
-      await client.query("UPDATE clearance.events SET line = replace(line, 'tester', 'mallory') WHERE run_id = 'r1' AND seq = 1");
+      await client.query(
+        "UPDATE clearance.events SET line = replace(line, 'tester', 'mallory') WHERE run_id = 'r1' AND seq = 1",
+      );
     } finally {
       await client.end();
     }
     const read = await store.readRun('r1');
     expect(read.issue?.line).toBe(2);
-    expect(await codeOf(store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1' }))], { by }))).toBe('integrity');
+    expect(await codeOf(store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1' }))], { by }))).toBe(
+      'integrity',
+    );
   });
+});
+
+/** A run with a round recorded and a capture, every event stamped alike, written into `store`. */
+const sameRun = async (store: Store, runId: string) => {
+  await store.openRun(opened(runId), { by, capture: capture(1, 'A'), now });
+  await store.append(runId, [roundRecorded(report(1, 'A', { runId, candidates: [candidate()] }))], {
+    by,
+    now,
+  });
+  await store.append(runId, [{ type: 'revision.captured', data: capture(2, 'B', ['src/service.js']) }], {
+    by,
+    now,
+  });
+};
+
+describe('moving runs between stores', () => {
+  it('holds the same lines byte for byte in both stores', async () => {
+    const file = (await fresh('file')).store;
+    const postgres = (await fresh('postgres')).store;
+    await sameRun(file, 'r1');
+    await sameRun(postgres, 'r1');
+    expect((await postgres.exportLog('r1')).equals(await file.exportLog('r1'))).toBe(true);
+  });
+
+  it('moves a run to PostgreSQL and back, byte-identical, and it still folds and appends', async () => {
+    const file = (await fresh('file')).store;
+    const postgres = (await fresh('postgres')).store;
+    const back = (await fresh('file')).store;
+    await sameRun(file, 'r1');
+    const original = await file.exportLog('r1');
+    expect(await postgres.importLog('r1', original)).toBe(4);
+    expect(await back.importLog('r1', await postgres.exportLog('r1'))).toBe(4);
+    expect((await back.exportLog('r1')).equals(original)).toBe(true);
+    expect((await back.readRun('r1')).folded.state).toEqual((await file.readRun('r1')).folded.state);
+    const more = await postgres
+      .append('r1', [roundRecorded(report(2, 'B', { runId: 'r1', decisions: [] }))], { by, now })
+      .catch((e) => e);
+    expect(isClearanceError(more) ? more.code : 'appended').toBe('missing-decision');
+  });
+
+  it.each(STORE_KINDS)(
+    'refuses damaged, cut, foreign or refused input into the %s store, writing nothing',
+    async (kind) => {
+      const source = (await fresh('file')).store;
+      await sameRun(source, 'r1');
+      const good = await source.exportLog('r1');
+      const { store } = await fresh(kind);
+      const flipped = Buffer.from(good);
+      flipped[40] = flipped[40] === 0x41 ? 0x42 : 0x41;
+      const cases: Array<[string, Buffer]> = [
+        ['r1', flipped],
+        ['r1', good.subarray(0, good.length - 1)],
+        ['r1', Buffer.from('')],
+        ['other', good],
+        ['r1', Buffer.from(good.toString('utf8').split('\n').slice(1).join('\n'))],
+      ];
+      for (const [runId, bytes] of cases) {
+        expect(await codeOf(store.importLog(runId, bytes))).toBe('integrity');
+        expect(await store.listRuns()).toEqual([]);
+      }
+      await store.importLog('r1', good);
+      expect(await codeOf(store.importLog('r1', good))).toBe('run-exists');
+    },
+  );
 });

@@ -45,20 +45,27 @@ export const setup = (project: TestProject): void => {
   const bin = binDir();
   if (bin === null) {
     project.provide('pgUrl', null);
-    project.provide('pgMissing',
-      'no PostgreSQL server binaries (initdb, pg_ctl) were found: install them (Debian: apt-get install postgresql) or set CLEARANCE_TEST_PG=postgres://… to an existing server');
+    project.provide(
+      'pgMissing',
+      'no PostgreSQL server binaries (initdb, pg_ctl) were found: install them (Debian: apt-get install postgresql) or set CLEARANCE_TEST_PG=postgres://… to an existing server',
+    );
     return;
   }
   // initdb refuses to run as root: the server then runs as the postgres user, in a directory it owns
   const root = process.getuid?.() === 0;
-  const owner = root ? (() => {
-    const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-    const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    return id.status === 0 ? { uid: Number(id.stdout), gid: Number(gid.stdout) } : null;
-  })() : null;
+  const owner = root
+    ? (() => {
+        const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+        const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+        return id.status === 0 ? { uid: Number(id.stdout), gid: Number(gid.stdout) } : null;
+      })()
+    : null;
   if (root && owner === null) {
     project.provide('pgUrl', null);
-    project.provide('pgMissing', 'running as root, and there is no postgres user to run the test server as (initdb refuses root)');
+    project.provide(
+      'pgMissing',
+      'running as root, and there is no postgres user to run the test server as (initdb refuses root)',
+    );
     return;
   }
   const base = mkdtempSync(path.join(os.tmpdir(), 'clearance-pg-'));
@@ -71,8 +78,14 @@ export const setup = (project: TestProject): void => {
       : execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' });
   as('initdb', ['-D', data, '-A', 'trust', '-U', 'clearance', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
   as('pg_ctl', [
-    '-D', data, '-l', path.join(base, 'server.log'), '-w', '-o',
-    `-k ${base} -c listen_addresses='' -c fsync=off -c max_connections=60`, 'start',
+    '-D',
+    data,
+    '-l',
+    path.join(base, 'server.log'),
+    '-w',
+    '-o',
+    `-k ${base} -c listen_addresses='' -c fsync=off -c max_connections=60`,
+    'start',
   ]);
   stop = () => {
     try {

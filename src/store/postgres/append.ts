@@ -1,17 +1,17 @@
+import * as E from 'fp-ts/lib/Either.js';
 import type pg from 'pg';
 import { ClearanceError, refusal } from '../../errors.js';
-import type { RunOpenedData, RevisionCapturedData, DomainEvent, StoredEvent } from '../../events/event.js';
+import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
 import { ZERO_HASH } from '../../events/sha256.js';
 import { evolveAll } from '../../projections/decide.js';
 import { fold } from '../../projections/fold.js';
 import { initialState } from '../../projections/state.js';
-import * as E from 'fp-ts/lib/Either.js';
+import type { AppendResult } from '../append.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
 import { encodeEvents, parseLog } from '../log-format.js';
 import { type EventsFor, prepareAppend } from '../prepare-append.js';
 import { integrityError } from '../read.js';
-import type { AppendResult } from '../append.js';
 import { insertLines, missingRun, readLogBytes, readRunRow } from './log.js';
-import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
 
 type Options = Readonly<{ by: string; expectedSeq?: number; now?: () => Date; timeoutMs?: number }>;
 
@@ -47,14 +47,21 @@ export const appendPostgres = async (
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   try {
     return await transaction(client, async () => {
-      await client.query("SELECT set_config('lock_timeout', $1, true)", [`${Math.max(1, Math.ceil(timeoutMs))}ms`]);
+      await client.query("SELECT set_config('lock_timeout', $1, true)", [
+        `${Math.max(1, Math.ceil(timeoutMs))}ms`,
+      ]);
       const row = await readRunRow(client, runId, true);
       if (row === null) throw missingRun(runId, where);
       const parsed = parseLog(await readLogBytes(client, runId), row.head);
       const damaged = integrityError({ issue: parsed.issue, path: `${where} run ${runId}`, runId });
       if (damaged !== null) throw damaged;
       const folded = fold(parsed.events);
-      const encoded = prepareAppend(runId, { seq: parsed.lastSeq, hash: parsed.lastHash, folded }, eventsFor, options);
+      const encoded = prepareAppend(
+        runId,
+        { seq: parsed.lastSeq, hash: parsed.lastHash, folded },
+        eventsFor,
+        options,
+      );
       if (encoded === null) return { appended: [], folded, repairedTail: null };
       await insertLines(client, runId, parsed.lastSeq + 1, encoded.text);
       await client.query('UPDATE clearance.runs SET last_seq = $2, head_hash = $3 WHERE run_id = $1', [
@@ -100,11 +107,47 @@ export const openPostgres = async (
     });
   } catch (e) {
     if ((e as { code?: string }).code === UNIQUE_VIOLATION) {
-      throw new ClearanceError('run-exists', `run ${opened.runId} already exists in the ${where}: pick another run id`, {
-        runId: opened.runId,
-      });
+      throw new ClearanceError(
+        'run-exists',
+        `run ${opened.runId} already exists in the ${where}: pick another run id`,
+        {
+          runId: opened.runId,
+        },
+      );
     }
     throw e;
   }
   return encoded.stored;
+};
+
+/** Load a checked log (see `checkImport`) as a new run: its row and lines in one transaction. */
+export const importPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+  bytes: Buffer,
+  lastSeq: number,
+  lastHash: string,
+): Promise<void> => {
+  try {
+    await transaction(client, async () => {
+      await client.query('INSERT INTO clearance.runs (run_id, last_seq, head_hash) VALUES ($1, $2, $3)', [
+        runId,
+        lastSeq,
+        lastHash,
+      ]);
+      await insertLines(client, runId, 1, bytes.toString('utf8'));
+    });
+  } catch (e) {
+    if ((e as { code?: string }).code === UNIQUE_VIOLATION) {
+      throw new ClearanceError(
+        'run-exists',
+        `run ${runId} already exists in the ${where}: nothing was imported`,
+        {
+          runId,
+        },
+      );
+    }
+    throw e;
+  }
 };

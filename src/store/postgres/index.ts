@@ -1,8 +1,11 @@
 import type pg from 'pg';
+import { integrityError } from '../read.js';
 import { assertRunId } from '../run-id.js';
 import type { Store } from '../store.js';
-import { appendPostgres, openPostgres } from './append.js';
+import { checkImport } from '../transfer.js';
+import { appendPostgres, importPostgres, openPostgres } from './append.js';
 import { connect, describe } from './connect.js';
+import { readLogBytes } from './log.js';
 import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
 import { listRunsPostgres, readRunPostgres, readRunStatePostgres } from './read.js';
 import { assertSchema } from './schema.js';
@@ -16,14 +19,27 @@ export const postgresStoreOn = (client: pg.Client): Store => {
   return {
     kind: 'postgres',
     where,
-    openRun: (opened, options) => openPostgres(client, where, { ...opened, runId: assertRunId(opened.runId) }, options),
-    append: (runId, eventsFor, options) => appendPostgres(client, where, assertRunId(runId), eventsFor, options),
+    openRun: (opened, options) =>
+      openPostgres(client, where, { ...opened, runId: assertRunId(opened.runId) }, options),
+    append: (runId, eventsFor, options) =>
+      appendPostgres(client, where, assertRunId(runId), eventsFor, options),
     readRun: (runId) => readRunPostgres(client, where, assertRunId(runId)),
     readRunState: (runId) => readRunStatePostgres(client, where, assertRunId(runId)),
     listRuns: () => listRunsPostgres(client),
     archiveOutput: (runId, bytes) => archiveOutputPostgres(client, assertRunId(runId), bytes),
     checkObjects: (runId, shas) => checkObjectsPostgres(client, assertRunId(runId), shas),
     readOutput: (runId, sha) => readOutputPostgres(client, assertRunId(runId), sha),
+    exportLog: async (runId) => {
+      const read = await readRunPostgres(client, where, assertRunId(runId));
+      const damaged = integrityError(read);
+      if (damaged !== null) throw damaged;
+      return readLogBytes(client, runId);
+    },
+    importLog: async (runId, bytes) => {
+      const parsed = checkImport(assertRunId(runId), bytes);
+      await importPostgres(client, where, runId, bytes, parsed.lastSeq, parsed.lastHash);
+      return parsed.events.length;
+    },
     close: () => client.end(),
   };
 };

@@ -6,11 +6,19 @@ import type { Head } from '../log-format.js';
 export type RunRow = Readonly<{ head: Head }>;
 
 export const missingRun = (runId: string, where: string): ClearanceError =>
-  new ClearanceError('run-missing', `no run ${runId} in the ${where}: open it first (clearance open ${runId})`, {
-    runId,
-  });
+  new ClearanceError(
+    'run-missing',
+    `no run ${runId} in the ${where}: open it first (clearance open ${runId})`,
+    {
+      runId,
+    },
+  );
 
-export const readRunRow = async (client: pg.ClientBase, runId: string, forUpdate: boolean): Promise<RunRow | null> => {
+export const readRunRow = async (
+  client: pg.ClientBase,
+  runId: string,
+  forUpdate: boolean,
+): Promise<RunRow | null> => {
   const result = await client.query<{ last_seq: string; head_hash: string }>(
     `SELECT last_seq, head_hash FROM clearance.runs WHERE run_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [runId],
@@ -32,7 +40,12 @@ export const readLogBytes = async (client: pg.ClientBase, runId: string, afterSe
 };
 
 /** Insert lines (the encoder's text, each ending in `\n`) from `firstSeq` on. */
-export const insertLines = async (client: pg.ClientBase, runId: string, firstSeq: number, text: string): Promise<void> => {
+export const insertLines = async (
+  client: pg.ClientBase,
+  runId: string,
+  firstSeq: number,
+  text: string,
+): Promise<void> => {
   const lines = text.split('\n').slice(0, -1);
   await client.query(
     `INSERT INTO clearance.events (run_id, seq, line)

@@ -27,7 +27,11 @@ const located = (where: string, runId: string, head: { seq: number; hash: string
   head: { state: 'ok' as const, head },
 });
 
-export const readRunPostgres = async (client: pg.ClientBase, where: string, runId: string): Promise<RunRead> => {
+export const readRunPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunRead> => {
   const { head, bytes } = await snapshot(client, where, runId);
   const parsed = parseLog(bytes, head);
   return { ...parsed, ...located(where, runId, head), folded: fold(parsed.events) };
@@ -54,6 +58,8 @@ export const readRunStatePostgres = async (
 };
 
 export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyArray<string>> => {
-  const result = await client.query<{ run_id: string }>('SELECT run_id FROM clearance.runs ORDER BY run_id COLLATE "C"');
+  const result = await client.query<{ run_id: string }>(
+    'SELECT run_id FROM clearance.runs ORDER BY run_id COLLATE "C"',
+  );
   return result.rows.map((r) => r.run_id);
 };

@@ -45,7 +45,9 @@ export const schemaVersion = async (client: pg.ClientBase): Promise<number | nul
     "SELECT to_regclass('clearance.meta') IS NOT NULL AS present",
   );
   if (found.rows[0]?.present !== true) return null;
-  const row = await client.query<{ value: string }>("SELECT value FROM clearance.meta WHERE key = 'schema_version'");
+  const row = await client.query<{ value: string }>(
+    "SELECT value FROM clearance.meta WHERE key = 'schema_version'",
+  );
   const value = row.rows[0]?.value;
   return value === undefined ? null : Number(value);
 };
