@@ -21,6 +21,7 @@ export const OPERATIONAL_CODES = [
   'incomplete',
   'malformed',
   'oversized',
+  'report-exists',
   'invalid-budget',
   'aborted',
   // revision and gate

@@ -26,6 +26,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   incomplete: EXIT.completion,
   malformed: EXIT.completion,
   oversized: EXIT.completion,
+  'report-exists': EXIT.refused,
   'invalid-budget': EXIT.usage,
   aborted: EXIT.internal,
   'git-failed': EXIT.refused,
