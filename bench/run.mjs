@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
+import { postgresBench, printPostgresBench } from './postgres.mjs';
 import { appendBench, coldStartBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
@@ -42,3 +43,4 @@ if (wanted('cold')) {
   );
 }
 if (wanted('completion')) printCompletionBench(await runCompletionBench());
+if (wanted('postgres')) printPostgresBench(await postgresBench());
