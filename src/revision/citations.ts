@@ -70,8 +70,10 @@ const lineReason = (file: string, line: number, bytes: Buffer): string | undefin
 
 const sectionReason = (file: string, section: string, bytes: Buffer): string | undefined => {
   const wanted = normalizeHeading(section);
-  const headings = headingsOf(bytes.toString('utf8')).map((h) => h.text);
-  if (headings.includes(wanted)) return undefined;
+  const found = headingsOf(bytes.toString('utf8'));
+  // `## The *Install* step` is cited as it reads ("The Install step") or as it was typed
+  if (found.some((h) => h.text === wanted || h.source === wanted)) return undefined;
+  const headings = found.map((h) => h.text);
   if (headings.length === 0) return `${file} has no headings`;
   const shown = headings
     .slice(0, SHOWN_HEADINGS)

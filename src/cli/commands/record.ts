@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { resolveBudget } from '../../completion/budget.js';
@@ -14,6 +15,29 @@ import type { Outcome } from '../output.js';
 import { recordedOutcome } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
+
+/**
+ * A prose review's bytes as sent, undecoded: its parser refuses what is not UTF-8 text, naming the
+ * byte offset, where decoding here would have replaced the bad bytes silently.
+ */
+const readReviewBytes = async (source: string, io: Io): Promise<Uint8Array> => {
+  if (source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  }
+  try {
+    return await readFile(source);
+  } catch (e) {
+    throw new ClearanceError(
+      'input-unreadable',
+      `cannot read findings file ${source}: ${(e as Error).message}`,
+      {
+        path: source,
+      },
+    );
+  }
+};
 
 type Options = WaitFlags & {
   report?: string;
@@ -131,8 +155,8 @@ export const registerRecord = (program: Command, io: Io): Command =>
           );
         }
         if (opts.findingsMd !== undefined) {
-          const text = await readTextInput(opts.findingsMd, io, 'findings file');
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, text, options));
+          const review = await readReviewBytes(opts.findingsMd, io);
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
         }
         const source = opts.report as string;
         const report = parseJsonInput(
