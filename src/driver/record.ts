@@ -5,7 +5,6 @@ import { citationsRequired } from '../events/policy.js';
 import { parseReport } from '../events/report.js';
 import { type Decided, decide } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
-import { parseFindingsMarkdown } from '../revision/findings-md.js';
 import { type AppendResult, append } from '../store/append.js';
 import { type RunStateRead, readIntactRunState } from '../store/read.js';
 import type { ActorOptions } from './capture.js';
@@ -104,6 +103,8 @@ export const recordFindingsMarkdown = async (
   options: RecordOptions,
 ): Promise<AppendResult> => {
   const { state } = await readIntactRunState(dir, runId);
+  // loaded on demand: the bundled CLI's cold start does not evaluate the Markdown parser
+  const { parseFindingsMarkdown } = await import('../revision/findings-md.js');
   const parsed = parseFindingsMarkdown(review, {
     severities: Object.keys(state.run?.policy.severities ?? {}),
   });
