@@ -60,7 +60,8 @@ export const isFindingShaped = (line: string, v: Vocabulary): boolean => {
 };
 
 /** `path:line :: text` with no bracket in front: a finding whose severity was left out. */
-export const lacksSeverity = (line: string): boolean => WITHOUT_SEVERITY.test(line.trim());
+export const lacksSeverity = (line: string): boolean =>
+  WITHOUT_SEVERITY.test(line.trim().replace(TASK_BOX, ''));
 
 const unticked = (s: string): string =>
   s
