@@ -62,6 +62,9 @@ type Refused = Readonly<{ line: number; message: string }>;
 
 const FINDINGS = /^findings:?$/i;
 const NOT_EXAMINED = /^not examined:?$/i;
+// `- x` then `2. [high] …` on the next line: an ordered item that does not start at 1 cannot
+// interrupt a paragraph, so CommonMark reads it as more text of `x`
+const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
 const VERDICT_LINE = /^verdict\s*:\s*(.*)$/i;
 const DECLARED: Readonly<Record<string, Verdict>> = {
   open: 'open',
@@ -123,7 +126,7 @@ const checkLines = (
 ): Refused | undefined => {
   const lines = inline.source.split('\n');
   for (let i = from; i < lines.length; i++) {
-    if (isFindingShaped(lines[i] ?? '', r.v)) return misplaced(r, start + i, where);
+    if (isFindingShaped((lines[i] ?? '').replace(LIST_MARKER, ''), r.v)) return misplaced(r, start + i, where);
   }
   return undefined;
 };
@@ -185,8 +188,6 @@ const listItem = (
   }
   return container(r, item.children, section, lead);
 };
-
-const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
 
 /**
  * An HTML block runs to the next blank line, and Markdown inside it is not read; but unlike a

@@ -34,10 +34,12 @@ describe('record --findings-md under issueflow: no blocking finding vanishes on 
     const { run, file, log } = await openIssueflowRun('pr');
     const before = await readFile(log);
     let seed = 11;
-    const garbage = Buffer.alloc(4096).map(() => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed >>> 23;
-    });
+    const garbage = Buffer.from(
+      Buffer.alloc(4096).map(() => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed >>> 23;
+      }),
+    );
     const cases: Array<[string, string[], string | undefined, RegExp]> = [
       ['empty stdin', ['--findings-md', '-'], '', /the review is empty/],
       [
