@@ -107,7 +107,8 @@ const check = (markdown: Markdown, index: number, c: Located, target: Target): C
 
 /**
  * Resolve each candidate's citation at the captured revision: a line must exist in the file as it
- * was committed, a section must be a heading of the document. Files come from git (or, for the
+ * was committed, a section must be a heading of the document as CommonMark reads it (by its rendered
+ * text or as typed). Files come from git (or, for the
  * document artifact, from its bytes on disk once they still hash to what was captured), each read
  * once; the checks come back in candidate order.
  */

@@ -126,7 +126,8 @@ const checkLines = (
 ): Refused | undefined => {
   const lines = inline.source.split('\n');
   for (let i = from; i < lines.length; i++) {
-    if (isFindingShaped((lines[i] ?? '').replace(LIST_MARKER, ''), r.v)) return misplaced(r, start + i, where);
+    if (isFindingShaped((lines[i] ?? '').replace(LIST_MARKER, ''), r.v))
+      return misplaced(r, start + i, where);
   }
   return undefined;
 };

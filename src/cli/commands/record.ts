@@ -39,6 +39,20 @@ const readReviewBytes = async (source: string, io: Io): Promise<Uint8Array> => {
   }
 };
 
+const FINDINGS_MD_HELP = `
+A review in Markdown (--findings-md):
+  Every list item (any marker: - * + 1. 1), at any depth, inside > quotes too) whose text starts
+  with a bracketed word is a finding or a decision; emphasis around the word (**[high]**) is fine:
+    - [high] src/app.js:2 :: the handle is never closed
+    - [low] \`docs/spec.md § Install\` :: the command needs sudo
+    - [fixed] 827f9ded38b8 :: closed in a finally block      ([fixed], [open] or [withdrawn])
+  The word must be a severity of the run's policy or a decision, and the item must parse, or the
+  whole review is refused quoting the line; so is a finding outside a list item (a paragraph, an
+  item's second line) or under Not examined. Under a "## Findings" heading every list item must be
+  a finding or a decision. "## Not examined" holds a list or a paragraph, never nothing.
+  "Verdict: open|blocked|converged" (pass = converged) must agree with the derived verdict.
+  Empty input, bytes that are not UTF-8 text and JSON (use --report) are refused.`;
+
 type Options = WaitFlags & {
   report?: string;
   wait?: string;
@@ -89,7 +103,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
       .option('--wait <path>', "wait for the next round's report to be published at <path>, then record it")
       .option(
         '--findings-md <file>',
-        'findings in prose: "- [severity] path:line :: text" lines and a "## Not examined" list',
+        'a review in Markdown, read as CommonMark (- for standard input; see "A review in Markdown" below)',
       )
       .addOption(
         new Option('--end <result>', 'end the round without a report, saying why with --reason').choices([
@@ -111,6 +125,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
         parseNonNegativeInt,
       ),
   )
+    .addHelpText('after', FINDINGS_MD_HELP)
     .addHelpText(
       'after',
       examples(
