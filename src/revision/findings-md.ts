@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Candidate, Decision, Verdict } from '../events/report.js';
+import { declaredVerdictOf, VERDICT_WORDS } from './declared-verdict.js';
 import {
   EXPECTED,
   isFindingShaped,
@@ -65,16 +66,6 @@ const NOT_EXAMINED = /^not examined:?$/i;
 // `- x` then `2. [high] …` on the next line: an ordered item that does not start at 1 cannot
 // interrupt a paragraph, so CommonMark reads it as more text of `x`
 const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
-const VERDICT_LINE = /^verdict\s*:\s*(.*)$/i;
-const DECLARED: Readonly<Record<string, Verdict>> = {
-  open: 'open',
-  blocked: 'blocked',
-  converged: 'converged',
-  pass: 'converged',
-  passed: 'converged',
-  approve: 'converged',
-  approved: 'converged',
-};
 
 type Reading = {
   readonly v: Vocabulary;
@@ -97,21 +88,18 @@ const misplaced = (r: Reading, line: number, where: string): Refused => ({
   message: `findings line ${line + 1} is a finding ${where}: ${quoted(r, line)}; give each finding its own list item, above any Not examined heading`,
 });
 
-/** A `Verdict:` line in rendered text, read as one of the report's verdicts. */
+/** The `Verdict:` lines of rendered text. */
 const readVerdicts = (r: Reading, inline: Inline, start: number): Refused | undefined => {
-  const lines = inline.plain.split('\n');
-  for (const [i, text] of lines.entries()) {
-    const m = VERDICT_LINE.exec(text.trim());
-    if (m === null) continue;
-    const word = /^[A-Za-z]+/.exec((m[1] ?? '').trim())?.[0]?.toLowerCase() ?? '';
-    const verdict = DECLARED[word];
-    if (verdict === undefined) {
+  for (const [i, text] of inline.plain.split('\n').entries()) {
+    const declared = declaredVerdictOf(text);
+    if (declared === undefined) continue;
+    if ('unknown' in declared) {
       return {
         line: start + i,
-        message: `findings line ${start + i + 1} declares a verdict clearance cannot check: ${quoted(r, start + i)}; say Verdict: open, blocked or converged (pass), or leave the line out`,
+        message: `findings line ${start + i + 1} declares a verdict clearance cannot check: ${quoted(r, start + i)}; say Verdict: ${VERDICT_WORDS}, or leave the line out`,
       };
     }
-    r.verdicts.push({ verdict, line: start + i });
+    r.verdicts.push({ verdict: declared.verdict, line: start + i });
   }
   return undefined;
 };

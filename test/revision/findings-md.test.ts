@@ -249,6 +249,7 @@ describe('parseFindingsMarkdown of a declared verdict', () => {
 
   it('refuses a verdict word it cannot check, and two verdicts that disagree', () => {
     expect(refused('Verdict: fail\n').message).toContain('say Verdict: open, blocked or converged');
+    expect(refused('Verdict: constructor\n').message).toContain('declares a verdict clearance cannot check');
     expect(refused('Verdict: pass\n\nmore\n\nVerdict: open\n')).toMatchObject({ line: 5 });
   });
 });
