@@ -217,14 +217,15 @@ describe('prose reviews', () => {
     },
   );
 
-  test.prop([review, fc.nat(), fc.constantFrom('\n', '')], { numRuns })(
+  test.prop([review, fc.nat()], { numRuns })(
     'a review whose blank line between two blocks goes missing parses to exactly the same, or is refused',
-    ({ text, expected }, seed, join) => {
+    ({ text, expected }, seed) => {
       // lists and paragraphs run together: a line may be swallowed into another block's text
-      const blanks = [...text.matchAll(/\r?\n\r?\n/g)].map((m) => m.index ?? 0);
+      const blanks = [...text.matchAll(/(\r?\n)\r?\n/g)];
       fc.pre(blanks.length > 0);
-      const at = blanks[seed % blanks.length] ?? 0;
-      const squeezed = `${text.slice(0, at)}${join}${text.slice(at).replace(/^\r?\n\r?\n/, '\n')}`;
+      const blank = blanks[seed % blanks.length];
+      const at = blank?.index ?? 0;
+      const squeezed = `${text.slice(0, at)}${blank?.[1] ?? '\n'}${text.slice(at + (blank?.[0].length ?? 0))}`;
       const keys = keysOf(parseFindingsMarkdown(squeezed, VOCABULARY));
       if (keys !== undefined) expect(keys).toEqual(inOrder(expected));
     },
