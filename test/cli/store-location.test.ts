@@ -150,6 +150,9 @@ describe('a store placed inside the reviewed work tree with --dir', () => {
     repo.write('src/service.js', 'open()\n');
     const moved = await run('--dir', '.reviews', 'gate', 'wip', '--json');
     expect(moved.code).toBe(1);
-    expect(moved.json).toMatchObject({ ok: false });
+    expect(moved.json).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/the working files are tree/) },
+    });
   });
 });
