@@ -2,8 +2,12 @@ import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClearanceError } from '../../src/errors.js';
-import { captureRevision, inspectWorkspace, observeWorkspace } from '../../src/revision/index.js';
-import { sharedGitDirOf } from '../../src/revision/shared-git-dir.js';
+import {
+  captureRevision,
+  inspectWorkspace,
+  observeWorkspace,
+  sharedGitDirOf,
+} from '../../src/revision/index.js';
 import { makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
 
 afterAll(removeTempDirs);
