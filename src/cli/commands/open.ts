@@ -46,8 +46,9 @@ export const registerOpen = (program: Command, io: Io): Command =>
       )}
 The store (printed as "store: <dir>") is --dir or $CLEARANCE_DIR if given; else, inside a git work
 tree (the one --repo names, or the current one), <git common dir>/clearance: never committed, never
-part of the reviewed tree, shared by linked worktrees; else ./.clearance. A store inside the work tree
-is left out of the dirty check, the --allow-dirty tree and the gate.`,
+part of the reviewed tree, shared by linked worktrees; else ./.clearance. A --dir inside the work tree
+is left out, all of it, of the dirty check, the --allow-dirty tree and the gate: give it a directory
+of its own.`,
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
