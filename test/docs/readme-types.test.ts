@@ -13,7 +13,7 @@ import { tempDir } from '../support/tmp.js';
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const readmeTsExamples = (readme: string): string[] =>
+const readmeTsExamples = (readme: string): string[] =>
   [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
 
 const tsconfig = {
