@@ -1,7 +1,10 @@
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ClearanceError } from '../errors.js';
 import { type Folded, fold, step } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
+import { type CaughtUp, catchUp } from './catch-up.js';
+import { readCheckpoint, recalledCheckpoint } from './fold-cache.js';
 import { type HeadRead, readHead } from './head.js';
 import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';
 import { runPaths } from './paths.js';
@@ -26,6 +29,12 @@ export type RunStateRead = LogSummary &
  * The bytes of a run's log and its head anchor. Takes no lock and never writes, creates or
  * migrates anything.
  */
+const missingRun = (runId: string, runs: string, log: string): ClearanceError =>
+  new ClearanceError('run-missing', `no run ${runId} in ${runs}: open it first (clearance open ${runId})`, {
+    runId,
+    path: log,
+  });
+
 const readBytes = async (dir: string, runId: string): Promise<Located & { bytes: Buffer }> => {
   const paths = runPaths(dir, runId);
   // the head first: an append writes the log before the head, so read in the other order the head
@@ -34,16 +43,7 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
   try {
     return { runId, path: paths.log, head, bytes: await readFile(paths.log) };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ClearanceError(
-        'run-missing',
-        `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
-        {
-          runId,
-          path: paths.log,
-        },
-      );
-    }
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
     throw e;
   }
 };
@@ -72,6 +72,35 @@ export const readRunState = async (dir: string, runId: string): Promise<RunState
   return { ...summary, ...located, state, events, refused, outputs };
 };
 
+/** A run read for where it stands (`status`): its state, and what the scan of the unread part found. */
+export type RunStatusRead = CaughtUp & Readonly<{ runId: string; path: string }>;
+
+/**
+ * Read a run for its state, from its fold checkpoint when that still matches the log (then only
+ * the lines after it are read, checked and folded), otherwise from the start. Synchronous: a
+ * command over every run reads them one after another, keeping nothing of one when it reads the
+ * next. Reads only: never writes the checkpoint, which is the appenders' to keep.
+ */
+export const readRunStatus = (dir: string, runId: string): RunStatusRead => {
+  const paths = runPaths(dir, runId);
+  const checkpoint = recalledCheckpoint(paths.log) ?? readCheckpoint(paths.cache);
+  // without a checkpoint the head is read first: an append writes the log before the head, so it
+  // can lag what we read but never lead it (with one, a mismatch folds the log without the head)
+  const head = checkpoint === null ? readHead(paths.head).head : null;
+  let fd: number;
+  try {
+    fd = openSync(paths.log, constants.O_RDONLY);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
+    throw e;
+  }
+  try {
+    return { ...catchUp(fd, fstatSync(fd), checkpoint, () => head), runId, path: paths.log };
+  } finally {
+    closeSync(fd);
+  }
+};
+
 export const integrityError = (
   read: Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>,
 ): ClearanceError | null =>
@@ -92,6 +121,8 @@ const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'ru
 /** Read a run whose log must be intact: an integrity issue becomes an `integrity` error. */
 export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> =>
   intact(await readRun(dir, runId));
+
+export const readIntactRunStatus = (dir: string, runId: string): RunStatusRead => intact(readRunStatus(dir, runId));
 
 export const readIntactRunState = async (dir: string, runId: string): Promise<RunStateRead> =>
   intact(await readRunState(dir, runId));
