@@ -50,9 +50,13 @@ const writeAll = (fd: number, bytes: Buffer): void => {
 };
 
 const missingRun = (paths: RunPaths, runId: string) =>
-  new ClearanceError('run-missing', `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`, {
-    runId,
-  });
+  new ClearanceError(
+    'run-missing',
+    `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
+    {
+      runId,
+    },
+  );
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -105,7 +109,8 @@ const appendLocked = (
     let expectedSize = fileSize;
     for (const eventsFor of steps) {
       const state = checkpoint.state;
-      const built = typeof eventsFor === 'function' ? eventsFor(state, { state, trail: [] }) : E.right(eventsFor);
+      const built =
+        typeof eventsFor === 'function' ? eventsFor(state, { state, trail: [] }) : E.right(eventsFor);
       if (E.isLeft(built)) throw refusal(built.left);
       const checked = evolveAll(state, built.right);
       if (E.isLeft(checked)) throw refusal(checked.left);

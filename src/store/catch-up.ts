@@ -36,7 +36,9 @@ export const lastLineHolds = (fd: number, size: number, lineStart: number, hash:
   if (size === 0) return lineStart === 0;
   const line = readAt(fd, lineStart, size - lineStart);
   return (
-    line.length === size - lineStart && line[line.length - 1] === 0x0a && sha256Hex(line.subarray(0, -1)) === hash
+    line.length === size - lineStart &&
+    line[line.length - 1] === 0x0a &&
+    sha256Hex(line.subarray(0, -1)) === hash
   );
 };
 

@@ -162,7 +162,11 @@ const tryLock = async (paths: RunPaths): Promise<(() => Promise<void>) | null> =
  * The lock is not what keeps the log safe on its own: `append` also checks, immediately before it
  * writes, that the log is still the size and last hash it folded, and writes at the end only.
  */
-export const withRunLock = async <T>(paths: RunPaths, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<T> => {
+export const withRunLock = async <T>(
+  paths: RunPaths,
+  fn: () => T | Promise<T>,
+  options: LockOptions = {},
+): Promise<T> => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
   const deadline = performance.now() + timeoutMs;

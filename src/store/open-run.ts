@@ -63,10 +63,14 @@ export const openRun = async (
       await link(temp, paths.log);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new ClearanceError('run-exists', `run ${opened.runId} already exists in ${paths.runs}: pick another run id`, {
-          runId: opened.runId,
-          path: paths.log,
-        });
+        throw new ClearanceError(
+          'run-exists',
+          `run ${opened.runId} already exists in ${paths.runs}: pick another run id`,
+          {
+            runId: opened.runId,
+            path: paths.log,
+          },
+        );
       }
       throw e;
     }

@@ -122,7 +122,8 @@ const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'ru
 export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> =>
   intact(await readRun(dir, runId));
 
-export const readIntactRunStatus = (dir: string, runId: string): RunStatusRead => intact(readRunStatus(dir, runId));
+export const readIntactRunStatus = (dir: string, runId: string): RunStatusRead =>
+  intact(readRunStatus(dir, runId));
 
 export const readIntactRunState = async (dir: string, runId: string): Promise<RunStateRead> =>
   intact(await readRunState(dir, runId));

@@ -48,9 +48,11 @@ describe('a holder paused or killed inside its critical section (real processes)
       // long past any stale period: a timer-refreshed lock would be taken over now
       await utimes(paths.lock, longAgo, longAgo);
       const before = await bytesOf(paths.log);
-      const waiter = await append(dir, 'run-1', capture('from-waiter'), { by, staleMs: 1_000, timeoutMs: 1_500 }).catch(
-        (e: unknown) => e,
-      );
+      const waiter = await append(dir, 'run-1', capture('from-waiter'), {
+        by,
+        staleMs: 1_000,
+        timeoutMs: 1_500,
+      }).catch((e: unknown) => e);
       expect(isClearanceError(waiter) && waiter.code).toBe('lock-timeout');
       expect(String((waiter as Error).message)).toContain(`process ${holder.child.pid}`);
       expect(await bytesOf(paths.log)).toEqual(before);
@@ -78,7 +80,11 @@ describe('a holder paused or killed inside its critical section (real processes)
       const owner = readOwner(paths.lock);
       await writeFile(path.join(paths.lock, 'owner'), JSON.stringify({ ...owner, host: 'another-host' }));
       await utimes(paths.lock, longAgo, longAgo);
-      const taken = await append(dir, 'run-1', capture('from-waiter'), { by, staleMs: 1_000, timeoutMs: 1_500 });
+      const taken = await append(dir, 'run-1', capture('from-waiter'), {
+        by,
+        staleMs: 1_000,
+        timeoutMs: 1_500,
+      });
       expect(taken.appended[0]?.seq).toBe(5);
       acknowledged = await bytesOf(paths.log);
     } finally {
