@@ -94,26 +94,30 @@ export const appendBench = async (repeats = 7, window = 40) => {
     const raw = openSync(path.join(dir, 'raw.jsonl'), 'a');
     const log = (id) => path.join(dir, 'runs', `${id}.jsonl`);
     let n = 0;
+    const next = () => {
+      n += 1;
+      return n;
+    };
     const sides = {
       raw: async () => {
         writeSync(raw, line);
         fsyncSync(raw);
       },
-      small: () => append(dir, 'small', failure(small, (n += 1)), { by: 'bench' }),
-      large: () => append(dir, 'large', failure(large, (n += 1)), { by: 'bench' }),
+      small: () => append(dir, 'small', failure(small, next()), { by: 'bench' }),
+      large: () => append(dir, 'large', failure(large, next()), { by: 'bench' }),
       smallFresh: () => {
         forgetCheckpoint(log('small'));
-        return append(dir, 'small', failure(small, (n += 1)), { by: 'bench' });
+        return append(dir, 'small', failure(small, next()), { by: 'bench' });
       },
       largeFresh: () => {
         forgetCheckpoint(log('large'));
-        return append(dir, 'large', failure(large, (n += 1)), { by: 'bench' });
+        return append(dir, 'large', failure(large, next()), { by: 'bench' });
       },
       batch: () =>
         appendBatch(
           dir,
           'small',
-          Array.from({ length: 10 }, () => failure(small, (n += 1))),
+          Array.from({ length: 10 }, () => failure(small, next())),
           { by: 'bench' },
         ),
     };
@@ -257,6 +261,10 @@ export const readBench = async (target = 100_000) => {
       timings.clearance.push(performance.now() - t);
       t = performance.now();
       let n = 0;
+      const next = () => {
+        n += 1;
+        return n;
+      };
       const rl = createInterface({
         input: createReadStream(path.join(runs, 'big.jsonl')),
         crlfDelay: Number.POSITIVE_INFINITY,
