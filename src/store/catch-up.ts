@@ -16,8 +16,10 @@ export type CaughtUp = LogSummary &
   }>;
 
 /** Is the log still the file the checkpoint folded, unwritten since? (Its last line is checked apart.) */
-export const matchesFile = (c: FoldCheckpoint, file: LogFile & Readonly<{ size: number }>): boolean =>
-  c.seq > 0 && c.size === file.size && c.file.ino === file.ino && c.file.ctimeMs === file.ctimeMs;
+export const matchesFile = (
+  c: Pick<FoldCheckpoint, 'seq' | 'size' | 'file'>,
+  file: LogFile & Readonly<{ size: number }>,
+): boolean => c.seq > 0 && c.size === file.size && c.file.ino === file.ino && c.file.ctimeMs === file.ctimeMs;
 
 /** Read `length` bytes of an open file from `position`, all of them. */
 export const readAt = (fd: number, position: number, length: number): Buffer => {

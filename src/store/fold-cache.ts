@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { sha256Hex } from '../events/sha256.js';
-import { type RunState, STATE_SHAPE_VERSION } from '../projections/state.js';
+import { maxRoundsOf, type RunState, type RunStatus, STATE_SHAPE_VERSION } from '../projections/state.js';
 
 /**
  * A run's folded state at a known point of its log, so an append (and a reader) folds only the
@@ -34,13 +34,26 @@ export type FoldCheckpoint = Readonly<{
 
 export type LogFile = Readonly<{ ino: number; ctimeMs: number }>;
 
+/** Where the run stands, for a listing of every run: read from the header alone. */
+export type RunSummary = Readonly<{ status: RunStatus; round: number; maxRounds: number | null }>;
+
+/** A checkpoint without its state: what a listing of every run needs. */
+export type CheckpointHeader = Omit<FoldCheckpoint, 'state'> & Readonly<{ summary: RunSummary }>;
+
+const summaryOf = (state: RunState): RunSummary => ({
+  status: state.status,
+  round: state.round,
+  maxRounds: state.run === null ? null : maxRoundsOf(state),
+});
+
 const FORMAT = 'clearance.fold-cache';
 const VERSION = 1;
 
 /**
- * Two lines: a header (format, versions, position, the state line's SHA-256), then the state as
- * JSON. The state is serialised generically, so a changed `RunState` only needs its shape version
- * bumped; the hash catches a torn or half-rewritten file.
+ * Two lines. The header: its own SHA-256, a space, then JSON (format, versions, the log file and
+ * position, the run's summary, the state line's SHA-256). Then the state as JSON. The state is
+ * serialised generically, so a changed `RunState` only needs its shape version bumped; the hashes
+ * catch a torn or half-rewritten file, and let a listing trust the header without the state.
  */
 export const encodeCheckpoint = (c: FoldCheckpoint): string => {
   const state = JSON.stringify(c.state);
@@ -56,25 +69,26 @@ export const encodeCheckpoint = (c: FoldCheckpoint): string => {
     lineStart: c.lineStart,
     events: c.events,
     refused: c.refused,
+    summary: summaryOf(c.state),
     stateSha: sha256Hex(state),
   });
-  return `${header}\n${state}\n`;
+  return `${sha256Hex(header)} ${header}\n${state}\n`;
 };
 
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
-export const decodeCheckpoint = (text: string): FoldCheckpoint | null => {
-  const end = text.indexOf('\n');
-  const stateEnd = text.indexOf('\n', end + 1);
-  if (end === -1 || stateEnd === -1) return null;
+type Header = CheckpointHeader & Readonly<{ stateSha: string }>;
+
+const decodeHeader = (line: string): Header | null => {
+  const header = line.slice(65);
+  if (line[64] !== ' ' || sha256Hex(header) !== line.slice(0, 64)) return null;
   try {
-    const h = JSON.parse(text.slice(0, end)) as Record<string, unknown>;
+    const h = JSON.parse(header) as Record<string, unknown>;
     if (h.format !== FORMAT || h.v !== VERSION || h.shape !== STATE_SHAPE_VERSION) return null;
     if (![h.ino, h.size, h.seq, h.lineStart, h.events, h.refused].every(isCount)) return null;
-    if (typeof h.ctimeMs !== 'number') return null;
-    if (typeof h.hash !== 'string' || !/^[0-9a-f]{64}$/.test(h.hash)) return null;
-    const state = text.slice(end + 1, stateEnd);
-    if (sha256Hex(state) !== h.stateSha) return null;
+    if (typeof h.ctimeMs !== 'number' || typeof h.hash !== 'string' || typeof h.stateSha !== 'string')
+      return null;
+    const summary = h.summary as RunSummary;
     return {
       file: { ino: h.ino as number, ctimeMs: h.ctimeMs },
       size: h.size as number,
@@ -83,15 +97,32 @@ export const decodeCheckpoint = (text: string): FoldCheckpoint | null => {
       lineStart: h.lineStart as number,
       events: h.events as number,
       refused: h.refused as number,
-      state: JSON.parse(state) as RunState,
+      summary: { status: summary.status, round: summary.round, maxRounds: summary.maxRounds },
+      stateSha: h.stateSha,
     };
   } catch {
     return null;
   }
 };
 
-/** The checkpoint on disk, or null when there is none or it cannot be trusted as a checkpoint. */
-export const readCheckpoint = (file: string): FoldCheckpoint | null => {
+export const decodeCheckpoint = (text: string): FoldCheckpoint | null => {
+  const end = text.indexOf('\n');
+  const stateEnd = text.indexOf('\n', end + 1);
+  if (end === -1 || stateEnd === -1) return null;
+  const header = decodeHeader(text.slice(0, end));
+  if (header === null) return null;
+  const state = text.slice(end + 1, stateEnd);
+  if (sha256Hex(state) !== header.stateSha) return null;
+  try {
+    const { summary: _, stateSha: __, ...position } = header;
+    return { ...position, state: JSON.parse(state) as RunState };
+  } catch {
+    return null;
+  }
+};
+
+/** The text of a checkpoint file, never through a link; null when there is none. */
+const readCheckpointText = (file: string): string | null => {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -99,12 +130,41 @@ export const readCheckpoint = (file: string): FoldCheckpoint | null => {
     return null;
   }
   try {
-    return decodeCheckpoint(readFileSync(fd, 'utf8'));
+    return readFileSync(fd, 'utf8');
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+};
+
+/** Longer than any header (about 500 bytes), so a header is read in one `read`. */
+const HEADER_READ = 2048;
+const headerBuffer = Buffer.alloc(HEADER_READ);
+
+/** A checkpoint's header alone (its state neither read whole, parsed nor hashed), or null. */
+export const readCheckpointHeader = (file: string): CheckpointHeader | null => {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const n = readSync(fd, headerBuffer, 0, HEADER_READ, 0);
+    const end = headerBuffer.subarray(0, n).indexOf(0x0a);
+    return end === -1 ? null : decodeHeader(headerBuffer.toString('utf8', 0, end));
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The checkpoint on disk, or null when there is none or it cannot be trusted as a checkpoint. */
+export const readCheckpoint = (file: string): FoldCheckpoint | null => {
+  const text = readCheckpointText(file);
+  return text === null ? null : decodeCheckpoint(text);
 };
 
 /**

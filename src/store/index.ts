@@ -22,11 +22,13 @@ export {
   type RunRead,
   type RunStateRead,
   type RunStatusRead,
+  type RunSummaryRead,
   readIntactRun,
   readIntactRunState,
   readIntactRunStatus,
   readRun,
   readRunState,
   readRunStatus,
+  readRunSummary,
 } from './read.js';
 export { assertRunId, isRunId } from './run-id.js';

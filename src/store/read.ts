@@ -2,10 +2,11 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ClearanceError } from '../errors.js';
 import { type Folded, fold, step } from '../projections/fold.js';
-import { initialState, type RunState } from '../projections/state.js';
-import { type CaughtUp, catchUp } from './catch-up.js';
-import { readCheckpoint, recalledCheckpoint } from './fold-cache.js';
+import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
+import { type CaughtUp, catchUp, lastLineHolds, matchesFile } from './catch-up.js';
+import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './fold-cache.js';
 import { type HeadRead, readHead } from './head.js';
+import type { TornTail } from './log-format.js';
 import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';
 import { runPaths } from './paths.js';
 
@@ -99,6 +100,58 @@ export const readRunStatus = (dir: string, runId: string): RunStatusRead => {
   } finally {
     closeSync(fd);
   }
+};
+
+/** One line of a listing of every run. */
+export type RunSummaryRead = RunSummary &
+  Readonly<{
+    runId: string;
+    lastSeq: number;
+    issue: LogSummary['issue'];
+    tornTail: TornTail | null;
+    fromCheckpoint: boolean;
+  }>;
+
+/**
+ * Where a run stands, for a listing of every run: from its checkpoint's header alone when the
+ * checkpoint matches the log (the same file, unwritten since, its last line as recorded), so
+ * neither the log nor the state is parsed; otherwise the log is folded from the start. Reads only.
+ */
+export const readRunSummary = (dir: string, runId: string): RunSummaryRead => {
+  const paths = runPaths(dir, runId);
+  const header = readCheckpointHeader(paths.cache);
+  if (header !== null) {
+    let fd: number | null = null;
+    try {
+      fd = openSync(paths.log, constants.O_RDONLY);
+      const file = fstatSync(fd);
+      if (matchesFile(header, file) && lastLineHolds(fd, header.size, header.lineStart, header.hash)) {
+        return {
+          ...header.summary,
+          runId,
+          lastSeq: header.seq,
+          issue: null,
+          tornTail: null,
+          fromCheckpoint: true,
+        };
+      }
+    } catch {
+      // read below, where a missing log is reported as such
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+  const read = readRunStatus(dir, runId);
+  return {
+    status: read.state.status,
+    round: read.state.round,
+    maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
+    runId,
+    lastSeq: read.lastSeq,
+    issue: read.issue,
+    tornTail: read.tornTail,
+    fromCheckpoint: false,
+  };
 };
 
 export const integrityError = (

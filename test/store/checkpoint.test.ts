@@ -2,9 +2,17 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/events/sha256.js';
 import { type DomainEvent, isClearanceError, roundRecorded } from '../../src/index.js';
 import { decodeCheckpoint, encodeCheckpoint, forgetCheckpoint } from '../../src/store/fold-cache.js';
-import { append, appendBatch, readRun, readRunState, readRunStatus } from '../../src/store/index.js';
+import {
+  append,
+  appendBatch,
+  readRun,
+  readRunState,
+  readRunStatus,
+  readRunSummary,
+} from '../../src/store/index.js';
 import { cli } from '../support/cli.js';
 import { by, bytesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -31,6 +39,16 @@ describe('the fold checkpoint beside a log', () => {
     expect(status.fromCheckpoint).toBe(true);
     expect(status.state).toEqual(full.state);
     expect(status.lastSeq).toBe(4);
+    expect(readRunSummary(dir, 'run-1')).toEqual({
+      runId: 'run-1',
+      status: 'open',
+      round: 1,
+      maxRounds: full.state.run?.policy.maxRounds,
+      lastSeq: 4,
+      issue: null,
+      tornTail: null,
+      fromCheckpoint: true,
+    });
   });
 
   it('round-trips a converged state with findings and their history', async () => {
@@ -70,16 +88,30 @@ describe('the fold checkpoint beside a log', () => {
     // another size
     await writeFile(paths.cache, encodeCheckpoint({ ...real, size: real.size - 1, state: lie }));
     expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
-    // another state shape version, another format version, a torn state line
+    // another state shape version or format version (with the header's own hash made right), a
+    // torn state line, a changed state, a changed header
     const text = encodeCheckpoint({ ...real, state: lie });
-    for (const bad of [
-      text.replace('"shape":', '"shape":9'),
-      text.replace('"v":1', '"v":2'),
-      text.slice(0, -10),
-      text.replace('"converged"', '"convergeD"'),
-    ]) {
+    const rehashed = (edit: (header: string) => string) => {
+      const [line, ...rest] = text.split('\n');
+      const header = edit((line as string).slice(65));
+      return [`${sha256Hex(header)} ${header}`, ...rest].join('\n');
+    };
+    expect(rehashed((h) => h)).toBe(text);
+    const badHeaders = [
+      rehashed((h) => h.replace('"shape":', '"shape":9')),
+      rehashed((h) => h.replace('"v":1', '"v":2')),
+      text.replace('"size":', '"size":1'),
+    ];
+    // the state line alone torn or changed: the header (whose own hash holds) still serves a
+    // listing, but the state is never used
+    const badStates = [text.slice(0, -10), text.replace('"converged"', '"convergeD"')];
+    for (const bad of [...badHeaders, ...badStates]) {
       await writeFile(paths.cache, bad);
       expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    }
+    for (const bad of badHeaders) {
+      await writeFile(paths.cache, bad);
+      expect(readRunSummary(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, status: 'open' });
     }
     // and an appender folds the log itself, then keeps a true checkpoint again
     await append(dir, 'run-1', [capture('again')], { by });
@@ -93,6 +125,7 @@ describe('the fold checkpoint beside a log', () => {
     await readRun(dir, 'run-1');
     await readRunState(dir, 'run-1');
     readRunStatus(dir, 'run-1');
+    readRunSummary(dir, 'run-1');
     for (const args of [['status', 'run-1'], ['status'], ['verify'], ['verify', 'run-1']]) {
       expect((await cli(['--dir', dir, ...args])).code).toBe(0);
     }
