@@ -1,7 +1,7 @@
 // Store benchmarks: durable append vs a synchronous write+fsync; status over 10,000 runs vs one; read+verify
 // of 100,000 events vs readline+JSON.parse; cold start of `clearance status` vs `node -e 0`. Each figure is
 // measured side by side in one run.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -184,10 +184,11 @@ export const manyRunsBench = async (runs = 10_000, trials = 5) => {
       return performance.now() - t;
     };
     const maxRss = (args) => {
-      const out = execFileSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, '--dir', dir, ...args], {
+      const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, '--dir', dir, ...args], {
         stdio: ['ignore', 'ignore', 'pipe'],
-      }).toString();
-      return Number(out.trim().split('\n').at(-1)) / 1024;
+      });
+      if (run.error !== undefined) throw run.error;
+      return Number(run.stderr.toString().trim().split('\n').at(-1)) / 1024;
     };
     const one = [];
     const all = [];
@@ -261,10 +262,6 @@ export const readBench = async (target = 100_000) => {
       timings.clearance.push(performance.now() - t);
       t = performance.now();
       let n = 0;
-      const next = () => {
-        n += 1;
-        return n;
-      };
       const rl = createInterface({
         input: createReadStream(path.join(runs, 'big.jsonl')),
         crlfDelay: Number.POSITIVE_INFINITY,
