@@ -88,23 +88,35 @@ const removeLockDir = (dir: string): void => {
  * a new holder locked again meanwhile), and only then remove it. A second waiter judging the same
  * holder cannot move a newer lock onto the same name while the first still holds it aside.
  */
-const takeOver = (lock: string, judged: LockOwner | null, mtimeMs: number): void => {
+const takeOver = (lock: string, judged: LockOwner | null, mtimeMs: number, staleMs: number): boolean => {
   const aside = `${lock}.${judged?.token ?? `m${Math.round(mtimeMs)}`}.taken`;
   try {
     renameSync(lock, aside);
-  } catch {
-    return; // released meanwhile, or another waiter is taking it over: try again
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // the same holder's lock moved aside by a waiter that died before removing it: clear it once stale
+    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && isOlderThan(aside, staleMs)) removeLockDir(aside);
+    return false; // released meanwhile, or another waiter is taking it over: try again after a pause
   }
   const moved = readOwner(aside);
   if ((moved?.token ?? null) !== (judged?.token ?? null)) {
     try {
       renameSync(aside, lock); // not the one we judged: put it back
-      return;
+      return false;
     } catch {
       // a new lock was taken meanwhile; the holder we displaced will refuse at its pre-write check
     }
   }
   removeLockDir(aside);
+  return true;
+};
+
+const isOlderThan = (dir: string, ms: number): boolean => {
+  try {
+    return statSync(dir).mtimeMs < Date.now() - ms;
+  } catch {
+    return false;
+  }
 };
 
 /** Is this holder's token still the one recorded in the lock directory? Read before releasing it. */
@@ -176,10 +188,7 @@ export const withRunLock = async <T>(
     if (release !== null) break;
     const holder = readOwner(paths.lock);
     const verdict = judgeHolder(holder);
-    if (verdict === 'dead') {
-      takeOver(paths.lock, holder, 0);
-      continue;
-    }
+    if (verdict === 'dead' && takeOver(paths.lock, holder, 0, staleMs)) continue;
     if (verdict === 'unknown') {
       const mtimeMs = (() => {
         try {
@@ -189,10 +198,7 @@ export const withRunLock = async <T>(
         }
       })();
       if (mtimeMs === null) continue;
-      if (mtimeMs < Date.now() - staleMs) {
-        takeOver(paths.lock, holder, mtimeMs);
-        continue;
-      }
+      if (mtimeMs < Date.now() - staleMs && takeOver(paths.lock, holder, mtimeMs, staleMs)) continue;
     }
     const remaining = deadline - performance.now();
     if (remaining <= 0) throw timeoutError(paths, timeoutMs, holder);

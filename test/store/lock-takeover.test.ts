@@ -1,4 +1,5 @@
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +100,27 @@ describe('a holder paused or killed inside its critical section (real processes)
     expect(inputsOf(log)).toContain('from-waiter');
     expect(inputsOf(log)).not.toContain('from-holder');
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a lock whose recorded pid now belongs to another process (a reused pid) is taken over at once',
+    async () => {
+      const dir = await tempDir();
+      const paths = await runAwaitingRound2(dir);
+      const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+      try {
+        await mkdir(paths.lock);
+        // the record of a holder that had this pid once: same host and boot, another start time
+        const reused = { ...newOwner(), pid: other.pid as number, start: '1' };
+        await writeFile(path.join(paths.lock, 'owner'), JSON.stringify(reused));
+        expect(judgeHolder(reused)).toBe('dead');
+        const result = await append(dir, 'run-1', capture('after-reuse'), { by, timeoutMs: 1_500 });
+        expect(result.appended[0]?.seq).toBe(5);
+        expect(other.exitCode).toBeNull(); // the process with that pid was left alone
+      } finally {
+        other.kill('SIGKILL');
+      }
+    },
+  );
 
   it('after a holder is SIGKILLed, the next append takes the lock at once (no stale wait)', async () => {
     const dir = await tempDir();
