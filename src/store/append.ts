@@ -102,7 +102,7 @@ const appendLocked = (
       );
     }
     checkpoint = checkpointOf(caught, file);
-    if (checkpoint === null) throw new Error(`run ${runId}: an intact log without a line`);
+    if (checkpoint === null) return; // unreachable: a damaged log was refused above
     // opened before the log is written, so a link planted in its place refuses the append whole
     headFd = openHead(paths.head);
     let tornTail = caught.tornTail;

@@ -98,9 +98,12 @@ const scanFrom = (
   return { ...summary, state, events, refused, fromCheckpoint: checkpoint !== null };
 };
 
-/** The checkpoint a caught-up log gives, or null when the log is damaged there. */
+/**
+ * The checkpoint a caught-up log gives, or null when the log is damaged there. One at seq 0 (a log
+ * with no complete line) serves its own append only: `matchesFile` never takes it from memory or disk.
+ */
 export const checkpointOf = (c: CaughtUp, file: LogFile): FoldCheckpoint | null =>
-  c.issue !== null || c.lastSeq === 0
+  c.issue !== null
     ? null
     : {
         file: { ino: file.ino, ctimeMs: file.ctimeMs },

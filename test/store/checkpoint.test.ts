@@ -133,6 +133,18 @@ describe('the fold checkpoint beside a log', () => {
   });
 });
 
+describe('a log with no complete line', () => {
+  it('an append to an emptied log is refused by the rules (the run is not opened), not by a crash', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    await writeFile(paths.log, '');
+    await rm(paths.head);
+    const error = await append(dir, 'run-1', [capture('x')], { by }).catch((e: unknown) => e);
+    expect(isClearanceError(error) && error.code).toBe('not-opened');
+    expect(await bytesOf(paths.log)).toEqual(Buffer.alloc(0));
+  });
+});
+
 describe('appendBatch: one hold of the lock, each step fsynced before it counts', () => {
   it('builds each step from the state after the steps before it', async () => {
     const dir = await tempDir();
