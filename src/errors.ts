@@ -14,6 +14,7 @@ export const OPERATIONAL_CODES = [
   'seq-mismatch',
   'lock-timeout',
   'lock-compromised',
+  'unsafe-path',
   // completion
   'timeout',
   'incomplete',

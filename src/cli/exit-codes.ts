@@ -20,6 +20,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'seq-mismatch': EXIT.refused,
   'lock-timeout': EXIT.lock,
   'lock-compromised': EXIT.lock,
+  'unsafe-path': EXIT.refused,
   timeout: EXIT.timeout,
   incomplete: EXIT.completion,
   malformed: EXIT.completion,
