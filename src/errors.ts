@@ -16,6 +16,7 @@ export const OPERATIONAL_CODES = [
   'lock-compromised',
   'store-unavailable',
   'store-schema',
+  'unsafe-path',
   // completion
   'timeout',
   'incomplete',

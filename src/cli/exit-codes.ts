@@ -22,6 +22,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'lock-compromised': EXIT.lock,
   'store-unavailable': 69, // EX_UNAVAILABLE
   'store-schema': 78, // EX_CONFIG
+  'unsafe-path': EXIT.refused,
   timeout: EXIT.timeout,
   incomplete: EXIT.completion,
   malformed: EXIT.completion,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync } from 'node:fs';
 import { link, mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as E from 'fp-ts/lib/Either.js';
@@ -7,7 +8,7 @@ import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } fr
 import { ZERO_HASH } from '../events/sha256.js';
 import { evolveAll } from '../projections/decide.js';
 import { initialState } from '../projections/state.js';
-import { writeHead } from './head.js';
+import { openHead, writeHead } from './head.js';
 import { encodeEvents, type Head } from './log-format.js';
 import { runPaths } from './paths.js';
 
@@ -48,9 +49,10 @@ export const openRun = async (
 };
 
 /**
- * Create a run's log holding `text` (whole lines) from the first moment anyone can see it: written
- * to a temporary file created with `wx` and fsynced, then linked to the log's name, which fails if
- * the run exists. Exclusive, and no reader ever sees a partial log.
+ * Create a run's log holding `text` (whole lines, an opened run's or an imported one's) from the
+ * first moment anyone can see it: written to a temporary file created with `wx` and fsynced, then
+ * linked to the log's name, which fails if the run exists. Exclusive, and no reader ever sees a
+ * partial log.
  */
 export const createLog = async (
   dir: string,
@@ -61,30 +63,38 @@ export const createLog = async (
   const paths = runPaths(dir, runId);
   await mkdir(paths.runs, { recursive: true });
   const temp = path.join(paths.runs, `.${runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx' is O_CREAT|O_EXCL: a new file, never one planted (or linked) in its place
   const handle = await open(temp, 'wx');
+  let headFd: number | null = null;
   try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temp, paths.log);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new ClearanceError(
-        'run-exists',
-        `run ${runId} already exists in ${paths.runs}: pick another run id`,
-        {
-          runId: runId,
-          path: paths.log,
-        },
-      );
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    throw e;
+    // opened before the log appears, so a link planted as the head refuses the open whole
+    headFd = openHead(paths.head);
+    try {
+      await link(temp, paths.log);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new ClearanceError(
+          'run-exists',
+          `run ${runId} already exists in ${paths.runs}: pick another run id`,
+          {
+            runId,
+            path: paths.log,
+          },
+        );
+      }
+      throw e;
+    }
+    await syncDir(paths.runs);
+    writeHead(headFd, head);
   } finally {
+    if (headFd !== null) closeSync(headFd);
+    // on every path, success included: the log is the temporary file's second name
     await unlink(temp).catch(() => undefined);
   }
-  await syncDir(paths.runs);
-  writeHead(paths.head, head);
 };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { statusOf } from '../../projections/views/status.js';
 import { listRuns } from '../../store/list.js';
-import { readIntactRunState, readRunState } from '../../store/read.js';
+import { readIntactRunStatus, readRunSummary } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusText, statusWord } from '../format.js';
@@ -19,14 +19,14 @@ export const registerStatus = (program: Command, io: Io): Command =>
       action(io, async (ctx, runId: string | undefined) => {
         if (runId === undefined) {
           const runs = [];
+          // one run at a time, from its fold checkpoint where it matches: only a line each is kept
           for (const id of await listRuns(ctx.dir)) {
-            const read = await readRunState(ctx.dir, id);
-            const view = statusOf(read.state);
+            const read = readRunSummary(ctx.dir, id);
             runs.push({
               runId: id,
-              status: read.issue === null ? view.status : 'damaged',
-              round: view.round,
-              maxRounds: view.maxRounds,
+              status: read.issue === null ? read.status : 'damaged',
+              round: read.round,
+              maxRounds: read.maxRounds,
             });
           }
           return {
@@ -42,7 +42,7 @@ export const registerStatus = (program: Command, io: Io): Command =>
                     .join('\n'),
           };
         }
-        const read = await readIntactRunState(ctx.dir, runId);
+        const read = readIntactRunStatus(ctx.dir, runId);
         const view = statusOf(read.state);
         const torn =
           read.tornTail === null
