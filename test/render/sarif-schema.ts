@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import AjvDraft04 from 'ajv-draft-04';
+import ajvFormats from 'ajv-formats';
 
 /**
  * The official SARIF 2.1.0 JSON Schema (2.1.0-rtm.5, the one code scanning documents), as the
@@ -9,6 +9,9 @@ import addFormats from 'ajv-formats';
  */
 const require = createRequire(import.meta.url);
 const schema = require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json') as object;
+// both are CommonJS modules: imported from ESM, their function is also their `default` property
+const Ajv = AjvDraft04.default;
+const addFormats = ajvFormats.default;
 
 const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
 addFormats(ajv);
