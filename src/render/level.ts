@@ -29,5 +29,6 @@ export const byImportance =
     severityRank(policy, a.severity) - severityRank(policy, b.severity) ||
     b.roundsOpen - a.roundsOpen ||
     a.openedRound - b.openedRound ||
-    a.citation.localeCompare(b.citation) ||
+    a.file.localeCompare(b.file) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
     a.id.localeCompare(b.id);
