@@ -29,7 +29,7 @@ process.stdout.write(JSON.stringify({ runId: s.runId, round, inputSha: s.inputSh
 `;
 
 const code = (lines: number, first = 1) =>
-  Array.from({ length: lines }, (_, i) => `call(${i + first});`).join('\n') + '\n';
+  `${Array.from({ length: lines }, (_, i) => `call(${i + first});`).join('\n')}\n`;
 
 const major = (line: number) => ({
   file: 'src/service.js',

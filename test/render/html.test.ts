@@ -7,7 +7,7 @@ import { buildScenario, ids, LEAK, RUN_ID, type Scenario } from './scenario.js';
 
 let scenario: Scenario;
 let page: string;
-let document: Document;
+let document: ReturnType<typeof parseHTML>['document'];
 
 beforeAll(async () => {
   scenario = await buildScenario(tempDir('clearance-html-'));
@@ -22,7 +22,7 @@ afterAll(removeTempDirs);
 
 const text = (selector: string): string =>
   document.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const all = (selector: string): Element[] => [...document.querySelectorAll(selector)];
+const all = (selector: string) => [...document.querySelectorAll(selector)];
 
 describe('clearance report --html', () => {
   it('says the verdict and why', () => {

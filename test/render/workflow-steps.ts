@@ -62,22 +62,16 @@ export const workflowOf = (markdown: string): Workflow => {
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   const env: Record<string, string> = {};
-  const steps: Array<{
-    name: string | null;
-    uses: string | null;
-    if: string | null;
-    run: string | null;
-    with: Record<string, string>;
-  }> = [];
+  const steps: Step[] = [];
   let i = 0;
-  const jobEnv = lines.findIndex((l) => l === '    env:');
+  const jobEnv = lines.indexOf('    env:');
   if (jobEnv === -1) throw new Error('the job has no env');
   for (i = jobEnv + 1; indentOf(lines[i] ?? '') === 6; i += 1) {
     const [k, v] = keyValue((lines[i] as string).trim());
     env[k] = v;
   }
-  const start = lines.findIndex((l) => l === '    steps:');
-  i = start + 1;
+  i = lines.indexOf('    steps:') + 1;
+  if (i === 0) throw new Error('the job has no steps');
   while (i < lines.length) {
     const line = lines[i] as string;
     if (!line.startsWith('      - ')) throw new Error(`expected a step at ${JSON.stringify(line)}`);
