@@ -1,4 +1,4 @@
-import type { Finding, RunState } from '../projections/state.js';
+import type { Finding, FindingStep, RunState } from '../projections/state.js';
 import { findingView } from '../projections/views/findings.js';
 import { type RunHistory, stateAtRound } from './history.js';
 import { levelOf } from './level.js';
@@ -27,9 +27,15 @@ export type SarifOptions = Readonly<{ round: number; toolVersion: string }>;
 
 type BaselineState = 'new' | 'unchanged' | 'updated' | 'absent';
 
+/** A person's ruling on the finding, if any: a ruling is final, so there is at most one. */
+const rulingOf = (f: Finding): FindingStep | undefined => f.history.find((s) => s.how === 'ruled');
+
+/** Fixed by a round's decision: the reviewer no longer finds it (a ruling is a suppression instead). */
+const fixedByReview = (f: Finding): boolean => f.status === 'fixed' && rulingOf(f) === undefined;
+
 const baselineStateOf = (f: Finding, before: Finding | undefined, round: number): BaselineState => {
   if (before === undefined) return 'new';
-  if (f.status === 'fixed' && f.history[f.history.length - 1]?.how !== 'ruled') return 'absent';
+  if (fixedByReview(f)) return 'absent';
   const touched = f.history.some((s) => s.round === round && (s.how === 'decided' || s.how === 'ruled'));
   const changed =
     touched ||
@@ -42,8 +48,11 @@ const baselineStateOf = (f: Finding, before: Finding | undefined, round: number)
 
 /** Who decided a withdrawal or a ruling, and why: the last step that set the finding's status. */
 const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
-  const ruled = [...f.history].reverse().find((s) => s.how === 'ruled');
-  const step = ruled ?? (f.status === 'withdrawn' ? f.history[f.history.length - 1] : undefined);
+  const step =
+    rulingOf(f) ??
+    (f.status === 'withdrawn'
+      ? f.history.find((s) => s.how === 'decided' && s.status === 'withdrawn')
+      : undefined);
   if (step === undefined) return null;
   const decidedBy =
     step.how === 'ruled' ? (step.by ?? 'unknown') : (history.recordedBy[step.round] ?? 'unknown');
@@ -78,7 +87,7 @@ const resultOf = (
 ): Json => {
   const policy = state.run?.policy;
   const view = findingView(f);
-  const fixed = f.status === 'fixed' && f.history[f.history.length - 1]?.how !== 'ruled';
+  const fixed = fixedByReview(f);
   const suppression = suppressionOf(f, history);
   return {
     ruleId: f.category,
