@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { RunState } from '../projections/state.js';
 import { costReport } from '../projections/views/cost.js';
 import { explain } from '../projections/views/explain.js';
-import { findingsOf, findingView } from '../projections/views/findings.js';
+import { type FindingView, findingsOf, findingView } from '../projections/views/findings.js';
 import { statusOf } from '../projections/views/status.js';
 import { type Annotation, findingAnnotations, workflowCommands } from '../render/github.js';
 import { type GateLine, stepSummary } from '../render/summary.js';
@@ -22,7 +22,7 @@ export const formatOption = (): Option =>
 
 /**
  * The workflow commands for a run: a headline annotation first (the verdict, or the gate's
- * answer), then the open findings, most important first; and the step summary when GitHub asks
+ * answer), then the open findings (of `findings`, by default all of the run's), most important first; and the step summary when GitHub asks
  * for one. Writes nothing under --json, which prints its one object instead.
  */
 export const githubOutput = async (
@@ -30,10 +30,10 @@ export const githubOutput = async (
   state: RunState,
   headline: Annotation,
   gate?: GateLine,
+  findings: ReadonlyArray<FindingView> = findingsOf(state).map(findingView),
 ): Promise<string> => {
   const policy = state.run?.policy;
   const runId = state.run?.runId ?? '?';
-  const findings = findingsOf(state).map(findingView);
   const annotations = [headline, ...(policy === undefined ? [] : findingAnnotations(policy, findings))];
   const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
   if (summaryFile !== undefined && summaryFile !== '') {

@@ -43,9 +43,12 @@ describe('--format github from the command line', () => {
     expect([status.code, status.stdout, status.stderr]).toEqual([0, expected, '']);
     const findings = await run(['findings', 'r', '--format', 'github']);
     expect([findings.code, findings.stdout]).toEqual([0, expected]);
+    // --status narrows the annotations too: no fixed finding, so only the verdict
+    const fixed = await run(['findings', 'r', '--status', 'fixed', '--format', 'github']);
+    expect(fixed.stdout).toBe(`${expected.split('\n')[0]}\n`);
     const written = await readFile(summary, 'utf8');
     expect(written.startsWith('# earlier step\n## clearance: r is open\n')).toBe(true);
-    expect(written.match(/## clearance: r is open/g)).toHaveLength(2); // appended, never overwritten
+    expect(written.match(/## clearance: r is open/g)).toHaveLength(3); // appended, never overwritten
     expect(written).toContain(
       `| \`${id}\` | major | src\\/a\\,b\\.ts\\:3 | leaks\\: on abort | 1 round(s) |`,
     );

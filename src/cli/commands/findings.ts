@@ -36,7 +36,7 @@ export const registerFindings = (program: Command, io: Io): Command =>
           json: { runId, findings },
           text:
             opts.format === 'github' && !ctx.json
-              ? await githubOutput(ctx, state, verdictAnnotation(state))
+              ? await githubOutput(ctx, state, verdictAnnotation(state), undefined, findings)
               : findings.length === 0
                 ? `no ${opts.status ?? ''} findings in ${runId}`.replace('  ', ' ')
                 : findings.map((f) => findingLine(ctx.color, f)).join('\n'),
