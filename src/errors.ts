@@ -40,6 +40,7 @@ export const OPERATIONAL_CODES = [
   // the command line
   'usage',
   'input-unreadable',
+  'output-unwritable',
 ] as const;
 
 export type OperationalCode = (typeof OPERATIONAL_CODES)[number];

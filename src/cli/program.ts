@@ -36,7 +36,8 @@ export const buildProgram = (io: Io, json: boolean): Command => {
     'after',
     `
 Exit codes: 0 done, 1 refused by a rule, 2 usage, 3 wait timed out,
-            4 completion malformed/incomplete/oversized, 5 lock not acquired, 70 internal error.
+            4 completion malformed/incomplete/oversized, 5 lock not acquired,
+            73 an output file not writable, 70 internal error.
 Start with: clearance demo`,
   );
   return program;
