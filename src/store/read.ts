@@ -169,7 +169,8 @@ export const integrityError = (
         { ...read.issue, path: read.path },
       );
 
-const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>>(read: T): T => {
+/** The read itself when its log is intact; otherwise the `integrity` error naming where. */
+export const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>>(read: T): T => {
   const error = integrityError(read);
   if (error !== null) throw error;
   return read;

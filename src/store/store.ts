@@ -5,12 +5,17 @@ import { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './o
 import { createLog, openRun } from './open-run.js';
 import type { EventsFor } from './prepare-append.js';
 import {
+  intact,
   integrityError,
   type RunRead,
   type RunStateRead,
+  type RunStatusRead,
+  type RunSummaryRead,
   readRun,
   readRunBytes,
   readRunState,
+  readRunStatus,
+  readRunSummary,
 } from './read.js';
 import { checkImport } from './transfer.js';
 
@@ -28,8 +33,14 @@ export type Store = Readonly<{
     options: Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>,
   ) => Promise<ReadonlyArray<StoredEvent>>;
   append: (runId: string, eventsFor: EventsFor, options: AppendOptions) => Promise<AppendResult>;
+  /** every event and the audit trail (replay) */
   readRun: (runId: string) => Promise<RunRead>;
+  /** every event checked and folded as it streams past, keeping the outputs it names (verify) */
   readRunState: (runId: string) => Promise<RunStateRead>;
+  /** where a run stands, by the quickest honest way the store has (status and the views) */
+  readRunStatus: (runId: string) => Promise<RunStatusRead>;
+  /** one line of a listing of every run */
+  readRunSummary: (runId: string) => Promise<RunSummaryRead>;
   listRuns: () => Promise<ReadonlyArray<string>>;
   archiveOutput: (runId: string, bytes: Uint8Array) => Promise<string>;
   checkObjects: (runId: string, shas: ReadonlyArray<string>) => Promise<ReadonlyArray<ObjectProblem>>;
@@ -49,6 +60,8 @@ export const fileStore = (dir: string): Store => ({
   append: (runId, eventsFor, options) => append(dir, runId, eventsFor, options),
   readRun: (runId) => readRun(dir, runId),
   readRunState: (runId) => readRunState(dir, runId),
+  readRunStatus: async (runId) => readRunStatus(dir, runId),
+  readRunSummary: async (runId) => readRunSummary(dir, runId),
   listRuns: () => listRuns(dir),
   archiveOutput: (runId, bytes) => archiveOutput(dir, runId, bytes),
   checkObjects: (runId, shas) => checkObjects(dir, runId, shas),
@@ -66,3 +79,16 @@ export const fileStore = (dir: string): Store => ({
   },
   close: async () => undefined,
 });
+
+/** A store, or the directory of a file store: what the driver's operations accept. */
+export type StoreRef = string | Store;
+
+export const storeOf = (ref: StoreRef): Store => (typeof ref === 'string' ? fileStore(ref) : ref);
+
+/** The directory a store keeps its files in, to leave out of a reviewed work tree; none for a database. */
+export const storeDirOf = (store: Store): string | undefined =>
+  store.kind === 'file' ? store.where : undefined;
+
+/** A run's state, read whole, when its log is intact (otherwise the `integrity` error). */
+export const readIntactState = async (ref: StoreRef, runId: string): Promise<RunStateRead> =>
+  intact(await storeOf(ref).readRunState(runId));

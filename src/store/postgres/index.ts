@@ -7,7 +7,13 @@ import { appendPostgres, importPostgres, openPostgres } from './append.js';
 import { connect, describe } from './connect.js';
 import { readLogBytes } from './log.js';
 import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
-import { listRunsPostgres, readRunPostgres, readRunStatePostgres } from './read.js';
+import {
+  listRunsPostgres,
+  readRunPostgres,
+  readRunStatePostgres,
+  readRunStatusPostgres,
+  readRunSummaryPostgres,
+} from './read.js';
 import { assertSchema } from './schema.js';
 
 /**
@@ -25,6 +31,8 @@ export const postgresStoreOn = (client: pg.Client): Store => {
       appendPostgres(client, where, assertRunId(runId), eventsFor, options),
     readRun: (runId) => readRunPostgres(client, where, assertRunId(runId)),
     readRunState: (runId) => readRunStatePostgres(client, where, assertRunId(runId)),
+    readRunStatus: (runId) => readRunStatusPostgres(client, where, assertRunId(runId)),
+    readRunSummary: (runId) => readRunSummaryPostgres(client, where, assertRunId(runId)),
     listRuns: () => listRunsPostgres(client),
     archiveOutput: (runId, bytes) => archiveOutputPostgres(client, assertRunId(runId), bytes),
     checkObjects: (runId, shas) => checkObjectsPostgres(client, assertRunId(runId), shas),

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { fold, step } from '../../projections/fold.js';
-import { initialState, type RunState } from '../../projections/state.js';
+import { initialState, maxRoundsOf, type RunState } from '../../projections/state.js';
 import { parseLog, scanLog } from '../log-format.js';
-import type { RunRead, RunStateRead } from '../read.js';
+import type { RunRead, RunStateRead, RunStatusRead, RunSummaryRead } from '../read.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
 /**
@@ -62,4 +62,32 @@ export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyA
     'SELECT run_id FROM clearance.runs ORDER BY run_id COLLATE "C"',
   );
   return result.rows.map((r) => r.run_id);
+};
+
+/** Where a run stands: the whole log folded (the database holds no checkpoint). */
+export const readRunStatusPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunStatusRead> => {
+  const read = await readRunStatePostgres(client, where, runId);
+  return { ...read, fromCheckpoint: false };
+};
+
+export const readRunSummaryPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunSummaryRead> => {
+  const read = await readRunStatePostgres(client, where, runId);
+  return {
+    status: read.state.status,
+    round: read.state.round,
+    maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
+    runId,
+    lastSeq: read.lastSeq,
+    issue: read.issue,
+    tornTail: read.tornTail,
+    fromCheckpoint: false,
+  };
 };
