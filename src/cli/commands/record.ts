@@ -117,7 +117,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
         };
         if (opts.wait !== undefined) {
           const wait = waitOptionsOf(opts);
-          const collecting = collectRound(ctx.dir, runId, opts.wait, { ...options, wait });
+          const at = opts.wait;
           return recordedOutcome(
             ctx,
             runId,
@@ -126,19 +126,24 @@ export const registerRecord = (program: Command, io: Io): Command =>
               ctx.json,
               `waiting for ${opts.wait}`,
               resolveBudget(wait).timeoutMs,
-              collecting,
+              (signal) => collectRound(ctx.dir, runId, at, { ...options, wait: { ...wait, signal } }),
             ),
           );
         }
         if (opts.findingsMd !== undefined) {
-          const text = await readTextInput(opts.findingsMd, io, 'findings file');
+          const text = await readTextInput(opts.findingsMd, io, 'findings file', {
+            maxBytes: opts.maxBytes,
+            refuse: (m, details) => new ClearanceError('findings-md-invalid', m, details),
+          });
           return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, text, options));
         }
         const source = opts.report as string;
+        const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+          new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
         const report = parseJsonInput(
-          await readTextInput(source, io, 'report'),
+          await readTextInput(source, io, 'report', { refuse, maxBytes: opts.maxBytes }),
           source,
-          (m) => new ClearanceError('invalid-report', `invalid round report: ${m}`),
+          refuse,
         );
         return recordedOutcome(ctx, runId, await recordReport(ctx.dir, runId, report, options));
       }),
