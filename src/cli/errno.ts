@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { ClearanceError, isClearanceError } from '../errors.js';
 
@@ -24,6 +24,23 @@ const isRegularFile = (p: string): boolean => {
 };
 
 /**
+ * Whether the nearest existing directory above `p` is on a read-only file system. Node's recursive
+ * mkdir reports ENOENT, not EROFS, when it cannot create a directory there; access(2) tells the truth.
+ */
+const onReadOnlyFileSystem = (p: string): boolean => {
+  for (let at = path.resolve(p); ; at = path.dirname(at)) {
+    try {
+      accessSync(at, constants.W_OK);
+      return false;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EROFS') return true;
+      if (code !== 'ENOENT' || at === path.dirname(at)) return false;
+    }
+  }
+};
+
+/**
  * What an I/O failure means for the person at the keyboard: an operational code (with its exit
  * status in `exit-codes.ts`), the path, and the fix. Node's errno errors from any layer (the store,
  * completion, revision) reach the command line's edge here, in one place, rather than through a
@@ -35,10 +52,17 @@ export const describeErrno = (error: unknown, dir: string | undefined): Clearanc
   if (!isErrno(error)) return undefined;
   const at = error.path ?? error.dest ?? '';
   const inStore = dir !== undefined && at !== '' && inside(dir, path.resolve(at));
-  const where = at === '' ? `(${error.syscall})` : `${at} (${error.syscall})`;
+  // a write through a descriptor names no path: in clearance that is the store, or a report it publishes
+  const where =
+    at !== ''
+      ? `${at} (${error.syscall})`
+      : dir !== undefined
+        ? `${dir} (${error.syscall})`
+        : `(${error.syscall})`;
   const details = { path: at, syscall: error.syscall, errno: error.code };
   const store = inStore ? ` the store is ${dir}: give --dir (or CLEARANCE_DIR) another directory, or` : '';
-  switch (error.code) {
+  const code = error.code === 'ENOENT' && at !== '' && onReadOnlyFileSystem(at) ? 'EROFS' : error.code;
+  switch (code) {
     case 'EPIPE':
       return new ClearanceError('output-closed', 'standard output was closed by its reader', details);
     case 'ENOSPC':
@@ -67,11 +91,11 @@ export const describeErrno = (error: unknown, dir: string | undefined): Clearanc
     case 'ELOOP':
     case 'ENAMETOOLONG': {
       const what =
-        error.code === 'ELOOP'
+        code === 'ELOOP'
           ? 'it goes through a loop of symbolic links'
-          : error.code === 'ENAMETOOLONG'
+          : code === 'ENAMETOOLONG'
             ? 'the name is too long'
-            : error.code === 'EISDIR'
+            : code === 'EISDIR'
               ? 'a directory is where a file should be'
               : 'a file (or device) is in it where a directory should be';
       return new ClearanceError(
