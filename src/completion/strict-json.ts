@@ -27,6 +27,16 @@ class Refused extends Error {
   }
 }
 
+// In unicode mode a paired surrogate is one code point, so only a lone one matches.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+const loneSurrogate = (text: string, path: string, offset: number): Refused =>
+  new Refused(
+    `${text.length > 40 ? 'a string' : JSON.stringify(text)} holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair): no UTF-8 text can carry it`,
+    path,
+    offset,
+  );
+
 const where = (path: ReadonlyArray<string | number>): string => {
   const shown = formatPath(path);
   return shown === '' ? 'the document' : shown;
@@ -39,7 +49,7 @@ const where = (path: ReadonlyArray<string | number>): string => {
  * jsonc-parser (Microsoft's, the parser behind VS Code's JSON support) walks the text first, with
  * comments and trailing commas refused: its visitor sees every key of every object, so a duplicate
  * is found and named, and every number's own text, so an integer JSON cannot carry exactly is
- * refused; nesting deeper than `MAX_JSON_DEPTH` stops the walk before anything recurses further.
+ * refused; a string holding a lone surrogate (`"\uD800"`) is refused as no UTF-8 can carry it; nesting deeper than `MAX_JSON_DEPTH` stops the walk before anything recurses further.
  * `JSON.parse` then builds the value (V8's parser: fast, and the last word on RFC 8259 syntax).
  */
 export const parseStrictJson = (text: string): StrictJson => {
@@ -73,6 +83,7 @@ export const parseStrictJson = (text: string): StrictJson => {
           depth -= 1;
         },
         onObjectProperty: (key, offset, _length, _line, _column, pathOf) => {
+          if (LONE_SURROGATE.test(key)) throw loneSurrogate(key, where([...pathOf(), key]), offset);
           const keys = objects[objects.length - 1];
           if (keys === undefined) return;
           if (keys.has(key)) {
@@ -85,6 +96,9 @@ export const parseStrictJson = (text: string): StrictJson => {
           keys.add(key);
         },
         onLiteralValue: (value: unknown, offset, length, _line, _column, pathOf) => {
+          if (typeof value === 'string' && LONE_SURROGATE.test(value)) {
+            throw loneSurrogate(value, where(pathOf()), offset);
+          }
           if (typeof value !== 'number') return;
           const raw = text.slice(offset, offset + length);
           if (!Number.isFinite(value)) {

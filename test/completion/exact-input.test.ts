@@ -49,6 +49,13 @@ describe('JSON, exactly as sent', () => {
     expect(parseStrictJson('{"a":1,"a":1}')).toMatchObject({ ok: false, path: 'a' });
   });
 
+  it('refuses a lone surrogate in a string or a key, and keeps a pair', () => {
+    expect(parseStrictJson('{"summary":"a \\ud800 b"}')).toMatchObject({ ok: false, path: 'summary' });
+    expect(parseStrictJson('{"s":["\\udfff"]}')).toMatchObject({ ok: false, path: 's[0]' });
+    expect(parseStrictJson('{"k\\ud83d":1}')).toMatchObject({ ok: false, path: 'k\ud83d' });
+    expect(parseStrictJson('["\\ud83d\\ude00"]')).toEqual({ ok: true, value: ['😀'] });
+  });
+
   it('accepts equal keys in different objects, and __proto__ as an ordinary key', () => {
     const parsed = parseStrictJson('{"a":{"k":1},"b":{"k":2},"__proto__":{"polluted":true}}');
     expect(parsed).toEqual({
