@@ -11,7 +11,7 @@ export const registerPublish = (program: Command, io: Io): Command =>
   program
     .command('publish')
     .description(
-      'for producers: publish a round report atomically (temporary file, fsync, rename), so a waiter never sees half of it',
+      'for producers: publish a round report atomically (temporary file, fsync, rename), so a waiter never sees half of it; missing parent directories are created',
     )
     .argument('<path>', 'where the driver waits for the report')
     .option('--report <file>', 'the round report as JSON (- for standard input)')
