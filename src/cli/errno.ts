@@ -51,8 +51,8 @@ const onReadOnlyFileSystem = (p: string): boolean => {
 export const describeErrno = (error: unknown, dir: string | undefined): ClearanceError | undefined => {
   if (!isErrno(error)) return undefined;
   const at = error.path ?? error.dest ?? '';
-  const inStore = dir !== undefined && at !== '' && inside(dir, path.resolve(at));
-  // a write through a descriptor names no path: in clearance that is the store, or a report it publishes
+  // a read or write through a descriptor names no path: in clearance that is nearly always the store
+  const inStore = dir !== undefined && (at === '' || inside(dir, path.resolve(at)));
   const where =
     at !== ''
       ? `${at} (${error.syscall})`
