@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -110,6 +110,29 @@ describe('the store on an ordinary machine: operational codes, never exit 70', (
     expect([stale.code, errorOf(stale).code]).toEqual([73, 'store-unusable']);
     const after = await snapshot(dir);
     expect(after.get('runs/r.jsonl')).toBe(before.get('runs/r.jsonl'));
+  });
+
+  it('a store the user may not write is permission-denied (77), naming the path', async (ctx) => {
+    if (process.getuid?.() !== 0) {
+      console.warn('skipped EACCES: needs root to run the CLI as another user');
+      return ctx.skip();
+    }
+    const parent = await tempDir();
+    await openRun(path.join(parent, 'store'));
+    await chmod(parent, 0o755);
+    // root owns the store: nobody (uid 65534) may read it, not create a run in it
+    await chmod(path.join(parent, 'store', 'runs'), 0o755);
+    const before = await snapshot(parent);
+    const result = await cli(['--dir', path.join(parent, 'store'), 'open', 'r2', '--json'], {
+      uid: 65534,
+      gid: 65534,
+    });
+    expect([result.code, errorOf(result).code], result.stdout + result.stderr).toEqual([
+      77,
+      'permission-denied',
+    ]);
+    expect(errorOf(result).message).toContain(path.join(parent, 'store'));
+    expect(await snapshot(parent)).toEqual(before);
   });
 
   it('a full disk is no-space (74) on open, record and stage, naming the path', async (ctx) => {
