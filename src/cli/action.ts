@@ -23,12 +23,15 @@ export const action =
   <A extends unknown[]>(io: Io, work: (ctx: Context, ...args: A) => Promise<Outcome>) =>
   async (...params: unknown[]): Promise<void> => {
     const command = params[params.length - 1] as Command;
-    const ctx = contextOf(command, io);
+    const json = (command.optsWithGlobals() as { json?: boolean }).json === true;
     let status: number;
+    let dir: string | undefined;
     try {
+      const ctx = await contextOf(command, io);
+      dir = ctx.dir;
       status = printOutcome(ctx, await work(ctx, ...(params.slice(0, -1) as A)));
     } catch (error) {
-      status = printFailure(io, ctx.json, error, ctx.dir);
+      status = printFailure(io, json, error, dir);
     }
     settled.set(rootOf(command), status);
   };
