@@ -14,6 +14,7 @@ export const OPERATIONAL_CODES = [
   'seq-mismatch',
   'lock-timeout',
   'lock-compromised',
+  'unsafe-path',
   // completion
   'timeout',
   'incomplete',
@@ -43,6 +44,7 @@ export const OPERATIONAL_CODES = [
   'permission-denied',
   'io-error',
   'output-closed',
+  'output-unwritable',
 ] as const;
 
 export type OperationalCode = (typeof OPERATIONAL_CODES)[number];

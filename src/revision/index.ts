@@ -3,7 +3,12 @@ export { artifactShaOf } from './artifact.js';
 export { type CaptureOptions, captureRevision } from './capture.js';
 export { type Changes, changesBetween, parseNameStatus } from './changes.js';
 export { type CitationSource, lineCount, resolveCitations } from './citations.js';
-export { type FindingsMd, type FindingsMdError, parseFindingsMarkdown } from './findings-md.js';
+export {
+  type FindingsMd,
+  type FindingsMdError,
+  type FindingsMdOptions,
+  parseFindingsMarkdown,
+} from './findings-md.js';
 export { type GitOptions, git, gitBytes } from './git.js';
 export { type BoundInput, inputShaOf } from './input-sha.js';
 export { type Heading, headingsOf } from './markdown.js';

@@ -29,6 +29,8 @@ const COMMANDS = [
   'verify',
   'schema',
   'demo',
+  'sarif',
+  'report',
 ];
 
 describe('the command-line contract', () => {

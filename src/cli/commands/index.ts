@@ -14,8 +14,10 @@ import { registerOpen } from './open.js';
 import { registerPublish } from './publish.js';
 import { registerRecord } from './record.js';
 import { registerReplay } from './replay.js';
+import { registerReport } from './report.js';
 import { registerReproductions } from './reproductions.js';
 import { registerRule } from './rule.js';
+import { registerSarif } from './sarif.js';
 import { registerSchema } from './schema.js';
 import { registerStage } from './stage.js';
 import { registerStatus } from './status.js';
@@ -43,6 +45,8 @@ export const registerCommands = (program: Command, io: Io): void => {
     registerReproductions,
     registerRule,
     registerExtend,
+    registerSarif,
+    registerReport,
     registerVerify,
     registerSchema,
     registerDemo,

@@ -9,11 +9,25 @@ import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Context, type Io } from '../context.js';
-import { parseJsonInput, parseNonNegativeInt, readTextInput } from '../inputs.js';
+import { parseJsonInput, parseNonNegativeInt, readInput, readTextInput } from '../inputs.js';
 import type { Outcome } from '../output.js';
 import { recordedOutcome } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
+
+const FINDINGS_MD_HELP = `
+A review in Markdown (--findings-md):
+  Every list item (any marker: - * + 1. 1), at any depth, inside > quotes too) whose text starts
+  with a bracketed word is a finding or a decision; emphasis around the word (**[high]**) is fine:
+    - [high] src/app.js:2 :: the handle is never closed
+    - [low] \`docs/spec.md § Install\` :: the command needs sudo
+    - [fixed] 827f9ded38b8 :: closed in a finally block      ([fixed], [open] or [withdrawn])
+  The word must be a severity of the run's policy or a decision, and the item must parse, or the
+  whole review is refused quoting the line; so is a finding outside a list item (a paragraph, an
+  item's second line) or under Not examined. Under a "## Findings" heading every list item must be
+  a finding or a decision. "## Not examined" holds a list or a paragraph, never nothing.
+  "Verdict: open|blocked|converged" (pass = converged) must agree with the derived verdict.
+  Empty input, bytes that are not UTF-8 text and JSON (use --report) are refused.`;
 
 type Options = WaitFlags & {
   report?: string;
@@ -65,7 +79,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
       .option('--wait <path>', "wait for the next round's report to be published at <path>, then record it")
       .option(
         '--findings-md <file>',
-        'findings in prose: "- [severity] path:line :: text" lines and a "## Not examined" list',
+        'a review in Markdown, read as CommonMark (- for standard input; see "A review in Markdown" below)',
       )
       .addOption(
         new Option('--end <result>', 'end the round without a report, saying why with --reason').choices([
@@ -87,6 +101,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
         parseNonNegativeInt,
       ),
   )
+    .addHelpText('after', FINDINGS_MD_HELP)
     .addHelpText(
       'after',
       examples(
@@ -131,11 +146,9 @@ export const registerRecord = (program: Command, io: Io): Command =>
           );
         }
         if (opts.findingsMd !== undefined) {
-          const text = await readTextInput(opts.findingsMd, io, 'findings file', {
-            maxBytes: opts.maxBytes,
-            refuse: (m, details) => new ClearanceError('findings-md-invalid', m, details),
-          });
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, text, options));
+          // the bytes as sent, bounded like every input: the prose parser refuses what is not UTF-8
+          const review = await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes);
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
         }
         const source = opts.report as string;
         const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
