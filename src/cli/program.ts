@@ -17,6 +17,10 @@ export const buildProgram = (io: Io, json: boolean): Command => {
       '--dir <dir>',
       "the store (default $CLEARANCE_DIR; else, in a git work tree or with --repo, git's own <git common dir>/clearance, never committed and shared by linked worktrees; else ./.clearance)",
     )
+    .option(
+      '--store <location>',
+      'where runs are kept: a directory or file: URL (the file store), or postgres://… (the PostgreSQL store; run `clearance store init` once). Default $CLEARANCE_STORE, else as --dir',
+    )
     .option('--by <name>', 'who is acting (default $CLEARANCE_ACTOR, or the OS user)')
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
     .option(

@@ -3,6 +3,7 @@ import { type AppendOptions, type AppendResult, append } from './append.js';
 import { listRuns } from './list.js';
 import { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './objects.js';
 import { createLog, openRun } from './open-run.js';
+import { runPaths } from './paths.js';
 import type { EventsFor } from './prepare-append.js';
 import {
   intact,
@@ -28,6 +29,8 @@ export type Store = Readonly<{
   kind: 'file' | 'postgres';
   /** where it is, for messages: a directory, or a database without its credentials */
   where: string;
+  /** where one run's log is, for people: a file path, or the run in a database */
+  logOf: (runId: string) => string;
   openRun: (
     opened: RunOpenedData,
     options: Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>,
@@ -56,6 +59,7 @@ export type Store = Readonly<{
 export const fileStore = (dir: string): Store => ({
   kind: 'file',
   where: dir,
+  logOf: (runId) => runPaths(dir, runId).log,
   openRun: (opened, options) => openRun(dir, opened, options),
   append: (runId, eventsFor, options) => append(dir, runId, eventsFor, options),
   readRun: (runId) => readRun(dir, runId),
@@ -92,3 +96,11 @@ export const storeDirOf = (store: Store): string | undefined =>
 /** A run's state, read whole, when its log is intact (otherwise the `integrity` error). */
 export const readIntactState = async (ref: StoreRef, runId: string): Promise<RunStateRead> =>
   intact(await storeOf(ref).readRunState(runId));
+
+/** A run's state, by the store's quickest honest read, when its log is intact. */
+export const readIntactStatus = async (ref: StoreRef, runId: string): Promise<RunStatusRead> =>
+  intact(await storeOf(ref).readRunStatus(runId));
+
+/** A run's every event and trail, when its log is intact. */
+export const readIntactEvents = async (ref: StoreRef, runId: string): Promise<RunRead> =>
+  intact(await storeOf(ref).readRun(runId));

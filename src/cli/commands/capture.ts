@@ -62,13 +62,13 @@ export const registerCapture = (program: Command, io: Io): Command =>
         const result =
           opts.inputSha !== undefined
             ? await captureRound(
-                ctx.dir,
+                ctx.store,
                 runId,
                 { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] },
                 actorOf(ctx),
               )
             : await captureWorkspace(
-                ctx.dir,
+                ctx.store,
                 runId,
                 {
                   ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),

@@ -52,7 +52,7 @@ const endWithoutReport = async (
       'usage',
       `record --end ${result} needs --reason: a round that ends without a report says why`,
     );
-  const ended = await endRound(ctx.dir, runId, { result, reason }, actorOf(ctx));
+  const ended = await endRound(ctx.store, runId, { result, reason }, actorOf(ctx));
   const { state } = ended.folded;
   return {
     json: {
@@ -141,14 +141,14 @@ export const registerRecord = (program: Command, io: Io): Command =>
               ctx.json,
               `waiting for ${opts.wait}`,
               resolveBudget(wait).timeoutMs,
-              (signal) => collectRound(ctx.dir, runId, at, { ...options, wait: { ...wait, signal } }),
+              (signal) => collectRound(ctx.store, runId, at, { ...options, wait: { ...wait, signal } }),
             ),
           );
         }
         if (opts.findingsMd !== undefined) {
           // the bytes as sent, bounded like every input: the prose parser refuses what is not UTF-8
           const review = await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes);
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.store, runId, review, options));
         }
         const source = opts.report as string;
         const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
@@ -158,6 +158,6 @@ export const registerRecord = (program: Command, io: Io): Command =>
           source,
           refuse,
         );
-        return recordedOutcome(ctx, runId, await recordReport(ctx.dir, runId, report, options));
+        return recordedOutcome(ctx, runId, await recordReport(ctx.store, runId, report, options));
       }),
     );

@@ -25,6 +25,7 @@ export const postgresStoreOn = (client: pg.Client): Store => {
   return {
     kind: 'postgres',
     where,
+    logOf: (runId) => `${where} run ${assertRunId(runId)}`,
     openRun: (opened, options) =>
       openPostgres(client, where, { ...opened, runId: assertRunId(opened.runId) }, options),
     append: (runId, eventsFor, options) =>
