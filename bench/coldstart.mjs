@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const DIST_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sha = (label) => label.padEnd(40, '0');
 
@@ -35,13 +35,15 @@ const round1 = (runId) => ({
 
 export const hasCompileCache = typeof module.enableCompileCache === 'function';
 
-export const coldStartBench = ({ repeats = 5, runs = 20 } = {}) => {
+/** `cli`: another build to measure the same way (e.g. a previous commit's bundle). */
+export const coldStartBench = ({ repeats = 5, runs = 20, cli: CLI = DIST_CLI } = {}) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'clearance-cold-'));
   try {
     const cacheHome = path.join(root, 'cache'); // the compile cache lives here, not in the user's home
     const withCache = { ...process.env, XDG_CACHE_HOME: cacheHome };
     const withoutCache = { ...withCache, NODE_DISABLE_COMPILE_CACHE: '1' };
-    const cli = (args, env = withCache) => execFileSync(process.execPath, [CLI, ...args], { env, stdio: 'ignore' });
+    const cli = (args, env = withCache) =>
+      execFileSync(process.execPath, [CLI, ...args], { env, stdio: 'ignore' });
 
     const recorded = path.join(root, 'recorded'); // a run with round 1 recorded: what `status` reads
     const opened = path.join(root, 'opened'); // an opened run: what each `record` gets a copy of
@@ -78,8 +80,8 @@ export const coldStartBench = ({ repeats = 5, runs = 20 } = {}) => {
     for (let r = 0; r < repeats; r += 1) {
       const samples = sides.map(() => []);
       for (let i = 0; i < runs; i += 1)
-        sides.forEach((side, s) => samples[s].push(time(side.args, side.env, side.before)));
-      samples.forEach((xs, s) => medians[s].push(median(xs)));
+        for (const [s, side] of sides.entries()) samples[s].push(time(side.args, side.env, side.before));
+      for (const [s, xs] of samples.entries()) medians[s].push(median(xs));
     }
     const node = medians[0];
     return {
@@ -118,6 +120,13 @@ export const printColdStartBench = (r, target = 1.8) => {
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [repeats, runs] = process.argv.slice(2).map(Number);
-  printColdStartBench(coldStartBench({ repeats: repeats || 5, runs: runs || 20 }));
+  // node bench/coldstart.mjs [repeats] [runs] [path/to/cli.js]
+  const [repeats, runs, cli] = process.argv.slice(2);
+  printColdStartBench(
+    coldStartBench({
+      repeats: Number(repeats) || 5,
+      runs: Number(runs) || 20,
+      cli: cli && path.resolve(cli),
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
 import { PolicySchema } from './policy-schema.js';
 import { ReportSchema } from './report.js';

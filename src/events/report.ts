@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPath, type Rejection, rejection } from './rejection.js';
 import { DECISION_STATUSES, VERDICTS } from './statuses.js';
 
