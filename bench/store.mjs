@@ -1,16 +1,13 @@
-// Store benchmarks: durable append vs raw write+fsync; read+verify of 100,000 events vs readline+JSON.parse;
-// cold start of `clearance status` vs `node -e 0`. Each figure is measured side by side in one run.
-import { execFileSync } from 'node:child_process';
+// Store benchmarks: durable append vs raw write+fsync; read+verify of 100,000 events vs readline+JSON.parse.
+// Each figure is measured side by side in one run. (Cold start is in coldstart.mjs.)
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { append, encodeEvents, openRun, parseHead, readRunState, scanLog, ZERO_HASH } from '../lib/index.js';
 import { realisticRun } from './fold.mjs';
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const failedAttempt = (round, inputSha, i) => ({
@@ -131,27 +128,6 @@ export const readBench = async (target = 100_000) => {
       ratio: verifyRate / rawRate,
       foldedRatio: clearanceRate / rawRate,
     };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-};
-
-export const coldStartBench = async (trials = 30) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
-  try {
-    execFileSync(process.execPath, [CLI, '--dir', dir, 'open', 'cold', '--input-sha', 'abc']);
-    const time = (args) => {
-      const t = performance.now();
-      execFileSync(process.execPath, args, { stdio: 'ignore' });
-      return performance.now() - t;
-    };
-    const node = [];
-    const status = [];
-    for (let i = 0; i < trials; i += 1) {
-      node.push(time(['-e', '0']));
-      status.push(time([CLI, '--dir', dir, 'status', 'cold']));
-    }
-    return { nodeMs: median(node), statusMs: median(status), ratio: median(status) / median(node) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@ import path from 'node:path';
 // Node >= 22.1 can keep V8's compiled code for the modules loaded after this call on disk, which
 // saves most of the time spent compiling the CLI on every run. Node 20 has no such cache for ES
 // modules, and there this is a no-op.
-type EnableCompileCache = (dir: string) => unknown;
+export type EnableCompileCache = (dir: string) => unknown;
 
 /** The user's own cache directory, never the reviewed repository, `undefined` when there is none. */
 const cacheDir = (env: NodeJS.ProcessEnv): string | undefined => {
@@ -27,8 +27,10 @@ const cacheDir = (env: NodeJS.ProcessEnv): string | undefined => {
  * home, a directory another user owns (whose cached code we must not run), a cache inside the
  * working tree. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, and `NODE_COMPILE_CACHE` takes precedence.
  */
-export const enableCompileCache = (env: NodeJS.ProcessEnv): void => {
-  const enable = (module as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+export const enableCompileCache = (
+  env: NodeJS.ProcessEnv,
+  enable = (module as { enableCompileCache?: EnableCompileCache }).enableCompileCache,
+): void => {
   if (enable === undefined) return;
   try {
     const dir = cacheDir(env);
