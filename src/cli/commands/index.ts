@@ -6,28 +6,30 @@ export type RegisterCommand = (program: Command, io: Io) => Command;
 
 // Every command, in the order `--help` lists them. Each is imported only when it may run: a CI
 // script calls `clearance status` or `record` many times, and loading every command's
-// dependencies (zod above all) cost more than the command itself.
+// dependencies (zod above all) cost more than the command itself. A command comes with those that
+// share its dependencies (read-commands.ts, write-commands.ts): the bundle splits at these imports,
+// and a few larger pieces load faster than many small ones.
 const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
-  open: async () => (await import('./open.js')).registerOpen,
-  capture: async () => (await import('./capture.js')).registerCapture,
-  publish: async () => (await import('./publish.js')).registerPublish,
-  wait: async () => (await import('./wait.js')).registerWait,
-  stage: async () => (await import('./stage.js')).registerStage,
-  record: async () => (await import('./record.js')).registerRecord,
-  status: async () => (await import('./status.js')).registerStatus,
-  findings: async () => (await import('./findings.js')).registerFindings,
-  replay: async () => (await import('./replay.js')).registerReplay,
-  explain: async () => (await import('./explain.js')).registerExplain,
-  feedback: async () => (await import('./feedback.js')).registerFeedback,
-  gate: async () => (await import('./gate.js')).registerGate,
-  next: async () => (await import('./next.js')).registerNext,
-  may: async () => (await import('./may.js')).registerMay,
-  cost: async () => (await import('./cost.js')).registerCost,
-  reproductions: async () => (await import('./reproductions.js')).registerReproductions,
-  rule: async () => (await import('./rule.js')).registerRule,
-  extend: async () => (await import('./extend.js')).registerExtend,
-  verify: async () => (await import('./verify.js')).registerVerify,
-  schema: async () => (await import('./schema.js')).registerSchema,
+  open: async () => (await import('./write-commands.js')).registerOpen,
+  capture: async () => (await import('./write-commands.js')).registerCapture,
+  publish: async () => (await import('./write-commands.js')).registerPublish,
+  wait: async () => (await import('./write-commands.js')).registerWait,
+  stage: async () => (await import('./write-commands.js')).registerStage,
+  record: async () => (await import('./write-commands.js')).registerRecord,
+  status: async () => (await import('./read-commands.js')).registerStatus,
+  findings: async () => (await import('./read-commands.js')).registerFindings,
+  replay: async () => (await import('./read-commands.js')).registerReplay,
+  explain: async () => (await import('./read-commands.js')).registerExplain,
+  feedback: async () => (await import('./read-commands.js')).registerFeedback,
+  gate: async () => (await import('./read-commands.js')).registerGate,
+  next: async () => (await import('./read-commands.js')).registerNext,
+  may: async () => (await import('./read-commands.js')).registerMay,
+  cost: async () => (await import('./read-commands.js')).registerCost,
+  reproductions: async () => (await import('./read-commands.js')).registerReproductions,
+  rule: async () => (await import('./write-commands.js')).registerRule,
+  extend: async () => (await import('./write-commands.js')).registerExtend,
+  verify: async () => (await import('./write-commands.js')).registerVerify,
+  schema: async () => (await import('./write-commands.js')).registerSchema,
   demo: async () => (await import('./demo.js')).registerDemo,
 };
 
