@@ -8,7 +8,7 @@
 // CPU time (user + system, `times`): on a machine shared with other work the wall-clock ratio swings
 // with the load, the CPU-time ratio far less, so both are printed.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 const DIST_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const TIMED = 't0=$EPOCHREALTIME; "$@" >/dev/null 2>&1 || exit 99; t1=$EPOCHREALTIME; echo "$t0 $t1"; times';
+// bash by its path: a `bash` earlier on PATH may be a wrapper (a version-manager shim) whose own
+// children would be counted in `times`
+const BASH = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'].find((p) => existsSync(p)) ?? 'bash';
 const seconds = (s) => {
   const [, m, sec] = /^(\d+)m([\d.]+)s$/.exec(s) ?? [];
   return Number(m) * 60 + Number(sec);
@@ -23,7 +26,7 @@ const seconds = (s) => {
 
 /** Wall-clock and CPU milliseconds of one run of `argv`; a failing run stops the bench. */
 const measure = (argv, env) => {
-  const out = execFileSync('bash', ['-c', TIMED, 'bash', ...argv], { env, encoding: 'utf8' });
+  const out = execFileSync(BASH, ['-c', TIMED, 'bash', ...argv], { env, encoding: 'utf8' });
   const [span, , children] = out.trim().split('\n');
   const [t0, t1] = span.split(' ').map(Number);
   const [user, system] = children.split(' ').map(seconds);
