@@ -1,7 +1,8 @@
 // Bundle the CLI for start-up time: CI scripts call it many times. One bundled module starts far
 // faster than resolving zod, io-ts, fp-ts, commander and proper-lockfile module by module, and
-// splitting it at each command's dynamic import means a command loads only what it uses
-// (`status` never compiles zod). dist/cli.js is the entry `bin` names; dist/chunks/ holds the rest.
+// splitting it at the dynamic imports in src/cli/commands/index.ts means a command loads only what
+// it uses (`status` never compiles zod). dist/cli.js is the entry `bin` names; dist/chunks/ holds the
+// rest. No source map: the package ships neither the sources it would point at nor a multi-megabyte map.
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -15,7 +16,6 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
   // proper-lockfile and its dependencies are CommonJS and call require() for Node built-ins

@@ -14,6 +14,7 @@ export const OPERATIONAL_CODES = [
   'seq-mismatch',
   'lock-timeout',
   'lock-compromised',
+  'unsafe-path',
   // completion
   'timeout',
   'incomplete',
@@ -36,6 +37,7 @@ export const OPERATIONAL_CODES = [
   // the command line
   'usage',
   'input-unreadable',
+  'output-unwritable',
 ] as const;
 
 export type OperationalCode = (typeof OPERATIONAL_CODES)[number];

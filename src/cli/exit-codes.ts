@@ -10,6 +10,8 @@ export const EXIT = {
   completion: 4,
   lock: 5,
   internal: 70,
+  /** sysexits.h EX_CANTCREAT: an output file could not be written */
+  cantCreate: 73,
 } as const;
 
 const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[number]>, number>> = {
@@ -20,6 +22,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'seq-mismatch': EXIT.refused,
   'lock-timeout': EXIT.lock,
   'lock-compromised': EXIT.lock,
+  'unsafe-path': EXIT.refused,
   timeout: EXIT.timeout,
   incomplete: EXIT.completion,
   malformed: EXIT.completion,
@@ -38,6 +41,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'head-moved': EXIT.refused,
   usage: EXIT.usage,
   'input-unreadable': EXIT.usage,
+  'output-unwritable': EXIT.cantCreate,
 };
 
 /** The one table from an error code to an exit status: every rule's refusal is 1. */

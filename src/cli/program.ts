@@ -14,7 +14,10 @@ export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<st
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
-    .option('--dir <dir>', 'the store (default ./.clearance, or $CLEARANCE_DIR)')
+    .option(
+      '--dir <dir>',
+      "the store (default $CLEARANCE_DIR; else, in a git work tree or with --repo, git's own <git common dir>/clearance, never committed and shared by linked worktrees; else ./.clearance)",
+    )
     .option('--by <name>', 'who is acting (default $CLEARANCE_ACTOR, or the OS user)')
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
     .option(
@@ -34,7 +37,8 @@ export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<st
     'after',
     `
 Exit codes: 0 done, 1 refused by a rule, 2 usage, 3 wait timed out,
-            4 completion malformed/incomplete/oversized, 5 lock not acquired, 70 internal error.
+            4 completion malformed/incomplete/oversized, 5 lock not acquired,
+            73 an output file not writable, 70 internal error.
 Start with: clearance demo`,
   );
   return program;

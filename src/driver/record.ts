@@ -5,7 +5,6 @@ import { citationsRequired } from '../events/policy.js';
 import { parseReport } from '../events/report.js';
 import { type Decided, decide } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
-import { parseFindingsMarkdown } from '../revision/findings-md.js';
 import { type AppendResult, append } from '../store/append.js';
 import { type RunStateRead, readIntactRunState } from '../store/read.js';
 import type { ActorOptions } from './capture.js';
@@ -93,30 +92,36 @@ export const recordReport = async (
 };
 
 /**
- * Record findings written as prose (`- [severity] path:line :: text`, a `## Not examined` list):
- * they become the next round's report (candidates only; decisions need JSON) and face the same rules.
+ * Record a review written as Markdown (findings, decisions, a Not examined section, a `Verdict:`
+ * line): it becomes the next round's report and faces the same rules. Its bracketed words are
+ * read against the run's own severities, so the log is read before the review is.
  */
 export const recordFindingsMarkdown = async (
   dir: string,
   runId: string,
-  text: string,
+  review: string | Uint8Array,
   options: RecordOptions,
 ): Promise<AppendResult> => {
-  const parsed = parseFindingsMarkdown(text);
-  if (E.isLeft(parsed)) {
-    throw new ClearanceError('findings-md-invalid', `${parsed.left.message}; the whole review is refused`, {
-      line: parsed.left.line,
-    });
-  }
   const { state } = await readIntactRunState(dir, runId);
+  // loaded on demand: the bundled CLI's cold start does not evaluate the Markdown parser
+  const { parseFindingsMarkdown } = await import('../revision/findings-md.js');
+  const parsed = parseFindingsMarkdown(review, {
+    severities: Object.keys(state.run?.policy.severities ?? {}),
+  });
+  if (E.isLeft(parsed)) {
+    const { code, message, ...at } = parsed.left;
+    throw new ClearanceError(code, `${message}; the whole review is refused`, at);
+  }
+  const { candidates, decisions, notExamined, verdict } = parsed.right;
   const report = {
     runId,
     round: state.round + 1,
     inputSha: state.capture?.inputSha ?? '',
     completed: true,
-    candidates: parsed.right.candidates,
-    decisions: [],
-    ...(parsed.right.notExamined.length === 0 ? {} : { notExamined: parsed.right.notExamined }),
+    candidates,
+    decisions,
+    ...(notExamined === undefined ? {} : { notExamined }),
+    ...(verdict === undefined ? {} : { verdict }),
   };
   return recordReport(dir, runId, report, options);
 };

@@ -147,3 +147,9 @@ export const isFinal = (status: RunStatus): boolean => status === 'converged' ||
 /** The cap in force: the policy's rounds plus any a person added. */
 export const maxRoundsOf = (state: RunState): number =>
   (state.run?.policy.maxRounds ?? 0) + state.extraRounds;
+
+/**
+ * The shape of `RunState` as plain JSON: bump it whenever a field is added, removed or changes
+ * meaning. The store's fold cache records it, and a cache written for another shape is ignored.
+ */
+export const STATE_SHAPE_VERSION = 1;

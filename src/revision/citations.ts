@@ -4,7 +4,6 @@ import type { Candidate } from '../events/report.js';
 import { sha256Hex } from '../events/sha256.js';
 import { citationOf } from '../projections/views/findings.js';
 import { type FileAtRevision, filesAtRevision } from './blobs.js';
-import { headingsOf, normalizeHeading } from './markdown.js';
 
 export type CitationSource = Readonly<{
   repo?: string;
@@ -68,10 +67,20 @@ const lineReason = (file: string, line: number, bytes: Buffer): string | undefin
   return line <= count ? undefined : `${file} has ${plural(count, 'line')}; line ${line} is past its end`;
 };
 
-const sectionReason = (file: string, section: string, bytes: Buffer): string | undefined => {
+type Markdown = Pick<typeof import('./markdown.js'), 'headingsOf' | 'normalizeHeading'>;
+
+const sectionReason = (
+  markdown: Markdown,
+  file: string,
+  section: string,
+  bytes: Buffer,
+): string | undefined => {
+  const { headingsOf, normalizeHeading } = markdown;
   const wanted = normalizeHeading(section);
-  const headings = headingsOf(bytes.toString('utf8')).map((h) => h.text);
-  if (headings.includes(wanted)) return undefined;
+  const found = headingsOf(bytes.toString('utf8'));
+  // `## The *Install* step` is cited as it reads ("The Install step") or as it was typed
+  if (found.some((h) => h.text === wanted || h.source === wanted)) return undefined;
+  const headings = found.map((h) => h.text);
   if (headings.length === 0) return `${file} has no headings`;
   const shown = headings
     .slice(0, SHOWN_HEADINGS)
@@ -81,7 +90,7 @@ const sectionReason = (file: string, section: string, bytes: Buffer): string | u
   return `${file} has no heading ${JSON.stringify(wanted)}; its headings are ${shown}${more}`;
 };
 
-const check = (index: number, c: Located, target: Target): CitationCheck => {
+const check = (markdown: Markdown, index: number, c: Located, target: Target): CitationCheck => {
   const citation = citationOf({ file: c.file, line: c.line ?? null, section: c.section ?? null });
   const reason =
     target.kind === 'absent'
@@ -89,7 +98,7 @@ const check = (index: number, c: Located, target: Target): CitationCheck => {
       : c.line !== undefined
         ? lineReason(c.file, c.line, target.bytes)
         : c.section !== undefined
-          ? sectionReason(c.file, c.section, target.bytes)
+          ? sectionReason(markdown, c.file, c.section, target.bytes)
           : undefined;
   return reason === undefined
     ? { candidate: index, citation, resolved: true }
@@ -98,7 +107,8 @@ const check = (index: number, c: Located, target: Target): CitationCheck => {
 
 /**
  * Resolve each candidate's citation at the captured revision: a line must exist in the file as it
- * was committed, a section must be a heading of the document. Files come from git (or, for the
+ * was committed, a section must be a heading of the document as CommonMark reads it (by its rendered
+ * text or as typed). Files come from git (or, for the
  * document artifact, from its bytes on disk once they still hash to what was captured), each read
  * once; the checks come back in candidate order.
  */
@@ -128,5 +138,7 @@ export const resolveCitations = async (
     }
     return fromRevision(file, files.get(file), rev);
   };
-  return candidates.map((c, i) => check(i, c, targetOf(c.file)));
+  // loaded on demand: the bundled CLI's cold start does not evaluate the Markdown parser
+  const markdown = await import('./markdown.js');
+  return candidates.map((c, i) => check(markdown, i, c, targetOf(c.file)));
 };

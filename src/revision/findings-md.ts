@@ -1,133 +1,309 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Candidate } from '../events/report.js';
-import { type Heading, normalizeHeading, scanMarkdown } from './markdown.js';
+import type { Candidate, Decision, Verdict } from '../events/report.js';
+import { declaredVerdictOf, VERDICT_WORDS } from './declared-verdict.js';
+import {
+  EXPECTED,
+  isFindingShaped,
+  lacksSeverity,
+  parseReviewItem,
+  startsLikeFinding,
+  type Vocabulary,
+} from './finding-item.js';
+import { type Block, type Inline, parseMarkdown } from './markdown.js';
+import { reviewTextOf } from './review-text.js';
 
 /**
- * Findings written as prose, one a line:
+ * A review written as Markdown, read as CommonMark reads it:
  *
+ *     Verdict: open
+ *
+ *     ## Findings
  *     - [major] src/a.ts:12 :: the handle leaks when the request is aborted
- *     - [low] `docs/guide.md § Install` :: the command needs sudo
+ *     * **[low]** `docs/guide.md § Install` :: the command needs sudo
+ *     1. [fixed] 827f9ded38b8 :: closed in a finally block
  *
  *     ## Not examined
- *     - the generated client
+ *     The generated client.
  *
- * Pure: the caller reads the file and wraps a refusal in a `ClearanceError`.
+ * Every list item, with any marker, at any depth, inside block quotes too, whose text starts with
+ * a bracketed word is a finding or a decision, or the whole review is refused quoting its line: a
+ * finding silently dropped would read as a clean review. Under a `Findings` heading every item is
+ * one. A finding anywhere else (a paragraph, the second line of an item, under `Not examined`) is
+ * refused as misplaced. Pure: the caller reads the bytes and wraps a refusal in a `ClearanceError`.
  */
 
-export type FindingsMd = Readonly<{ candidates: Candidate[]; notExamined: string[] }>;
+export type FindingsMd = Readonly<{
+  candidates: Candidate[];
+  decisions: Decision[];
+  /** present when the review has a Not examined section (then never empty) */
+  notExamined?: string[];
+  /** what a `Verdict:` line declares; the rules check it against the derived verdict */
+  verdict?: Verdict;
+}>;
 
-export type FindingsMdError = Readonly<{ code: 'findings-md-invalid'; message: string; line: number }>;
+export type FindingsMdError = Readonly<{
+  code: 'findings-md-invalid';
+  message: string;
+  /** 1-based line of the offending text */
+  line?: number;
+  /** byte offset, for input that is not text */
+  offset?: number;
+}>;
 
-const STARTS_LIKE_FINDING = /^\s*- \[/;
-const FINDING = /^\s*- \[([^\]]*)\](.*)$/;
-const SEPARATOR = /\s::(?:\s|$)/;
-const LINE_CITATION = /^(.+):(\d+)$/;
-const SECTION_CITATION = /^(.+?)\s+§\s+(.+)$/;
-const LIST_ITEM = /^\s*[-*+]\s+(.*)$/;
+export type FindingsMdOptions = Vocabulary;
+
+type Section = Readonly<{
+  kind: 'findings' | 'not-examined' | 'other';
+  level: number;
+  /** 0-based line of its heading */
+  start: number;
+  entries: string[];
+}>;
+type Refused = Readonly<{ line: number; message: string }>;
+
+const FINDINGS = /^findings:?$/i;
 const NOT_EXAMINED = /^not examined:?$/i;
-const EXPECTED = 'expected "- [severity] path:line :: text" or "- [severity] path § Heading :: text"';
+// `- x` then `2. [high] …` on the next line: an ordered item that does not start at 1 cannot
+// interrupt a paragraph, so CommonMark reads it as more text of `x`
+const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
 
-type Parsed<T> = E.Either<string, T>;
-
-const unticked = (s: string): string =>
-  s
-    .trim()
-    .replace(/^`(.*)`$/, '$1')
-    .trim();
-
-/** Split `<citation> :: <text>`; a backticked citation may itself contain ` :: `. */
-const splitCitation = (rest: string): Parsed<{ cited: string; text: string }> => {
-  const trimmed = rest.trim();
-  let searchFrom = 0;
-  if (trimmed.startsWith('`')) {
-    const close = trimmed.indexOf('`', 1);
-    if (close === -1) return E.left('its citation opens a backtick it never closes');
-    searchFrom = close + 1;
-  }
-  const sep = SEPARATOR.exec(trimmed.slice(searchFrom));
-  if (sep === null) return E.left('there is no " :: " between the citation and the text');
-  const at = searchFrom + sep.index;
-  const text = trimmed.slice(at + sep[0].length).trim();
-  if (text === '') return E.left('there is no text after " :: "');
-  return E.right({ cited: unticked(trimmed.slice(0, at)), text });
+type Reading = {
+  readonly v: Vocabulary;
+  readonly lines: ReadonlyArray<string>;
+  readonly candidates: Candidate[];
+  readonly decisions: Decision[];
+  readonly notExamined: Section[];
+  readonly verdicts: Array<{ verdict: Verdict; line: number }>;
 };
 
-const locate = (cited: string): Parsed<Pick<Candidate, 'file' | 'line' | 'section'>> => {
-  const section = SECTION_CITATION.exec(cited);
-  if (section !== null) {
-    return E.right({ file: unticked(section[1] ?? ''), section: normalizeHeading(section[2] ?? '') });
-  }
-  const located = LINE_CITATION.exec(cited);
-  if (located === null) return E.left(`"${cited}" is neither path:line nor path § Heading`);
-  const line = Number(located[2]);
-  if (line < 1) return E.left(`"${cited}" cites line ${line}, but lines start at 1`);
-  const file = unticked(located[1] ?? '');
-  return file === '' ? E.left(`"${cited}" names no file`) : E.right({ file, line });
-};
+const quoted = (r: Reading, line: number): string => JSON.stringify((r.lines[line] ?? '').trim());
 
-const parseFinding = (line: string): Parsed<Candidate> => {
-  const m = FINDING.exec(line);
-  if (m === null) return E.left('its severity has no closing "]"');
-  const severity = (m[1] ?? '').trim();
-  if (severity === '') return E.left('its severity is empty');
-  const rest = m[2] ?? '';
-  if (!/^\s/.test(rest)) return E.left('the severity is not followed by a space');
-  const split = splitCitation(rest);
-  if (E.isLeft(split)) return split;
-  const where = locate(split.right.cited);
-  if (E.isLeft(where)) return where;
-  const { text } = split.right;
-  return E.right({
-    ...where.right,
-    category: 'prose',
-    summary: text,
-    severity,
-    confirmed: true,
-    evidence: text,
-  });
-};
-
-const refuse = (index: number, line: string, why: string): FindingsMdError => ({
-  code: 'findings-md-invalid',
-  message: `findings line ${index + 1} is not a finding (${why}): "${line.trim()}"; ${EXPECTED}`,
-  line: index + 1,
+const notAFinding = (r: Reading, line: number, why: string): Refused => ({
+  line,
+  message: `findings line ${line + 1} is not a finding (${why}): ${quoted(r, line)}; ${EXPECTED}`,
 });
 
-/**
- * Parse prose findings. Any line that starts like a finding (`- [`) outside code fences and the
- * Not examined list must parse, or the whole review is refused: a finding silently dropped would
- * read as a clean review.
- */
-export const parseFindingsMarkdown = (text: string): E.Either<FindingsMdError, FindingsMd> => {
-  const { lines, headings, literal } = scanMarkdown(text);
-  const headingAt = new Map<number, Heading>(headings.map((h) => [h.start, h]));
-  const candidates: Candidate[] = [];
-  const notExamined: string[] = [];
-  let inNotExamined = false;
-  // an indented line right after a Not examined item continues it (a wrapped item)
-  let continuing = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (literal.has(i)) continue;
-    const heading = headingAt.get(i);
-    if (heading !== undefined) {
-      inNotExamined = NOT_EXAMINED.test(heading.text);
-      continuing = false;
-      i = heading.end;
-      continue;
+const misplaced = (r: Reading, line: number, where: string): Refused => ({
+  line,
+  message: `findings line ${line + 1} is a finding ${where}: ${quoted(r, line)}; give each finding its own list item, above any Not examined heading`,
+});
+
+/** The `Verdict:` lines of rendered text. */
+const readVerdicts = (r: Reading, inline: Inline, start: number): Refused | undefined => {
+  for (const [i, text] of inline.plain.split('\n').entries()) {
+    const declared = declaredVerdictOf(text);
+    if (declared === undefined) continue;
+    if ('unknown' in declared) {
+      return {
+        line: start + i,
+        message: `findings line ${start + i + 1} declares a verdict clearance cannot check: ${quoted(r, start + i)}; say Verdict: ${VERDICT_WORDS}, or leave the line out`,
+      };
     }
-    if (inNotExamined) {
-      const item = LIST_ITEM.exec(line);
-      const wrapped: boolean = item === null && continuing && /^\s+\S/.test(line);
-      if (item !== null) notExamined.push((item[1] ?? '').trim());
-      else if (wrapped) notExamined.push(`${notExamined.pop() ?? ''} ${line.trim()}`);
-      continuing = item !== null || wrapped;
-      continue;
-    }
-    if (!STARTS_LIKE_FINDING.test(line)) continue;
-    const finding = parseFinding(line);
-    if (E.isLeft(finding)) return E.left(refuse(i, line, finding.left));
-    candidates.push(finding.right);
+    r.verdicts.push({ verdict: declared.verdict, line: start + i });
   }
-  return E.right({ candidates, notExamined: notExamined.filter((item) => item !== '') });
+  return undefined;
+};
+
+/** Lines past an item's first may not start a finding: it would be swallowed as text. */
+const checkLines = (
+  r: Reading,
+  inline: Inline,
+  start: number,
+  from: number,
+  where: string,
+): Refused | undefined => {
+  const lines = inline.source.split('\n');
+  for (let i = from; i < lines.length; i++) {
+    if (isFindingShaped((lines[i] ?? '').replace(LIST_MARKER, ''), r.v))
+      return misplaced(r, start + i, where);
+  }
+  return undefined;
+};
+
+const typedText = (inline: Inline): string =>
+  inline.source
+    .split('\n')
+    .map((l) => l.trim())
+    .join(' ')
+    .trim();
+
+/** The text a list item starts with: its first paragraph or heading, through any block quote. */
+const leadOf = (item: Block): Block | undefined => {
+  const first = item.children[0];
+  if (first === undefined) return undefined;
+  if (first.inline !== undefined) return first;
+  return first.kind === 'blockquote' ? leadOf(first) : undefined;
+};
+
+const listItem = (
+  r: Reading,
+  item: Block,
+  section: Section,
+  skip: Block | undefined,
+): Refused | undefined => {
+  const lead = leadOf(item);
+  const inline = lead?.inline;
+  if (lead === undefined || inline === undefined) {
+    return section.kind === 'findings'
+      ? notAFinding(
+          r,
+          item.start,
+          'under Findings every list item is a finding or a decision, and this one has no text',
+        )
+      : container(r, item.children, section, skip);
+  }
+  const first = (inline.source.split('\n')[0] ?? '').trim();
+  if (section.kind === 'not-examined') {
+    const shaped = checkLines(r, inline, lead.start, 0, 'under Not examined');
+    if (shaped !== undefined) return shaped;
+    section.entries.push(typedText(inline));
+  } else {
+    const looksLike = startsLikeFinding(inline.plain);
+    const beyond = checkLines(r, inline, lead.start, 1, 'on the second line of a list item');
+    if (beyond !== undefined) return beyond;
+    if (looksLike) {
+      const parsed = parseReviewItem(typedText(inline), r.v);
+      if (E.isLeft(parsed)) return notAFinding(r, lead.start, parsed.left);
+      if (parsed.right.kind === 'finding') r.candidates.push(parsed.right.candidate);
+      else r.decisions.push(parsed.right.decision);
+    } else if (section.kind === 'findings') {
+      return notAFinding(r, lead.start, 'under Findings every list item is a finding or a decision');
+    } else if (lacksSeverity(first)) {
+      return notAFinding(r, lead.start, 'it has no [severity] in front');
+    } else {
+      const verdict = readVerdicts(r, inline, lead.start);
+      if (verdict !== undefined) return verdict;
+    }
+  }
+  return container(r, item.children, section, lead);
+};
+
+/**
+ * An HTML block runs to the next blank line, and Markdown inside it is not read; but unlike a
+ * comment its text is shown, so a finding written there is refused rather than lost.
+ */
+const htmlBlock = (r: Reading, block: Block, literal: string): Refused | undefined => {
+  if (literal.trimStart().startsWith('<!--')) return undefined;
+  const lines = literal.split('\n');
+  const at = lines.findIndex((line) => isFindingShaped(line.replace(LIST_MARKER, ''), r.v));
+  return at === -1
+    ? undefined
+    : misplaced(
+        r,
+        block.start + at,
+        'inside an HTML block, where Markdown is not read (leave a blank line after the HTML tag)',
+      );
+};
+
+/** Text that is no list item's lead: a paragraph or a table cell. */
+const looseText = (r: Reading, block: Block, inline: Inline, section: Section): Refused | undefined => {
+  const where = section.kind === 'not-examined' ? 'under Not examined' : 'outside a list item';
+  const shaped = checkLines(r, inline, block.start, 0, where);
+  if (shaped !== undefined) return shaped;
+  const bare = inline.source.split('\n').findIndex(lacksSeverity);
+  if (bare !== -1)
+    return notAFinding(r, block.start + bare, 'it has no [severity] in front, and it is not a list item');
+  if (section.kind === 'not-examined') {
+    const text = typedText(inline);
+    if (text !== '') section.entries.push(text);
+    return undefined;
+  }
+  return readVerdicts(r, inline, block.start);
+};
+
+const heading = (r: Reading, block: Block, section: Section, inherited: Section): Section | Refused => {
+  const text = (block.inline?.plain ?? '').trim();
+  if (block.inline !== undefined) {
+    const declared = readVerdicts(r, block.inline, block.start);
+    if (declared !== undefined) return declared;
+    if (isFindingShaped(block.inline.source, r.v)) return misplaced(r, block.start, 'in a heading');
+  }
+  if (FINDINGS.test(text)) return { kind: 'findings', level: block.level, start: block.start, entries: [] };
+  if (NOT_EXAMINED.test(text)) {
+    const opened: Section = { kind: 'not-examined', level: block.level, start: block.start, entries: [] };
+    r.notExamined.push(opened);
+    return opened;
+  }
+  // a deeper heading stays inside the section; one as high or higher ends it
+  return section !== inherited && block.level <= section.level ? inherited : section;
+};
+
+/** Read a container's blocks in order; headings open and close sections within it. */
+const container = (
+  r: Reading,
+  blocks: ReadonlyArray<Block>,
+  inherited: Section,
+  skip: Block | undefined,
+): Refused | undefined => {
+  let section = inherited;
+  for (const block of blocks) {
+    if (block === skip) continue;
+    let refused: Refused | undefined;
+    if (block.kind === 'heading') {
+      const next = heading(r, block, section, inherited);
+      if ('message' in next) return next;
+      section = next;
+    } else if (block.kind === 'list_item') {
+      refused = listItem(r, block, section, skip);
+    } else if (block.inline !== undefined) {
+      refused = looseText(r, block, block.inline, section);
+    } else if (block.kind === 'html_block') {
+      refused = htmlBlock(r, block, block.literal ?? '');
+    } else if (block.literal !== undefined) {
+      if (section.kind === 'not-examined' && block.literal.trim() !== '')
+        section.entries.push(block.literal.trim());
+    } else {
+      refused = container(r, block.children, section, skip);
+    }
+    if (refused !== undefined) return refused;
+  }
+  return undefined;
+};
+
+const invalid = (message: string, at: { line?: number; offset?: number }): FindingsMdError => ({
+  code: 'findings-md-invalid',
+  message,
+  ...at,
+});
+
+/** Parse a prose review: findings, decisions, what was not examined, and a declared verdict. */
+export const parseFindingsMarkdown = (
+  input: string | Uint8Array,
+  options: FindingsMdOptions,
+): E.Either<FindingsMdError, FindingsMd> => {
+  const text = reviewTextOf(input);
+  if (E.isLeft(text)) {
+    const { message, offset } = text.left;
+    return E.left(invalid(`the review ${message}`, offset === undefined ? {} : { offset }));
+  }
+  const { blocks, lines } = parseMarkdown(text.right);
+  const r: Reading = { v: options, lines, candidates: [], decisions: [], notExamined: [], verdicts: [] };
+  const refused = container(r, blocks, { kind: 'other', level: 0, start: 0, entries: [] }, undefined);
+  if (refused !== undefined) return E.left(invalid(refused.message, { line: refused.line + 1 }));
+
+  const empty = r.notExamined.find((s) => s.entries.length === 0);
+  if (empty !== undefined) {
+    return E.left(
+      invalid(
+        `findings line ${empty.start + 1} is a Not examined heading with nothing under it: ${quoted(r, empty.start)}; list what was not examined and why (a list or a paragraph), or remove the heading`,
+        { line: empty.start + 1 },
+      ),
+    );
+  }
+  const [first, ...others] = r.verdicts;
+  const disagreeing = others.find((o) => o.verdict !== first?.verdict);
+  if (first !== undefined && disagreeing !== undefined) {
+    return E.left(
+      invalid(
+        `findings lines ${first.line + 1} and ${disagreeing.line + 1} declare different verdicts (${first.verdict}, ${disagreeing.verdict}): keep one`,
+        { line: disagreeing.line + 1 },
+      ),
+    );
+  }
+  return E.right({
+    candidates: r.candidates,
+    decisions: r.decisions,
+    ...(r.notExamined.length === 0 ? {} : { notExamined: r.notExamined.flatMap((s) => s.entries) }),
+    ...(first === undefined ? {} : { verdict: first.verdict }),
+  });
 };

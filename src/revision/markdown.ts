@@ -1,13 +1,41 @@
+import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+
 /**
- * Just enough CommonMark block structure to find headings: ATX and setext headings, fenced code
- * blocks (whose contents are never headings) and YAML front matter (whose closing `---` would
- * otherwise read as a setext underline). Inline markup is not interpreted: a heading's text is
- * what its author typed.
+ * Markdown read as CommonMark with GitHub's tables and strikethrough (markdown-it), turned into a
+ * small tree of blocks. One parse decides, for prose reviews and `doc.md § Heading` citations alike,
+ * what a heading, a list item, a block quote or code is: a heading inside an HTML comment or a
+ * fence is none, a heading inside a block quote is one.
+ *
+ * Each block that holds text keeps it twice: `source`, what its author typed with the container
+ * markers (`>`, list indentation) taken away, and `plain`, the text as it renders (emphasis
+ * markers, backticks and escapes gone). A citation is parsed from the source, so that
+ * `src/__init__.py:3` keeps its underscores; whether an item starts with a bracketed word is
+ * decided on the plain text, so that `**[major]**` does.
  */
 
+export type Inline = Readonly<{ source: string; plain: string }>;
+
+export type Block = Readonly<{
+  /** markdown-it's block name without `_open`: heading, paragraph, list_item, blockquote, fence, … */
+  kind: string;
+  /** for a heading, 1 to 6 */
+  level: number;
+  /** 0-based first line */
+  start: number;
+  /** 0-based last line */
+  end: number;
+  /** the text of a paragraph, a heading or a table cell */
+  inline?: Inline;
+  /** the literal text of code and HTML blocks */
+  literal?: string;
+  children: ReadonlyArray<Block>;
+}>;
+
 export type Heading = Readonly<{
-  /** trimmed, inner whitespace collapsed */
+  /** the rendered plain text, trimmed, inner whitespace collapsed */
   text: string;
+  /** what its author typed, trimmed, inner whitespace collapsed */
+  source: string;
   level: number;
   /** 0-based index of its first line */
   start: number;
@@ -15,106 +43,95 @@ export type Heading = Readonly<{
   end: number;
 }>;
 
-export type MarkdownScan = Readonly<{
-  lines: ReadonlyArray<string>;
-  headings: ReadonlyArray<Heading>;
-  /** 0-based indexes of lines read verbatim: fenced code (fences included) and front matter */
-  literal: ReadonlySet<number>;
-}>;
-
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
-const ATX_CLOSING = /(?:^|[ \t]+)#+[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
-const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
-const BLOCK_QUOTE = /^ {0,3}>/;
-const INDENTED_CODE = /^(?: {4}|\t)/;
-
 export const normalizeHeading = (text: string): string => text.trim().replace(/\s+/g, ' ');
 
-export const splitLines = (text: string): string[] => text.replace(/^\uFEFF/, '').split(/\r?\n/);
+/** Lines as CommonMark ends them: LF, CRLF or a lone CR. */
+export const splitLines = (text: string): string[] => text.split(/\r\n?|\n/);
 
-/** A fence closes with the same character, at least as long, and nothing after it. */
-const closesFence = (line: string, fence: string): boolean => {
-  const m = FENCE.exec(line);
-  const marker = m?.[1];
-  return (
-    marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && m?.[2]?.trim() === ''
-  );
+let parser: MarkdownIt | undefined;
+// built on first use: the CLI's cold start pays nothing for commands that never read Markdown
+const commonMark = (): MarkdownIt => {
+  parser ??= markdownIt('default', { html: true, linkify: false, typographer: false });
+  return parser;
 };
 
-/** Backtick fences may not carry a backtick in their info string (that is inline code). */
-const opensFence = (line: string): string | undefined => {
-  const m = FENCE.exec(line);
-  const marker = m?.[1];
-  if (marker === undefined) return undefined;
-  return marker[0] === '`' && (m?.[2] ?? '').includes('`') ? undefined : marker;
+/**
+ * YAML front matter is not Markdown, but GitHub hides it: blank its lines (keeping the line
+ * count) so its closing `---` does not turn the last key into a setext heading.
+ */
+const withoutFrontMatter = (lines: string[]): string[] => {
+  if (lines[0]?.trimEnd() !== '---') return lines;
+  const close = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
+  return close === -1 ? lines : lines.map((line, i) => (i <= close ? '' : line));
 };
 
-const frontMatterEnd = (lines: ReadonlyArray<string>): number => {
-  if (lines[0]?.trimEnd() !== '---') return -1;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]?.trimEnd();
-    if (line === '---' || line === '...') return i;
-  }
-  return -1;
-};
+const plainOf = (tokens: ReadonlyArray<Token>): string =>
+  tokens
+    .map((t) => {
+      switch (t.type) {
+        case 'text':
+        case 'text_special':
+        case 'code_inline':
+          return t.content;
+        case 'softbreak':
+        case 'hardbreak':
+          return '\n';
+        case 'image':
+          return plainOf(t.children ?? []);
+        default:
+          return '';
+      }
+    })
+    .join('');
 
-const atxText = (m: RegExpExecArray): string => normalizeHeading((m[2] ?? '').replace(ATX_CLOSING, ''));
+type Building = { -readonly [K in keyof Block]: K extends 'children' ? Building[] : Block[K] };
 
-export const scanMarkdown = (text: string): MarkdownScan => {
-  const lines = splitLines(text);
-  const headings: Heading[] = [];
-  const literal = new Set<number>();
-  const matterEnd = frontMatterEnd(lines);
-  for (let i = 0; i <= matterEnd; i++) literal.add(i);
+const blockOf = (t: Token, parent: Building): Building => ({
+  kind: t.type.replace(/_open$/, ''),
+  level: t.tag.startsWith('h') ? Number(t.tag.slice(1)) || 0 : 0,
+  start: t.map?.[0] ?? parent.start,
+  end: t.map === null ? parent.end : t.map[1] - 1,
+  children: [],
+});
 
-  let fence: string | undefined;
-  let paragraph: { start: number; text: string[] } | undefined;
-  for (let i = matterEnd + 1; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (fence !== undefined) {
-      literal.add(i);
-      if (closesFence(line, fence)) fence = undefined;
-      continue;
+/** The document's blocks in order, and its lines (numbered as `start`/`end` number them). */
+export const parseMarkdown = (text: string): Readonly<{ blocks: ReadonlyArray<Block>; lines: string[] }> => {
+  const lines = withoutFrontMatter(splitLines(text.replace(/^\uFEFF/, '')));
+  const root: Building = { kind: 'root', level: 0, start: 0, end: lines.length - 1, children: [] };
+  const open: Building[] = [root];
+  for (const t of commonMark().parse(lines.join('\n'), {})) {
+    const top = open[open.length - 1] ?? root;
+    if (t.nesting === 1) {
+      const block = blockOf(t, top);
+      top.children.push(block);
+      open.push(block);
+    } else if (t.nesting === -1) {
+      open.pop();
+    } else if (t.type === 'inline') {
+      top.inline = { source: t.content, plain: plainOf(t.children ?? []) };
+    } else {
+      top.children.push({ ...blockOf(t, top), literal: t.content });
     }
-    const underline = SETEXT_UNDERLINE.exec(line);
-    if (paragraph !== undefined && underline !== null) {
-      const level = underline[1]?.startsWith('=') ? 1 : 2;
-      headings.push({
-        text: normalizeHeading(paragraph.text.join(' ')),
-        level,
-        start: paragraph.start,
-        end: i,
+  }
+  return { blocks: root.children, lines };
+};
+
+const collectHeadings = (blocks: ReadonlyArray<Block>, into: Heading[]): Heading[] => {
+  for (const b of blocks) {
+    if (b.kind === 'heading' && b.inline !== undefined) {
+      into.push({
+        text: normalizeHeading(b.inline.plain),
+        source: normalizeHeading(b.inline.source),
+        level: b.level,
+        start: b.start,
+        end: b.end,
       });
-      paragraph = undefined;
-      continue;
     }
-    const opened = opensFence(line);
-    if (opened !== undefined) {
-      fence = opened;
-      literal.add(i);
-      paragraph = undefined;
-      continue;
-    }
-    const atx = ATX.exec(line);
-    if (atx !== null) {
-      headings.push({ text: atxText(atx), level: atx[1]?.length ?? 1, start: i, end: i });
-      paragraph = undefined;
-      continue;
-    }
-    if (line.trim() === '' || THEMATIC_BREAK.test(line) || LIST_ITEM.test(line) || BLOCK_QUOTE.test(line)) {
-      paragraph = undefined;
-    } else if (paragraph !== undefined) {
-      paragraph.text.push(line);
-    } else if (!INDENTED_CODE.test(line)) {
-      paragraph = { start: i, text: [line] };
-    }
+    collectHeadings(b.children, into);
   }
-  return { lines, headings, literal };
+  return into;
 };
 
-/** The headings of a Markdown document, in order, empty ones left out. */
+/** The headings of a Markdown document, in order (block quotes and list items included), empty ones left out. */
 export const headingsOf = (text: string): ReadonlyArray<Heading> =>
-  scanMarkdown(text).headings.filter((h) => h.text !== '');
+  collectHeadings(parseMarkdown(text).blocks, []).filter((h) => h.text !== '' || h.source !== '');

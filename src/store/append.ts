@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { DomainEvent, StoredEvent } from '../events/event.js';
@@ -6,10 +6,20 @@ import type { Rejection } from '../events/rejection.js';
 import { evolveAll } from '../projections/decide.js';
 import { type Folded, fold } from '../projections/fold.js';
 import type { RunState } from '../projections/state.js';
-import { readHead, writeHead } from './head.js';
+import { catchUp, checkpointOf, lastLineHolds, matchesFile } from './catch-up.js';
+import {
+  type FoldCheckpoint,
+  forgetCheckpoint,
+  readCheckpoint,
+  recalledCheckpoint,
+  rememberCheckpoint,
+  writeCheckpoint,
+} from './fold-cache.js';
+import { openHead, readHead, writeHead } from './head.js';
 import { type LockOptions, withRunLock } from './lock.js';
-import { encodeEvents, parseLog, type TornTail } from './log-format.js';
-import { runPaths } from './paths.js';
+import { encodeEvents, type TornTail } from './log-format.js';
+import { openNoFollow } from './no-follow.js';
+import { type RunPaths, runPaths } from './paths.js';
 import { integrityError } from './read.js';
 
 /** The events to append, or a function that builds them from the run's state under the lock. */
@@ -28,23 +38,178 @@ export type AppendOptions = LockOptions &
 
 export type AppendResult = Readonly<{
   appended: ReadonlyArray<StoredEvent>;
-  /** the folded run after the append */
+  /** the run's state after the append, and the audit trail of the events it appended (only those) */
   folded: Folded;
   /** a torn tail (a never-acknowledged partial line) this append truncated, if there was one */
   repairedTail: TornTail | null;
 }>;
 
-/** Write all of `text` at `position`: one write in practice; the loop only covers a short write. */
-const writeAll = (fd: number, text: string, position: number): void => {
-  const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length; )
-    done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+/** Write all of `bytes` at the end of the file (O_APPEND): one write in practice; the loop covers a short one. */
+const writeAll = (fd: number, bytes: Buffer): void => {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+};
+
+const missingRun = (paths: RunPaths, runId: string) =>
+  new ClearanceError(
+    'run-missing',
+    `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
+    {
+      runId,
+    },
+  );
+
+const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * The append's critical section, synchronous on purpose: every thread-pool hop lengthens the time
+ * other appenders wait. Folds the log from the newest checkpoint that still matches it, then for
+ * each step builds and checks its events, verifies the log is still exactly what was folded,
+ * writes at the end, fsyncs and only then counts the step as appended.
+ */
+const appendLocked = (
+  paths: RunPaths,
+  runId: string,
+  steps: ReadonlyArray<EventsFor>,
+  options: AppendOptions,
+  onAppended: (result: AppendResult) => void,
+): void => {
+  let fd: number;
+  try {
+    fd = openNoFollow(paths.log, constants.O_RDWR | constants.O_APPEND);
+  } catch (e) {
+    throw isMissing(e) ? missingRun(paths, runId) : e;
+  }
+  let headFd: number | null = null;
+  let checkpoint: FoldCheckpoint | null = null;
+  // true while a step's bytes may be half on disk: then no checkpoint is kept, the next append folds afresh
+  let writing = false;
+  // the checkpoint on disk is rewritten only when this append moved past the one it started from
+  let startedAt = -1;
+  try {
+    const file = fstatSync(fd);
+    const fileSize = file.size;
+    const recalled = recalledCheckpoint(paths.log);
+    const known = recalled !== null && matchesFile(recalled, file) ? recalled : readCheckpoint(paths.cache);
+    const caught = catchUp(fd, file, known, () => readHead(paths.head).head);
+    if (caught.fromCheckpoint && known !== null) startedAt = known.size;
+    const damaged = integrityError({ issue: caught.issue, path: paths.log, runId });
+    if (damaged !== null) throw damaged;
+    if (options.expectedSeq !== undefined && options.expectedSeq !== caught.lastSeq) {
+      throw new ClearanceError(
+        'seq-mismatch',
+        `run ${runId} is at seq ${caught.lastSeq}, not the expected ${options.expectedSeq}: someone appended since you read it`,
+        { expectedSeq: options.expectedSeq, seq: caught.lastSeq },
+      );
+    }
+    checkpoint = checkpointOf(caught, file);
+    if (checkpoint === null) return; // unreachable: a damaged log was refused above
+    // opened before the log is written, so a link planted in its place refuses the append whole
+    headFd = openHead(paths.head);
+    let tornTail = caught.tornTail;
+    let expectedSize = fileSize;
+    for (const eventsFor of steps) {
+      const state = checkpoint.state;
+      const built =
+        typeof eventsFor === 'function' ? eventsFor(state, { state, trail: [] }) : E.right(eventsFor);
+      if (E.isLeft(built)) throw refusal(built.left);
+      const checked = evolveAll(state, built.right);
+      if (E.isLeft(checked)) throw refusal(checked.left);
+      if (built.right.length === 0) {
+        onAppended({ appended: [], folded: { state, trail: [] }, repairedTail: null });
+        continue;
+      }
+      const at = (options.now?.() ?? new Date()).toISOString();
+      const encoded = encodeEvents(built.right, checkpoint, { at, by: options.by });
+      const bytes = Buffer.from(encoded.text, 'utf8');
+      // Never write over bytes we did not read: if the log is not exactly what was folded (another
+      // writer took the lock over while this one was paused), refuse with nothing written.
+      if (
+        fstatSync(fd).size !== expectedSize ||
+        !lastLineHolds(fd, checkpoint.size, checkpoint.lineStart, checkpoint.hash)
+      ) {
+        throw new ClearanceError(
+          'lock-compromised',
+          `the log of run ${runId} changed while this process held its lock (another writer took the lock over): nothing was written; retry`,
+          { path: paths.log, expectedSize },
+        );
+      }
+      writing = true;
+      // a torn tail was never acknowledged: drop it so the new lines chain after the last good one
+      if (tornTail !== null) ftruncateSync(fd, checkpoint.size);
+      writeAll(fd, bytes);
+      fsyncSync(fd);
+      writeHead(headFd, { seq: encoded.lastSeq, hash: encoded.lastHash });
+      const folded = fold(encoded.stored, { state, trail: [] });
+      const after = fstatSync(fd);
+      const size: number = checkpoint.size + bytes.length;
+      checkpoint = {
+        file: { ino: after.ino, ctimeMs: after.ctimeMs },
+        size,
+        seq: encoded.lastSeq,
+        hash: encoded.lastHash,
+        lineStart: size - (bytes.length - (bytes.lastIndexOf(0x0a, bytes.length - 2) + 1)),
+        events: checkpoint.events + encoded.stored.length,
+        refused: checkpoint.refused,
+        state: folded.state,
+      };
+      expectedSize = size;
+      writing = false;
+      onAppended({ appended: encoded.stored, folded, repairedTail: tornTail });
+      tornTail = null;
+    }
+  } finally {
+    if (writing || checkpoint === null) forgetCheckpoint(paths.log);
+    else {
+      rememberCheckpoint(paths.log, checkpoint);
+      if (checkpoint.size !== startedAt) writeCheckpointQuietly(paths.cache, checkpoint);
+    }
+    if (headFd !== null) closeSync(headFd);
+    closeSync(fd);
+  }
+};
+
+/** The checkpoint on disk only saves work: failing to write it (a full disk, a planted link) fails nothing. */
+const writeCheckpointQuietly = (file: string, c: FoldCheckpoint): void => {
+  try {
+    writeCheckpoint(file, c);
+  } catch {
+    // ignored: the next append folds from the log
+  }
 };
 
 /**
- * Append events to a run's log: under the run's lock, read, check and fold the log, check
- * `expectedSeq`, check every new event with `evolve`, then write the new lines in one write and
- * `fsync`. Resolves only after the fsync; refuses (throws) with nothing written otherwise.
+ * Append several steps under one hold of the run's lock: each step's events are built from the
+ * state after the steps before it, checked with `evolve`, written in one write and fsynced, and
+ * only then acknowledged (`onAppended`, and the result). A refused step throws, with nothing of it
+ * written; the steps before it stay appended. `expectedSeq` applies to the first step.
+ */
+export const appendBatch = async (
+  dir: string,
+  runId: string,
+  steps: ReadonlyArray<EventsFor>,
+  options: AppendOptions & Readonly<{ onAppended?: (result: AppendResult, index: number) => void }>,
+): Promise<ReadonlyArray<AppendResult>> => {
+  const paths = runPaths(dir, runId);
+  const results: AppendResult[] = [];
+  await withRunLock(
+    paths,
+    () =>
+      appendLocked(paths, runId, steps, options, (result) => {
+        results.push(result);
+        options.onAppended?.(result, results.length - 1);
+      }),
+    options,
+  ).catch((e: unknown) => {
+    // no runs directory at all: the lock directory could not even be made
+    throw isMissing(e) ? missingRun(paths, runId) : e;
+  });
+  return results;
+};
+
+/**
+ * Append events to a run's log: under the run's lock, fold the log (from a matching checkpoint),
+ * check `expectedSeq`, check every new event with `evolve`, then write the new lines at the end in
+ * one write and `fsync`. Resolves only after the fsync; refuses (throws) with nothing written otherwise.
  */
 export const append = async (
   dir: string,
@@ -52,70 +217,6 @@ export const append = async (
   eventsFor: EventsFor,
   options: AppendOptions,
 ): Promise<AppendResult> => {
-  const paths = runPaths(dir, runId);
-  const missing = () =>
-    new ClearanceError(
-      'run-missing',
-      `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
-      {
-        runId,
-      },
-    );
-  const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
-  return withRunLock(
-    paths,
-    async (guard) => {
-      // Inside the lock the I/O is synchronous on purpose: every thread-pool hop lengthens the
-      // time other appenders wait, and here it doubled it. The section is short (a small log, one
-      // write, one fsync), so the event loop is held for about a millisecond.
-      let fd: number;
-      try {
-        fd = openSync(paths.log, 'r+');
-      } catch (e) {
-        throw isMissing(e) ? missing() : e;
-      }
-      try {
-        const head = readHead(paths.head);
-        const parsed = parseLog(readFileSync(fd), head.head);
-        const damaged = integrityError({ issue: parsed.issue, path: paths.log, runId });
-        if (damaged !== null) throw damaged;
-        const folded = fold(parsed.events);
-        if (options.expectedSeq !== undefined && options.expectedSeq !== parsed.lastSeq) {
-          throw new ClearanceError(
-            'seq-mismatch',
-            `run ${runId} is at seq ${parsed.lastSeq}, not the expected ${options.expectedSeq}: someone appended since you read it`,
-            { expectedSeq: options.expectedSeq, seq: parsed.lastSeq },
-          );
-        }
-        const built = typeof eventsFor === 'function' ? eventsFor(folded.state, folded) : E.right(eventsFor);
-        if (E.isLeft(built)) throw refusal(built.left);
-        const checked = evolveAll(folded.state, built.right);
-        if (E.isLeft(checked)) throw refusal(checked.left);
-        if (built.right.length === 0) return { appended: [], folded, repairedTail: null };
-        const at = (options.now?.() ?? new Date()).toISOString();
-        const encoded = encodeEvents(
-          built.right,
-          { seq: parsed.lastSeq, hash: parsed.lastHash },
-          { at, by: options.by },
-        );
-        guard.assertHeld();
-        // a torn tail was never acknowledged: drop it so the new lines chain after the last good one
-        if (parsed.tornTail !== null) ftruncateSync(fd, parsed.size);
-        writeAll(fd, encoded.text, parsed.size);
-        fsyncSync(fd);
-        writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
-        return {
-          appended: encoded.stored,
-          folded: fold(encoded.stored, folded),
-          repairedTail: parsed.tornTail,
-        };
-      } finally {
-        closeSync(fd);
-      }
-    },
-    options,
-  ).catch((e: unknown) => {
-    // no runs directory at all: the lock directory could not even be made
-    throw isMissing(e) ? missing() : e;
-  });
+  const [result] = await appendBatch(dir, runId, [eventsFor], options);
+  return result as AppendResult;
 };

@@ -1,5 +1,6 @@
-import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, readFileSync, writeSync } from 'node:fs';
 import { encodeHead, type Head, parseHead } from './log-format.js';
+import { openNoFollow } from './no-follow.js';
 
 /**
  * The head anchor lets `verify` detect a changed or removed *last* line, which no later `prev` can
@@ -23,11 +24,18 @@ export const readHead = (file: string): HeadRead => {
   return head === null ? { state: 'unreadable', head: null } : { state: 'ok', head };
 };
 
+/** Open the anchor for rewriting, never through a symlink (`unsafe-path`). */
+export const openHead = (file: string): number => openNoFollow(file, constants.O_WRONLY | constants.O_CREAT);
+
 /** Rewrite the anchor in place (same length every time, so no truncation and no forced flush). */
-export const writeHead = (file: string, head: Head): void => {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT, 0o644);
+export const writeHead = (fd: number, head: Head): void => {
+  writeSync(fd, encodeHead(head), 0, 'utf8');
+};
+
+export const writeHeadFile = (file: string, head: Head): void => {
+  const fd = openHead(file);
   try {
-    writeSync(fd, encodeHead(head), 0, 'utf8');
+    writeHead(fd, head);
   } finally {
     closeSync(fd);
   }

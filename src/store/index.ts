@@ -1,4 +1,5 @@
-export { type AppendOptions, type AppendResult, append, type EventsFor } from './append.js';
+export { type AppendOptions, type AppendResult, append, appendBatch, type EventsFor } from './append.js';
+export type { FoldCheckpoint } from './fold-cache.js';
 export { type HeadRead, readHead } from './head.js';
 export { listRuns } from './list.js';
 export { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from './lock.js';
@@ -20,9 +21,14 @@ export {
   integrityError,
   type RunRead,
   type RunStateRead,
+  type RunStatusRead,
+  type RunSummaryRead,
   readIntactRun,
   readIntactRunState,
+  readIntactRunStatus,
   readRun,
   readRunState,
+  readRunStatus,
+  readRunSummary,
 } from './read.js';
 export { assertRunId, isRunId } from './run-id.js';

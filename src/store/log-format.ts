@@ -23,6 +23,8 @@ export type Head = Readonly<{ seq: number; hash: string }>;
 export type LogSummary = Readonly<{
   /** bytes up to and including the last `\n` before any torn tail or bad line */
   size: number;
+  /** where the last good line starts (0 when there is none): its bytes are what `lastHash` hashes */
+  lastLineStart: number;
   lastSeq: number;
   /** hash of the last good line, or 64 zeros */
   lastHash: string;
@@ -36,19 +38,27 @@ export type ParsedLog = LogSummary & Readonly<{ events: ReadonlyArray<StoredEven
 
 const short = (hash: string) => hash.slice(0, 12);
 
+/** Where a scan starts: the file offset of `bytes[0]`, and the seq, hash and start of the line before it. */
+export type ScanStart = Readonly<{ offset: number; seq: number; hash: string; lineStart: number }>;
+
+export const LOG_START: ScanStart = Object.freeze({ offset: 0, seq: 0, hash: ZERO_HASH, lineStart: 0 });
+
 /**
- * Check a whole log line by line and hand each good event to `visit`, keeping none of them: a
- * reader that only needs the folded state never holds 100,000 events at once. Stops at the first
- * line that does not decode or chain.
+ * Check a log line by line and hand each good event to `visit`, keeping none of them: a reader
+ * that only needs the folded state never holds 100,000 events at once. Stops at the first line
+ * that does not decode or chain. `from` continues a scan: `bytes` are then the log from
+ * `from.offset` on, and every offset reported is the file's.
  */
 export const scanLog = (
   bytes: Buffer,
   head: Head | null,
   visit: (event: StoredEvent) => void,
+  from: ScanStart = LOG_START,
 ): LogSummary => {
   let offset = 0;
-  let lastSeq = 0;
-  let lastHash = ZERO_HASH;
+  let lastSeq = from.seq;
+  let lastHash = from.hash;
+  let lastStart = -1;
   let issue: IntegrityIssue | null = null;
   let tornTail: TornTail | null = null;
 
@@ -79,6 +89,7 @@ export const scanLog = (
     visit(event);
     lastSeq = event.seq;
     lastHash = hash;
+    lastStart = offset;
     return null;
   };
 
@@ -89,13 +100,13 @@ export const scanLog = (
     for (let at = 0; at < text.length; ) {
       const end = text.indexOf('\n', at);
       if (end === -1) {
-        tornTail = { offset, bytes: bytes.length - offset };
+        tornTail = { offset: from.offset + offset, bytes: bytes.length - offset };
         break;
       }
       const lineText = text.slice(at, end);
       const cause = check(lineText);
       if (cause !== null) {
-        issue = { line: lastSeq + 1, offset, cause };
+        issue = { line: lastSeq + 1, offset: from.offset + offset, cause };
         break;
       }
       offset += (ascii ? lineText.length : Buffer.byteLength(lineText)) + 1;
@@ -106,13 +117,13 @@ export const scanLog = (
     while (offset < bytes.length) {
       const end = bytes.indexOf(0x0a, offset);
       if (end === -1) {
-        tornTail = { offset, bytes: bytes.length - offset };
+        tornTail = { offset: from.offset + offset, bytes: bytes.length - offset };
         break;
       }
       const raw = bytes.subarray(offset, end);
       const cause = isUtf8(raw) ? check(raw.toString('utf8')) : 'not valid UTF-8';
       if (cause !== null) {
-        issue = { line: lastSeq + 1, offset, cause };
+        issue = { line: lastSeq + 1, offset: from.offset + offset, cause };
         break;
       }
       offset = end + 1;
@@ -121,13 +132,22 @@ export const scanLog = (
   if (issue === null && head !== null && head.seq > lastSeq) {
     issue = {
       line: lastSeq + 1,
-      offset,
+      offset: from.offset + offset,
       cause: `the log ends at seq ${lastSeq} but its head anchor records seq ${head.seq}: lines were removed from the end`,
     };
   }
-  const size = issue === null ? offset : issue.offset;
+  const size = issue === null ? from.offset + offset : issue.offset;
   const beyondHead = head === null || issue !== null ? 0 : Math.max(0, lastSeq - head.seq);
-  return { size, lastSeq, lastHash, tornTail: issue === null ? tornTail : null, issue, beyondHead };
+  const lastLineStart = lastStart === -1 ? from.lineStart : from.offset + lastStart;
+  return {
+    size,
+    lastLineStart,
+    lastSeq,
+    lastHash,
+    tornTail: issue === null ? tornTail : null,
+    issue,
+    beyondHead,
+  };
 };
 
 /** Check a whole log and keep its events. */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ClearanceError } from '../errors.js';
 import { sha256Hex } from '../events/sha256.js';
+import { unsafePath } from './no-follow.js';
 import { syncDir } from './open-run.js';
 import { runPaths } from './paths.js';
 
@@ -15,16 +16,16 @@ export const archiveOutput = async (dir: string, runId: string, bytes: Uint8Arra
   const { objects } = runPaths(dir, runId);
   const sha = sha256Hex(bytes);
   const target = path.join(objects, sha);
-  if (
-    await stat(target).then(
-      () => true,
-      () => false,
-    )
-  )
-    return sha; // same bytes, same name: already there
+  // no write may go through a link planted inside the store: not the run's directory, not its
+  // archive, not an output (lstat: a link is refused, never taken for the output it points to)
+  await refuseLink(path.dirname(objects));
+  await refuseLink(objects);
+  const existing = await lstat(target).catch(() => null);
+  if (existing?.isSymbolicLink()) throw unsafePath(target);
+  if (existing !== null) return sha; // same bytes, same name: already there
   await mkdir(objects, { recursive: true });
   const temp = path.join(objects, `.${sha}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx');
+  const handle = await open(temp, 'wx'); // O_CREAT|O_EXCL: never an existing file or link
   try {
     await handle.writeFile(bytes);
     await handle.sync();
@@ -37,6 +38,10 @@ export const archiveOutput = async (dir: string, runId: string, bytes: Uint8Arra
   }
   await syncDir(objects);
   return sha;
+};
+
+const refuseLink = async (dir: string): Promise<void> => {
+  if ((await lstat(dir).catch(() => null))?.isSymbolicLink()) throw unsafePath(dir);
 };
 
 export type ObjectProblem = Readonly<{ sha: string; problem: 'missing' | 'corrupt' }>;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync } from 'node:fs';
 import { link, mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as E from 'fp-ts/lib/Either.js';
@@ -7,7 +8,7 @@ import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } fr
 import { ZERO_HASH } from '../events/sha256.js';
 import { evolveAll } from '../projections/decide.js';
 import { initialState } from '../projections/state.js';
-import { writeHead } from './head.js';
+import { openHead, writeHead } from './head.js';
 import { encodeEvents } from './log-format.js';
 import { runPaths } from './paths.js';
 
@@ -46,31 +47,39 @@ export const openRun = async (
   const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
   await mkdir(paths.runs, { recursive: true });
   const temp = path.join(paths.runs, `.${opened.runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx' is O_CREAT|O_EXCL: a new file, never one planted (or linked) in its place
   const handle = await open(temp, 'wx');
+  let headFd: number | null = null;
   try {
-    await handle.writeFile(encoded.text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temp, paths.log);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new ClearanceError(
-        'run-exists',
-        `run ${opened.runId} already exists in ${paths.runs}: pick another run id`,
-        {
-          runId: opened.runId,
-          path: paths.log,
-        },
-      );
+    try {
+      await handle.writeFile(encoded.text);
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    throw e;
+    // opened before the log appears, so a link planted as the head refuses the open whole
+    headFd = openHead(paths.head);
+    try {
+      await link(temp, paths.log);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new ClearanceError(
+          'run-exists',
+          `run ${opened.runId} already exists in ${paths.runs}: pick another run id`,
+          {
+            runId: opened.runId,
+            path: paths.log,
+          },
+        );
+      }
+      throw e;
+    }
+    await syncDir(paths.runs);
+    writeHead(headFd, { seq: encoded.lastSeq, hash: encoded.lastHash });
   } finally {
+    if (headFd !== null) closeSync(headFd);
+    // on every path, success included: the log is the temporary file's second name
     await unlink(temp).catch(() => undefined);
   }
-  await syncDir(paths.runs);
-  writeHead(paths.head, { seq: encoded.lastSeq, hash: encoded.lastHash });
   return encoded.stored;
 };

@@ -2,7 +2,15 @@ import path from 'node:path';
 import { assertRunId } from './run-id.js';
 
 /** Where a store keeps things. Every path to a run goes through `assertRunId` first. */
-export type RunPaths = Readonly<{ runs: string; log: string; lock: string; head: string; objects: string }>;
+export type RunPaths = Readonly<{
+  runs: string;
+  log: string;
+  lock: string;
+  head: string;
+  /** the fold checkpoint (`fold-cache.ts`) */
+  cache: string;
+  objects: string;
+}>;
 
 export const runsDir = (dir: string): string => path.join(dir, 'runs');
 
@@ -15,6 +23,7 @@ export const runPaths = (dir: string, runId: string): RunPaths => {
     log,
     lock: `${log}.lock`,
     head: path.join(runs, `${id}.head`),
+    cache: path.join(runs, `${id}.fold`),
     objects: path.join(runs, id, 'objects'),
   };
 };

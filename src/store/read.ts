@@ -1,8 +1,12 @@
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ClearanceError } from '../errors.js';
 import { type Folded, fold, step } from '../projections/fold.js';
-import { initialState, type RunState } from '../projections/state.js';
+import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
+import { type CaughtUp, catchUp, lastLineHolds, matchesFile } from './catch-up.js';
+import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './fold-cache.js';
 import { type HeadRead, readHead } from './head.js';
+import type { TornTail } from './log-format.js';
 import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';
 import { runPaths } from './paths.js';
 
@@ -26,6 +30,12 @@ export type RunStateRead = LogSummary &
  * The bytes of a run's log and its head anchor. Takes no lock and never writes, creates or
  * migrates anything.
  */
+const missingRun = (runId: string, runs: string, log: string): ClearanceError =>
+  new ClearanceError('run-missing', `no run ${runId} in ${runs}: open it first (clearance open ${runId})`, {
+    runId,
+    path: log,
+  });
+
 const readBytes = async (dir: string, runId: string): Promise<Located & { bytes: Buffer }> => {
   const paths = runPaths(dir, runId);
   // the head first: an append writes the log before the head, so read in the other order the head
@@ -34,16 +44,7 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
   try {
     return { runId, path: paths.log, head, bytes: await readFile(paths.log) };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ClearanceError(
-        'run-missing',
-        `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
-        {
-          runId,
-          path: paths.log,
-        },
-      );
-    }
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
     throw e;
   }
 };
@@ -72,6 +73,87 @@ export const readRunState = async (dir: string, runId: string): Promise<RunState
   return { ...summary, ...located, state, events, refused, outputs };
 };
 
+/** A run read for where it stands (`status`): its state, and what the scan of the unread part found. */
+export type RunStatusRead = CaughtUp & Readonly<{ runId: string; path: string }>;
+
+/**
+ * Read a run for its state, from its fold checkpoint when that still matches the log (then only
+ * the lines after it are read, checked and folded), otherwise from the start. Synchronous: a
+ * command over every run reads them one after another, keeping nothing of one when it reads the
+ * next. Reads only: never writes the checkpoint, which is the appenders' to keep.
+ */
+export const readRunStatus = (dir: string, runId: string): RunStatusRead => {
+  const paths = runPaths(dir, runId);
+  const checkpoint = recalledCheckpoint(paths.log) ?? readCheckpoint(paths.cache);
+  // without a checkpoint the head is read first: an append writes the log before the head, so it
+  // can lag what we read but never lead it (with one, a mismatch folds the log without the head)
+  const head = checkpoint === null ? readHead(paths.head).head : null;
+  let fd: number;
+  try {
+    fd = openSync(paths.log, constants.O_RDONLY);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
+    throw e;
+  }
+  try {
+    return { ...catchUp(fd, fstatSync(fd), checkpoint, () => head), runId, path: paths.log };
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** One line of a listing of every run. */
+export type RunSummaryRead = RunSummary &
+  Readonly<{
+    runId: string;
+    lastSeq: number;
+    issue: LogSummary['issue'];
+    tornTail: TornTail | null;
+    fromCheckpoint: boolean;
+  }>;
+
+/**
+ * Where a run stands, for a listing of every run: from its checkpoint's header alone when the
+ * checkpoint matches the log (the same file, unwritten since, its last line as recorded), so
+ * neither the log nor the state is parsed; otherwise the log is folded from the start. Reads only.
+ */
+export const readRunSummary = (dir: string, runId: string): RunSummaryRead => {
+  const paths = runPaths(dir, runId);
+  const header = readCheckpointHeader(paths.cache);
+  if (header !== null) {
+    let fd: number | null = null;
+    try {
+      fd = openSync(paths.log, constants.O_RDONLY);
+      const file = fstatSync(fd);
+      if (matchesFile(header, file) && lastLineHolds(fd, header.size, header.lineStart, header.hash)) {
+        return {
+          ...header.summary,
+          runId,
+          lastSeq: header.seq,
+          issue: null,
+          tornTail: null,
+          fromCheckpoint: true,
+        };
+      }
+    } catch {
+      // read below, where a missing log is reported as such
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+  const read = readRunStatus(dir, runId);
+  return {
+    status: read.state.status,
+    round: read.state.round,
+    maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
+    runId,
+    lastSeq: read.lastSeq,
+    issue: read.issue,
+    tornTail: read.tornTail,
+    fromCheckpoint: false,
+  };
+};
+
 export const integrityError = (
   read: Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>,
 ): ClearanceError | null =>
@@ -92,6 +174,9 @@ const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'ru
 /** Read a run whose log must be intact: an integrity issue becomes an `integrity` error. */
 export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> =>
   intact(await readRun(dir, runId));
+
+export const readIntactRunStatus = (dir: string, runId: string): RunStatusRead =>
+  intact(readRunStatus(dir, runId));
 
 export const readIntactRunState = async (dir: string, runId: string): Promise<RunStateRead> =>
   intact(await readRunState(dir, runId));

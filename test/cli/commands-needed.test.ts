@@ -23,6 +23,8 @@ const ALL = [
   'reproductions',
   'rule',
   'extend',
+  'sarif',
+  'report',
   'verify',
   'schema',
   'demo',

@@ -66,5 +66,6 @@ describe('concurrent processes', () => {
     const verify = await cli(['--dir', dir, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);
     expect((verify.json.runs as unknown[]).length).toBe(8);
-  });
+    // 33 CLI processes on a 2-core box shared with other work: room to start, not a timing assertion
+  }, 180_000);
 });

@@ -28,6 +28,8 @@ const COMMANDS = [
   'verify',
   'schema',
   'demo',
+  'sarif',
+  'report',
 ];
 
 describe('the command-line contract', () => {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fold } from '../../src/index.js';
+import { EVENT_TYPES, fold, latestVersion } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
-import { verdictOf } from './verdict.js';
+import { lifecycleOf, verdictOf } from './verdict.js';
 
 /**
  * Temporal-style replay: logs written by earlier versions of clearance, frozen under
@@ -11,8 +11,11 @@ import { verdictOf } from './verdict.js';
  */
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 
+/** Folders frozen before stages, budgets, round results and rulings existed: no lifecycle verdict. */
+const BEFORE_LIFECYCLE = new Set(['v1']);
+
 const frozen = readdirSync(FIXTURES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && /^v[0-9]+$/.test(d.name))
   .flatMap((version) =>
     readdirSync(`${FIXTURES}${version.name}`)
       .filter((f) => f.endsWith('.jsonl'))
@@ -23,22 +26,64 @@ const frozen = readdirSync(FIXTURES, { withFileTypes: true })
       })),
   );
 
+const read = (dir: string, run: string) =>
+  parseLog(readFileSync(`${dir}${run}.jsonl`), parseHead(readFileSync(`${dir}${run}.head`, 'utf8')));
+
 describe('frozen logs fold to the verdict they were written with', () => {
   it('there are frozen logs to replay', () => {
     expect(frozen.map((f) => `${f.version}/${f.run}`)).toEqual(
-      expect.arrayContaining(['v1/v1-converges', 'v1/v1-blocked', 'v1/v1-issueflow', 'v1/v1-cited']),
+      expect.arrayContaining([
+        'v1/v1-converges',
+        'v1/v1-blocked',
+        'v1/v1-issueflow',
+        'v1/v1-cited',
+        'v2/v2-staged-converges',
+        'v2/v2-budget-partial',
+        'v2/v2-ended-ruled',
+        'v2/v2-mid-round',
+      ]),
     );
   });
 
   for (const { version, run, dir } of frozen) {
     it(`${version}/${run}`, () => {
-      const bytes = readFileSync(`${dir}${run}.jsonl`);
-      const parsed = parseLog(bytes, parseHead(readFileSync(`${dir}${run}.head`, 'utf8')));
+      const parsed = read(dir, run);
       expect(parsed.issue).toBeNull();
       expect(parsed.tornTail).toBeNull();
       const { state, trail } = fold(parsed.events);
       expect(trail.filter((t) => t.rejection !== null)).toEqual([]);
       expect(verdictOf(state)).toBe(readFileSync(`${dir}${run}.verdict.json`, 'utf8'));
+      if (!BEFORE_LIFECYCLE.has(version)) {
+        expect(lifecycleOf(state)).toBe(readFileSync(`${dir}${run}.lifecycle.json`, 'utf8'));
+      }
     });
   }
+});
+
+describe('every event at its latest version is frozen', () => {
+  // A new event type or version must bring a frozen log that holds it (scripts/freeze-fixtures.mjs).
+  const written = new Set(
+    frozen.flatMap(({ dir, run }) =>
+      readFileSync(`${dir}${run}.jsonl`, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => {
+          const { type, v } = JSON.parse(line) as { type: string; v: number };
+          return `${type} v${v}`;
+        }),
+    ),
+  );
+
+  for (const type of EVENT_TYPES) {
+    it(`${type} v${latestVersion(type)}`, () => {
+      expect(
+        written.has(`${type} v${latestVersion(type)}`),
+        `no frozen log holds ${type} v${latestVersion(type)}`,
+      ).toBe(true);
+    });
+  }
+
+  it('the registry is enumerated, not an empty list', () => {
+    expect(EVENT_TYPES.length).toBeGreaterThanOrEqual(10);
+  });
 });

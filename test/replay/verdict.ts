@@ -1,4 +1,4 @@
-import { canonicalJson, type RunState } from '../../src/index.js';
+import { canonicalJson, maxRoundsOf, type RunState } from '../../src/index.js';
 
 /**
  * The verdict of a run, in a shape that never changes: what a frozen log must still fold to, byte
@@ -21,4 +21,38 @@ export const verdictOf = (state: RunState): string =>
       openedRound: f.openedRound,
     })),
     suppressed: state.suppressed.map((s) => ({ id: s.id, round: s.round, reason: s.reason })),
+  })}\n`;
+
+/**
+ * What the lifecycle events (stages, budgets, round results, rulings, extensions) folded to: the
+ * second half of a frozen log's verdict, for logs written since those events exist. Same promise
+ * as `verdictOf`: its shape never changes, and a log that folds differently is a schema change.
+ */
+export const lifecycleOf = (state: RunState): string =>
+  `${canonicalJson({
+    cap: maxRoundsOf(state),
+    outcomes: state.outcomes.map((o) => ({ round: o.round, result: o.result, reason: o.reason })),
+    failedAttempts: state.failedAttempts,
+    stagesOfNextRound: {
+      finished: state.stages.finished,
+      running: state.stages.running,
+      failures: state.stages.failures,
+    },
+    spent: state.spent,
+    costs: state.costs.map((c) => ({
+      round: c.round,
+      stage: c.stage,
+      runner: c.runner,
+      outcome: c.outcome,
+      cost: c.cost,
+    })),
+    rulings: state.rulings.map((r) => ({
+      round: r.round,
+      findingId: r.findingId,
+      status: r.status,
+      why: r.why,
+      by: r.by,
+    })),
+    extensions: state.extensions.map((x) => ({ round: x.round, rounds: x.rounds, why: x.why, by: x.by })),
+    convergedBy: state.convergedBy === null ? null : { by: state.convergedBy.by, why: state.convergedBy.why },
   })}\n`;

@@ -34,6 +34,17 @@ setext heading
 ## Usage
 `;
 
+const NOTES = `# Notes
+
+<!--
+## Draft heading
+-->
+
+> ## Quoted note
+
+## The *Install* step
+`;
+
 const cite = (file: string, at: { line?: number; section?: string }): Candidate => ({
   file,
   ...at,
@@ -52,6 +63,7 @@ beforeAll(() => {
   repo.write('src/a.ts', linesOf('a', 12));
   repo.write('src/no-eol.ts', 'one\ntwo\nthree');
   repo.write('docs/guide.md', GUIDE);
+  repo.write('docs/notes.md', NOTES);
   commit = repo.commitAll('one');
 });
 
@@ -169,6 +181,20 @@ describe('resolveCitations of sections', () => {
     expect(checks.map((c) => c.resolved)).toEqual([false, false, false, false]);
     expect(checks[0]?.reason).toBe(
       'docs/guide.md has no heading "Uninstall"; its headings are "Guide", "Install", "Many Spaces Inside", "Setext Title", "Two line setext heading" and 1 more',
+    );
+  });
+});
+
+describe('resolveCitations of sections, as CommonMark reads headings', () => {
+  it('resolves a quoted heading and an emphasised one by its rendered and its typed text; never a commented-out one', async () => {
+    const sections = ['Quoted note', 'The Install step', 'The *Install* step', 'Draft heading'];
+    const checks = await resolveCitations(
+      { repo: repo.dir, rev: commit },
+      sections.map((section) => cite('docs/notes.md', { section })),
+    );
+    expect(checks.map((c) => c.resolved)).toEqual([true, true, true, false]);
+    expect(checks[3]?.reason).toBe(
+      'docs/notes.md has no heading "Draft heading"; its headings are "Notes", "Quoted note", "The Install step"',
     );
   });
 });

@@ -30,3 +30,31 @@ describe('headingsOf', () => {
     ]);
   });
 });
+
+describe('headingsOf, as CommonMark reads headings', () => {
+  it('counts no heading inside an HTML comment, but one inside a block quote or a list item', () => {
+    const md =
+      '<!--\n## Hidden\n-->\n\n> ## Quoted note\n\n- # In a list item\n\n<div>\n\n## After a div\n\n</div>\n';
+    expect(texts(md)).toEqual(['Quoted note', 'In a list item', 'After a div']);
+  });
+
+  it('gives the rendered text and the text as typed', () => {
+    const md = '## The *Install* step\n\n## C\\+\\+ &amp; `code`\n\nSetext with **bold**\n---\n';
+    expect(headingsOf(md).map((h) => [h.text, h.source])).toEqual([
+      ['The Install step', 'The *Install* step'],
+      ['C++ & code', 'C\\+\\+ &amp; `code`'],
+      ['Setext with bold', 'Setext with **bold**'],
+    ]);
+  });
+
+  it('reads no heading from indented code, a fence inside a quote, or a line that needs a space after #', () => {
+    expect(texts('    ## code\n\n> ```\n> ## fenced\n> ```\n\n##no space\n\n#\tTab\n')).toEqual(['Tab']);
+  });
+
+  it('numbers lines across CRLF and lone CR line endings, and skips a byte order mark', () => {
+    expect(headingsOf('\uFEFF# A\r\n\r\nB\rb\r---\r\n').map((h) => [h.text, h.start, h.end])).toEqual([
+      ['A', 0, 0],
+      ['B b', 2, 4],
+    ]);
+  });
+});

@@ -49,7 +49,11 @@ describe('the run log', () => {
       { by },
     );
     expect(await codeOf(again)).toBe('run-exists');
-    expect((await readdir(runPaths(dir, 'run-1').runs)).sort()).toEqual(['run-1.head', 'run-1.jsonl']);
+    expect((await readdir(runPaths(dir, 'run-1').runs)).sort()).toEqual([
+      'run-1.fold',
+      'run-1.head',
+      'run-1.jsonl',
+    ]);
     expect(await listRuns(dir)).toEqual(['run-1']);
   });
 

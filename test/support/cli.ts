@@ -17,6 +17,8 @@ export type CliOptions = Readonly<{
   uid?: number;
   gid?: number;
   cwd?: string;
+  /** the CLI bundle to run, when not the checkout's dist/cli.js (a copy another uid can reach) */
+  entry?: string;
 }>;
 
 /** Start the built CLI as a real process; `result` settles when it exits. */
@@ -26,7 +28,7 @@ export const spawnCli = (
 ): { pid: number; result: Promise<CliResult> } => {
   let pid = -1;
   const result = new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [options.entry ?? CLI, ...args], {
       env: { ...process.env, NO_COLOR: '1', CLEARANCE_ACTOR: 'tester', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

@@ -2,8 +2,11 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { gate } from '../../driver/gate.js';
 import { ClearanceError } from '../../errors.js';
+import { readIntactRunState } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
+import { exitCodeFor } from '../exit-codes.js';
+import { formatOption, githubOutput, type OutputFormat } from '../github-format.js';
 
 export const registerGate = (program: Command, io: Io): Command =>
   program
@@ -20,32 +23,59 @@ export const registerGate = (program: Command, io: Io): Command =>
       '--artifact <file>',
       'the artifact whose bytes must be the reviewed ones (default: the one the run was opened with)',
     )
+    .addOption(formatOption())
     .addHelpText(
       'after',
-      `${examples('clearance gate pr-236 --repo .', 'clearance gate spec-review --artifact docs/spec.md --json')}
+      `${examples(
+        'clearance gate pr-236 --repo .',
+        'clearance gate spec-review --artifact docs/spec.md --json',
+        'clearance gate pr-236 --repo . --format github   # a required check: annotations and a step summary',
+      )}
 Exit 0 approved; 1 refused: no-review, not-converged, unverifiable, artifact-changed or head-moved.`,
     )
     .action(
-      action(io, async (ctx, runId: string, opts: { repo?: string; artifact?: string }) => {
-        const verdict = await gate(ctx.dir, runId, {
-          ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
-          ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
-        });
-        if (!verdict.approved) {
-          throw new ClearanceError(verdict.reason, `gate refused: ${verdict.message}`, {
-            reason: verdict.reason,
-            status: verdict.status,
+      action(
+        io,
+        async (ctx, runId: string, opts: { repo?: string; artifact?: string; format: OutputFormat }) => {
+          const verdict = await gate(ctx.dir, runId, {
+            ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
+            ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
           });
-        }
-        return {
-          json: {
-            runId,
-            approved: true,
-            inputSha: verdict.inputSha,
-            boundBy: verdict.boundBy,
-            message: verdict.message,
-          },
-          text: verdict.message,
-        };
-      }),
+          if (opts.format === 'github' && !ctx.json) {
+            // the same verdict and exit status, said as workflow commands for the check's log
+            const { state } = await readIntactRunState(ctx.dir, runId);
+            const text = await githubOutput(
+              ctx,
+              state,
+              verdict.approved
+                ? { level: 'notice', title: `clearance gate: ${runId} approved`, message: verdict.message }
+                : {
+                    level: 'error',
+                    title: `clearance gate: ${runId} refused (${verdict.reason})`,
+                    message: verdict.message,
+                  },
+              verdict.approved
+                ? { approved: true, message: verdict.message }
+                : { approved: false, message: verdict.message, reason: verdict.reason },
+            );
+            return { json: {}, text, exit: verdict.approved ? 0 : exitCodeFor(verdict.reason) };
+          }
+          if (!verdict.approved) {
+            throw new ClearanceError(verdict.reason, `gate refused: ${verdict.message}`, {
+              reason: verdict.reason,
+              status: verdict.status,
+            });
+          }
+          return {
+            json: {
+              runId,
+              approved: true,
+              inputSha: verdict.inputSha,
+              boundBy: verdict.boundBy,
+              message: verdict.message,
+            },
+            text: verdict.message,
+          };
+        },
+      ),
     );

@@ -28,6 +28,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   reproductions: async () => (await import('./read-commands.js')).registerReproductions,
   rule: async () => (await import('./write-commands.js')).registerRule,
   extend: async () => (await import('./write-commands.js')).registerExtend,
+  sarif: async () => (await import('./read-commands.js')).registerSarif,
+  report: async () => (await import('./read-commands.js')).registerReport,
   verify: async () => (await import('./write-commands.js')).registerVerify,
   schema: async () => (await import('./write-commands.js')).registerSchema,
   demo: async () => (await import('./demo.js')).registerDemo,

@@ -9,5 +9,7 @@ export { registerGate } from './gate.js';
 export { registerMay } from './may.js';
 export { registerNext } from './next.js';
 export { registerReplay } from './replay.js';
+export { registerReport } from './report.js';
 export { registerReproductions } from './reproductions.js';
+export { registerSarif } from './sarif.js';
 export { registerStatus } from './status.js';

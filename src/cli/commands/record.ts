@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { resolveBudget } from '../../completion/budget.js';
@@ -14,6 +15,43 @@ import type { Outcome } from '../output.js';
 import { recordedOutcome } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
+
+/**
+ * A prose review's bytes as sent, undecoded: its parser refuses what is not UTF-8 text, naming the
+ * byte offset, where decoding here would have replaced the bad bytes silently.
+ */
+const readReviewBytes = async (source: string, io: Io): Promise<Uint8Array> => {
+  if (source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  }
+  try {
+    return await readFile(source);
+  } catch (e) {
+    throw new ClearanceError(
+      'input-unreadable',
+      `cannot read findings file ${source}: ${(e as Error).message}`,
+      {
+        path: source,
+      },
+    );
+  }
+};
+
+const FINDINGS_MD_HELP = `
+A review in Markdown (--findings-md):
+  Every list item (any marker: - * + 1. 1), at any depth, inside > quotes too) whose text starts
+  with a bracketed word is a finding or a decision; emphasis around the word (**[high]**) is fine:
+    - [high] src/app.js:2 :: the handle is never closed
+    - [low] \`docs/spec.md § Install\` :: the command needs sudo
+    - [fixed] 827f9ded38b8 :: closed in a finally block      ([fixed], [open] or [withdrawn])
+  The word must be a severity of the run's policy or a decision, and the item must parse, or the
+  whole review is refused quoting the line; so is a finding outside a list item (a paragraph, an
+  item's second line) or under Not examined. Under a "## Findings" heading every list item must be
+  a finding or a decision. "## Not examined" holds a list or a paragraph, never nothing.
+  "Verdict: open|blocked|converged" (pass = converged) must agree with the derived verdict.
+  Empty input, bytes that are not UTF-8 text and JSON (use --report) are refused.`;
 
 type Options = WaitFlags & {
   report?: string;
@@ -65,7 +103,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
       .option('--wait <path>', "wait for the next round's report to be published at <path>, then record it")
       .option(
         '--findings-md <file>',
-        'findings in prose: "- [severity] path:line :: text" lines and a "## Not examined" list',
+        'a review in Markdown, read as CommonMark (- for standard input; see "A review in Markdown" below)',
       )
       .addOption(
         new Option('--end <result>', 'end the round without a report, saying why with --reason').choices([
@@ -87,6 +125,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
         parseNonNegativeInt,
       ),
   )
+    .addHelpText('after', FINDINGS_MD_HELP)
     .addHelpText(
       'after',
       examples(
@@ -131,8 +170,8 @@ export const registerRecord = (program: Command, io: Io): Command =>
           );
         }
         if (opts.findingsMd !== undefined) {
-          const text = await readTextInput(opts.findingsMd, io, 'findings file');
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, text, options));
+          const review = await readReviewBytes(opts.findingsMd, io);
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
         }
         const source = opts.report as string;
         const report = parseJsonInput(

@@ -60,13 +60,13 @@ export const registerVerify = (program: Command, io: Io): Command =>
       action(io, async (ctx, runId: string | undefined) => {
         const ids = runId === undefined ? await listRuns(ctx.dir) : [runId];
         const runs: Summary[] = [];
-        const reads: RunStateRead[] = [];
+        // one run at a time, keeping its summary only: every byte is checked, no checkpoint is trusted
+        let damaged: RunStateRead | undefined;
         for (const id of ids) {
           const read = await readRunState(ctx.dir, id);
-          reads.push(read);
+          if (read.issue !== null) damaged ??= read;
           runs.push(summary(read, read.issue === null ? await checkObjects(ctx.dir, id, read.outputs) : []));
         }
-        const damaged = reads.find((r) => r.issue !== null);
         if (damaged !== undefined) {
           const error = integrityError(damaged) as ClearanceError;
           throw new ClearanceError('integrity', `${runs.map(describe).join('\n')}\n${error.message}`, {

@@ -1,0 +1,78 @@
+import type { Policy } from '../events/policy.js';
+import type { FindingView } from '../projections/views/findings.js';
+import { byImportance, type Level, levelOf } from './level.js';
+
+/**
+ * GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`). GitHub shows at
+ * most ten annotations of each level for a step, so each level keeps its ten most important and
+ * the rest are counted in a plain log line.
+ */
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice';
+
+export type Annotation = Readonly<{
+  level: AnnotationLevel;
+  title: string;
+  message: string;
+  file?: string;
+  line?: number;
+}>;
+
+export const ANNOTATIONS_PER_LEVEL = 10;
+
+/** A command's message: GitHub decodes `%25`, `%0D` and `%0A`, so those three are encoded. */
+export const escapeData = (s: string): string =>
+  s.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+
+/** A property value also ends at `,` and its name at `:`: both encoded too. */
+export const escapeProperty = (s: string): string =>
+  escapeData(s).replaceAll(':', '%3A').replaceAll(',', '%2C');
+
+export const workflowCommand = (a: Annotation): string => {
+  const props: Array<[string, string]> = [];
+  if (a.file !== undefined) props.push(['file', a.file]);
+  if (a.line !== undefined) props.push(['line', String(a.line)]);
+  props.push(['title', a.title]);
+  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(v)}`).join(',')}::${escapeData(a.message)}`;
+};
+
+const ANNOTATION_LEVEL: Readonly<Record<Level, AnnotationLevel>> = {
+  error: 'error',
+  warning: 'warning',
+  note: 'notice',
+};
+
+/** Open findings as annotations, most important first; fixed and withdrawn findings say nothing. */
+export const findingAnnotations = (policy: Policy, findings: ReadonlyArray<FindingView>): Annotation[] =>
+  findings
+    .filter((f) => f.status === 'open')
+    .sort(byImportance(policy))
+    .map((f) => ({
+      level: ANNOTATION_LEVEL[levelOf(policy, f)],
+      file: f.file,
+      ...(f.line === null ? {} : { line: f.line }),
+      title: `${f.blocking ? 'blocking' : 'advisory'} ${f.severity} ${f.category}`,
+      message: `${f.summary}${f.section === null ? '' : ` (§ ${f.section})`}\nfinding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
+    }));
+
+/**
+ * The workflow commands for annotations given most important first: at most ten of each level,
+ * then one plain line per level saying how many were left out and where to see them all.
+ */
+export const workflowCommands = (annotations: ReadonlyArray<Annotation>, seeAll: string): string => {
+  const shown: string[] = [];
+  const hidden: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
+  const count: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
+  for (const a of annotations) {
+    count[a.level] += 1;
+    if (count[a.level] <= ANNOTATIONS_PER_LEVEL) shown.push(workflowCommand(a));
+    else hidden[a.level] += 1;
+  }
+  const rest = (Object.keys(hidden) as AnnotationLevel[])
+    .filter((level) => hidden[level] > 0)
+    .map(
+      (level) =>
+        `clearance: ${hidden[level]} more ${level} annotation(s) not shown (GitHub shows ${ANNOTATIONS_PER_LEVEL} of each level): ${seeAll}`,
+    );
+  return [...shown, ...rest].join('\n');
+};

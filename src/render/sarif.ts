@@ -1,0 +1,155 @@
+import type { Finding, FindingStep, RunState } from '../projections/state.js';
+import { findingView } from '../projections/views/findings.js';
+import { type RunHistory, stateAtRound } from './history.js';
+import { levelOf } from './level.js';
+
+/**
+ * SARIF 2.1.0 for code scanning: one result per finding of the run as it stood at the end of a
+ * round, compared with the round before it.
+ *
+ * - `ruleId` is the finding's category; `level` comes from blocking and severity (`levelOf`).
+ * - `partialFingerprints["clearanceFindingId/v1"]` is the finding id, which never changes when the
+ *   line moves or the file is renamed, so code scanning tracks the alert as clearance does.
+ * - `baselineState` against the previous round: `new` (opened this round), `absent` (fixed: no
+ *   longer detected; emitted with kind `pass`), `updated` (decided, ruled, moved or changed status
+ *   this round) or `unchanged` (carried forward as it was).
+ * - A withdrawn finding, and any finding a person ruled on, carries a `suppression` with the
+ *   justification and who decided (the ruling's person, or whoever appended the round's report).
+ */
+
+export const SARIF_VERSION = '2.1.0';
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+export const FINGERPRINT_KEY = 'clearanceFindingId/v1';
+
+type Json = Readonly<Record<string, unknown>>;
+
+export type SarifOptions = Readonly<{ round: number; toolVersion: string }>;
+
+type BaselineState = 'new' | 'unchanged' | 'updated' | 'absent';
+
+/** A person's ruling on the finding, if any: a ruling is final, so there is at most one. */
+const rulingOf = (f: Finding): FindingStep | undefined => f.history.find((s) => s.how === 'ruled');
+
+/** Fixed by a round's decision: the reviewer no longer finds it (a ruling is a suppression instead). */
+const fixedByReview = (f: Finding): boolean => f.status === 'fixed' && rulingOf(f) === undefined;
+
+const baselineStateOf = (f: Finding, before: Finding | undefined, round: number): BaselineState => {
+  if (before === undefined) return 'new';
+  if (fixedByReview(f)) return 'absent';
+  const touched = f.history.some((s) => s.round === round && (s.how === 'decided' || s.how === 'ruled'));
+  const changed =
+    touched ||
+    before.status !== f.status ||
+    before.file !== f.file ||
+    before.line !== f.line ||
+    before.section !== f.section;
+  return changed ? 'updated' : 'unchanged';
+};
+
+/** Who decided a withdrawal or a ruling, and why: the last step that set the finding's status. */
+const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
+  const step =
+    rulingOf(f) ??
+    (f.status === 'withdrawn'
+      ? f.history.find((s) => s.how === 'decided' && s.status === 'withdrawn')
+      : undefined);
+  if (step === undefined) return null;
+  const decidedBy =
+    step.how === 'ruled' ? (step.by ?? 'unknown') : (history.recordedBy[step.round] ?? 'unknown');
+  return {
+    kind: 'external',
+    status: 'accepted',
+    justification: step.evidence ?? '',
+    properties: {
+      decidedBy,
+      decision: step.status,
+      round: step.round,
+      how: step.how === 'ruled' ? 'ruling' : 'round decision',
+    },
+  };
+};
+
+const locationOf = (f: Finding): Json => ({
+  physicalLocation: {
+    artifactLocation: { uri: f.file },
+    ...(f.line === null ? {} : { region: { startLine: f.line } }),
+  },
+  ...(f.section === null ? {} : { logicalLocations: [{ name: f.section, kind: 'section' }] }),
+});
+
+const resultOf = (
+  state: RunState,
+  before: RunState,
+  f: Finding,
+  history: RunHistory,
+  round: number,
+  ruleIndex: number,
+): Json => {
+  const policy = state.run?.policy;
+  const view = findingView(f);
+  const fixed = fixedByReview(f);
+  const suppression = suppressionOf(f, history);
+  return {
+    ruleId: f.category,
+    ruleIndex,
+    kind: fixed ? 'pass' : 'fail',
+    level: fixed || policy === undefined ? 'none' : levelOf(policy, view),
+    message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
+    locations: [locationOf(f)],
+    partialFingerprints: { [FINGERPRINT_KEY]: f.id },
+    baselineState: baselineStateOf(f, before.findings[f.id], round),
+    ...(suppression === null ? {} : { suppressions: [suppression] }),
+    properties: {
+      findingId: f.id,
+      severity: f.severity,
+      blocking: f.blocking,
+      status: f.status,
+      openedRound: f.openedRound,
+      evidence: f.evidence,
+      ...(f.principle === null ? {} : { principle: f.principle }),
+      ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),
+      history: f.history,
+      tags: [f.severity, f.blocking ? 'blocking' : 'advisory'],
+    },
+  };
+};
+
+/** The SARIF log of round `options.round` (callers check that the round ended). */
+export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
+  const { round } = options;
+  const state = stateAtRound(history, round);
+  const before = stateAtRound(history, round - 1);
+  const findings = Object.values(state.findings);
+  const categories = [...new Set(findings.map((f) => f.category))].sort();
+  const runId = state.run?.runId ?? '?';
+  return {
+    $schema: SARIF_SCHEMA,
+    version: SARIF_VERSION,
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'clearance',
+            version: options.toolVersion,
+            rules: categories.map((category) => ({
+              id: category,
+              shortDescription: { text: `review findings of category ${category}` },
+            })),
+          },
+        },
+        automationDetails: { id: `${runId}/round-${round}` },
+        results: findings.map((f) =>
+          resultOf(state, before, f, history, round, categories.indexOf(f.category)),
+        ),
+        properties: {
+          runId,
+          round,
+          status: state.status,
+          policy: state.run?.policy.name ?? null,
+          inputSha: state.reviewed?.inputSha ?? null,
+          ...(state.reviewed?.commit === undefined ? {} : { commit: state.reviewed.commit }),
+        },
+      },
+    ],
+  };
+};

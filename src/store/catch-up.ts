@@ -1,0 +1,117 @@
+import { readSync } from 'node:fs';
+import { sha256Hex } from '../events/sha256.js';
+import { step } from '../projections/fold.js';
+import { initialState, type RunState } from '../projections/state.js';
+import type { FoldCheckpoint, LogFile } from './fold-cache.js';
+import { type Head, LOG_START, type LogSummary, scanLog } from './log-format.js';
+
+/** A log folded to its end: what the scan found, the state, and how many events it holds. */
+export type CaughtUp = LogSummary &
+  Readonly<{
+    state: RunState;
+    events: number;
+    refused: number;
+    /** whether a checkpoint was used (only the bytes after it were read) */
+    fromCheckpoint: boolean;
+  }>;
+
+/** Is the log still the file the checkpoint folded, unwritten since? (Its last line is checked apart.) */
+export const matchesFile = (
+  c: Pick<FoldCheckpoint, 'seq' | 'size' | 'file'>,
+  file: LogFile & Readonly<{ size: number }>,
+): boolean => c.seq > 0 && c.size === file.size && c.file.ino === file.ino && c.file.ctimeMs === file.ctimeMs;
+
+/** Read `length` bytes of an open file from `position`, all of them. */
+export const readAt = (fd: number, position: number, length: number): Buffer => {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, bytes, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === length ? bytes : bytes.subarray(0, done);
+};
+
+/** Does the line at `lineStart` of the first `size` bytes still hash to `hash`? */
+export const lastLineHolds = (fd: number, size: number, lineStart: number, hash: string): boolean => {
+  if (size === 0) return lineStart === 0;
+  const line = readAt(fd, lineStart, size - lineStart);
+  return (
+    line.length === size - lineStart &&
+    line[line.length - 1] === 0x0a &&
+    sha256Hex(line.subarray(0, -1)) === hash
+  );
+};
+
+/**
+ * Fold the log open at `fd` to its end. From `checkpoint` when it matches the log (the same file
+ * not written since, and its last line still hashes as recorded): then nothing before it is
+ * read again. Otherwise from the start, with the head anchor `head()` checked.
+ */
+export const catchUp = (
+  fd: number,
+  file: LogFile & Readonly<{ size: number }>,
+  checkpoint: FoldCheckpoint | null,
+  head: () => Head | null,
+): CaughtUp => {
+  const { size } = file;
+  if (checkpoint !== null && matchesFile(checkpoint, file)) {
+    const bytes = readAt(fd, checkpoint.lineStart, size - checkpoint.lineStart);
+    const known = checkpoint.size - checkpoint.lineStart;
+    if (
+      bytes.length === size - checkpoint.lineStart &&
+      bytes[known - 1] === 0x0a &&
+      sha256Hex(bytes.subarray(0, known - 1)) === checkpoint.hash
+    ) {
+      return scanFrom(bytes.subarray(known), null, checkpoint, {
+        offset: checkpoint.size,
+        seq: checkpoint.seq,
+        hash: checkpoint.hash,
+        lineStart: checkpoint.lineStart,
+      });
+    }
+  }
+  return scanFrom(readAt(fd, 0, size), head(), null, LOG_START);
+};
+
+const scanFrom = (
+  bytes: Buffer,
+  head: Head | null,
+  checkpoint: FoldCheckpoint | null,
+  from: Parameters<typeof scanLog>[3],
+): CaughtUp => {
+  let state = checkpoint?.state ?? initialState;
+  let events = checkpoint?.events ?? 0;
+  let refused = checkpoint?.refused ?? 0;
+  const summary = scanLog(
+    bytes,
+    head,
+    (event) => {
+      const after = step(state, event);
+      state = after.state;
+      events += 1;
+      if (after.rejection !== null) refused += 1;
+    },
+    from,
+  );
+  return { ...summary, state, events, refused, fromCheckpoint: checkpoint !== null };
+};
+
+/**
+ * The checkpoint a caught-up log gives, or null when the log is damaged there. One at seq 0 (a log
+ * with no complete line) serves its own append only: `matchesFile` never takes it from memory or disk.
+ */
+export const checkpointOf = (c: CaughtUp, file: LogFile): FoldCheckpoint | null =>
+  c.issue !== null
+    ? null
+    : {
+        file: { ino: file.ino, ctimeMs: file.ctimeMs },
+        size: c.size,
+        seq: c.lastSeq,
+        hash: c.lastHash,
+        lineStart: c.lastLineStart,
+        events: c.events,
+        refused: c.refused,
+        state: c.state,
+      };

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import type { RunState } from '../../src/index.js';
+import { verdictOf } from '../replay/verdict.js';
+
+/**
+ * `clearance/fold` is what other tools embed, a browser included: it must bundle for the browser
+ * with no Node built-in and fold a real log there, synchronously, to the verdict Node folds it to.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FROZEN = path.join(root, 'test/fixtures/v2');
+
+const bundle = async () => {
+  const result = await build({
+    entryPoints: [path.join(root, 'src/fold.ts')],
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    globalName: 'clearanceFold',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const [output] = result.outputFiles;
+  if (output === undefined) throw new Error('esbuild wrote no bundle');
+  return { code: output.text, inputs: Object.keys(result.metafile.inputs) };
+};
+
+/** A browser's globals, not Node's: no require, process, Buffer or module. */
+const browserLike = () => vm.createContext({ TextEncoder, TextDecoder });
+
+describe('clearance/fold in a browser', () => {
+  it('bundles with esbuild --platform=browser and imports no Node built-in', async () => {
+    const { code, inputs } = await bundle();
+    expect(inputs.filter((input) => input.startsWith('node:') || !/\.[cm]?[jt]s$/.test(input))).toEqual([]);
+    expect(inputs.some((input) => input.includes('@noble/hashes'))).toBe(true);
+    expect(code).not.toMatch(/\brequire\(["']node:|from ["']node:/);
+  });
+
+  for (const run of ['v2-staged-converges', 'v2-ended-ruled']) {
+    it(`folds the frozen log ${run} to its verdict, with the pure SHA-256`, async () => {
+      const { code } = await bundle();
+      const context = browserLike();
+      vm.runInContext(code, context);
+      expect(vm.runInContext('typeof process + typeof require + typeof Buffer', context)).toBe(
+        'undefinedundefinedundefined',
+      );
+      context.logText = readFileSync(path.join(FROZEN, `${run}.jsonl`), 'utf8');
+      const folded = vm.runInContext(
+        `(() => {
+          const { decodeStoredEvent, fold, sha256Hex, ZERO_HASH } = clearanceFold;
+          const lines = logText.split('\\n').filter((line) => line !== '');
+          let prev = ZERO_HASH;
+          const events = lines.map((line) => {
+            const decoded = decodeStoredEvent(JSON.parse(line));
+            if (decoded._tag === 'Left') throw new Error(decoded.left.message);
+            if (decoded.right.prev !== prev) throw new Error('chain broken at seq ' + decoded.right.seq);
+            prev = sha256Hex(line);
+            return decoded.right;
+          });
+          const { state, trail } = fold(events);
+          return JSON.stringify({ state, refused: trail.filter((t) => t.rejection !== null).length, prev });
+        })()`,
+        context,
+      ) as string;
+      const { state, refused, prev } = JSON.parse(folded) as {
+        state: RunState;
+        refused: number;
+        prev: string;
+      };
+      expect(refused).toBe(0);
+      expect(verdictOf(state)).toBe(readFileSync(path.join(FROZEN, `${run}.verdict.json`), 'utf8'));
+      // the last line's hash, computed in the sandbox, is the one the head anchor froze
+      expect(JSON.parse(readFileSync(path.join(FROZEN, `${run}.head`), 'utf8')).hash).toBe(prev);
+    });
+  }
+});

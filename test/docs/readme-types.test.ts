@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/tmp.js';
+
+/**
+ * Every TypeScript example in the README is typechecked under `strict` against the published types
+ * (lib/*.d.ts, as `clearance`, `clearance/fold` and `clearance/testing` resolve for a user), not
+ * only run with its types stripped (readme.test.ts runs them).
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const readmeTsExamples = (readme: string): string[] =>
+  [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
+
+const tsconfig = {
+  compilerOptions: {
+    strict: true,
+    noUnusedLocals: true,
+    target: 'ES2022',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: ['node'],
+    noEmit: true,
+    skipLibCheck: true,
+    paths: {
+      clearance: [path.join(root, 'lib/index.d.ts')],
+      'clearance/fold': [path.join(root, 'lib/fold.d.ts')],
+      'clearance/testing': [path.join(root, 'lib/testing.d.ts')],
+    },
+  },
+  include: ['*.ts'],
+};
+
+describe('the README TypeScript examples typecheck under strict', () => {
+  it('tsc --strict reports nothing', async () => {
+    const examples = readmeTsExamples(await readFile(path.join(root, 'README.md'), 'utf8'));
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    const dir = await tempDir('clearance-readme-types-');
+    await mkdir(path.join(dir, 'examples'));
+    const at = path.join(dir, 'examples');
+    await symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    await writeFile(path.join(at, 'package.json'), '{ "type": "module" }\n');
+    await writeFile(path.join(at, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    await Promise.all(examples.map((code, i) => writeFile(path.join(at, `example-${i + 1}.ts`), code)));
+    const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+    const result = await promisify(execFile)(process.execPath, [tsc, '-p', at, '--pretty', 'false']).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI } from '../support/cli.js';
+import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { sarifSchemaErrors } from './sarif-schema.js';
+
+afterAll(removeTempDirs);
+
+const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+
+/** The command lines of the first sh block after a README heading, comments dropped. */
+const linesAfter = (heading: string): string[] => {
+  const text = readFileSync(README, 'utf8');
+  const at = text.indexOf(heading);
+  if (at === -1) throw new Error(`README has no ${heading}`);
+  const block = /```sh\n([\s\S]*?)```/.exec(text.slice(at))?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '');
+};
+
+/** One line in bash, as a reader runs it, with `clearance` the built CLI and the default store. */
+const shell = (line: string, cwd: string, env: NodeJS.ProcessEnv = {}) => {
+  const { CLEARANCE_DIR: _, ...rest } = process.env;
+  return spawnSync('bash', ['-c', `clearance() { "$CLEARANCE_NODE" "$CLEARANCE_CLI" "$@"; }\n${line}`], {
+    cwd,
+    env: {
+      ...rest,
+      NO_COLOR: '1',
+      CLEARANCE_ACTOR: 'tester',
+      CLEARANCE_NODE: process.execPath,
+      CLEARANCE_CLI: CLI,
+      ...env,
+    },
+    encoding: 'utf8',
+  });
+};
+
+describe('the README sections for CI, code scanning and the report page run as written', () => {
+  it('on a run with one open blocking finding', () => {
+    const repo = makeRepo();
+    repo.write('src/service.js', 'open()\nread()\nclose()\n');
+    const head = repo.commitAll('service');
+    expect(shell('clearance open pr-236 --repo .', repo.dir).status).toBe(0);
+    const report = {
+      runId: 'pr-236',
+      round: 1,
+      inputSha: head,
+      completed: true,
+      candidates: [
+        {
+          file: 'src/service.js',
+          line: 2,
+          category: 'correctness',
+          summary: 'read() result unchecked',
+          severity: 'major',
+          confirmed: true,
+          evidence: 'read() returns null at EOF',
+        },
+      ],
+    };
+    expect(
+      shell(`clearance record pr-236 --report - <<'EOF'\n${JSON.stringify(report)}\nEOF`, repo.dir).status,
+    ).toBe(0);
+
+    const [status, gate] = linesAfter('## CI: GitHub Actions').map((line) => shell(line, repo.dir));
+    expect(status?.status).toBe(0);
+    expect(status?.stdout).toMatch(/^::notice title=clearance%3A pr-236 is open::/);
+    expect(status?.stdout).toContain(
+      '::error file=src/service.js,line=2,title=blocking major correctness::read() result unchecked',
+    );
+    expect(gate?.status).toBe(1); // not converged: the check fails, as it should
+    expect(gate?.stdout).toMatch(/^::error title=clearance gate%3A pr-236 refused \(not-converged\)::/);
+
+    for (const line of linesAfter('## Code scanning: SARIF'))
+      expect(shell(line, repo.dir).status, line).toBe(0);
+    for (const file of ['clearance.sarif', 'round-1.sarif']) {
+      const sarif = JSON.parse(readFileSync(path.join(repo.dir, file), 'utf8')) as unknown;
+      expect(sarifSchemaErrors(sarif)).toEqual([]);
+    }
+
+    for (const line of linesAfter('## A page of how the verdict was reached'))
+      expect(shell(line, repo.dir).status, line).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'review.html'), 'utf8')).toContain('read() result unchecked');
+  });
+});

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/events/sha256.js';
+import { type DomainEvent, isClearanceError, roundRecorded } from '../../src/index.js';
+import { decodeCheckpoint, encodeCheckpoint, forgetCheckpoint } from '../../src/store/fold-cache.js';
+import {
+  append,
+  appendBatch,
+  readRun,
+  readRunState,
+  readRunStatus,
+  readRunSummary,
+} from '../../src/store/index.js';
+import { cli } from '../support/cli.js';
+import { by, bytesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
+import { tempDir } from '../support/tmp.js';
+
+const capture = (inputSha: string): DomainEvent => ({
+  type: 'revision.captured',
+  data: { round: 2, inputSha, touchedFiles: [], renames: [] },
+});
+
+describe('the fold checkpoint beside a log', () => {
+  it('records the folded state at the log size and last hash, and a reader in a fresh state uses it', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const checkpoint = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    const full = await readRunState(dir, 'run-1');
+    expect(checkpoint).toMatchObject({
+      seq: 4,
+      size: (await bytesOf(paths.log)).length,
+      hash: full.lastHash,
+    });
+    expect(checkpoint?.state).toEqual(full.state);
+    forgetCheckpoint(paths.log);
+    const status = readRunStatus(dir, 'run-1');
+    expect(status.fromCheckpoint).toBe(true);
+    expect(status.state).toEqual(full.state);
+    expect(status.lastSeq).toBe(4);
+    expect(readRunSummary(dir, 'run-1')).toEqual({
+      runId: 'run-1',
+      status: 'open',
+      round: 1,
+      maxRounds: full.state.run?.policy.maxRounds,
+      lastSeq: 4,
+      issue: null,
+      tornTail: null,
+      fromCheckpoint: true,
+    });
+  });
+
+  it('round-trips a converged state with findings and their history', async () => {
+    const dir = await tempDir();
+    await runAwaitingRound2(dir);
+    const result = await append(dir, 'run-1', [roundRecorded(round2Fixing())], { by });
+    expect(result.folded.state.status).toBe('converged');
+    const c = {
+      file: { ino: 1, ctimeMs: 2.5 },
+      size: 9,
+      seq: 5,
+      hash: 'a'.repeat(64),
+      lineStart: 3,
+      events: 5,
+      refused: 0,
+    };
+    expect(decodeCheckpoint(encodeCheckpoint({ ...c, state: result.folded.state }))).toEqual({
+      ...c,
+      state: result.folded.state,
+    });
+  });
+
+  it('is ignored, never trusted, when it does not match the log or was written for another state shape', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const real = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (real === null) throw new Error('no checkpoint');
+    const lie = { ...real.state, status: 'converged' as const };
+    // as a fresh process sees it: no checkpoint in memory, only the one on disk
+    forgetCheckpoint(paths.log);
+    // the log was written since (another change time)
+    await writeFile(
+      paths.cache,
+      encodeCheckpoint({ ...real, file: { ...real.file, ctimeMs: real.file.ctimeMs - 1 }, state: lie }),
+    );
+    expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    // another size
+    await writeFile(paths.cache, encodeCheckpoint({ ...real, size: real.size - 1, state: lie }));
+    expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    // another state shape version or format version (with the header's own hash made right), a
+    // torn state line, a changed state, a changed header
+    const text = encodeCheckpoint({ ...real, state: lie });
+    const rehashed = (edit: (header: string) => string) => {
+      const [line, ...rest] = text.split('\n');
+      const header = edit((line as string).slice(65));
+      return [`${sha256Hex(header)} ${header}`, ...rest].join('\n');
+    };
+    expect(rehashed((h) => h)).toBe(text);
+    const badHeaders = [
+      rehashed((h) => h.replace('"shape":', '"shape":9')),
+      rehashed((h) => h.replace('"v":1', '"v":2')),
+      text.replace('"size":', '"size":1'),
+    ];
+    // the state line alone torn or changed: the header (whose own hash holds) still serves a
+    // listing, but the state is never used
+    const badStates = [text.slice(0, -10), text.replace('"converged"', '"convergeD"')];
+    for (const bad of [...badHeaders, ...badStates]) {
+      await writeFile(paths.cache, bad);
+      expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    }
+    for (const bad of badHeaders) {
+      await writeFile(paths.cache, bad);
+      expect(readRunSummary(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, status: 'open' });
+    }
+    // and an appender folds the log itself, then keeps a true checkpoint again
+    await append(dir, 'run-1', [capture('again')], { by });
+    expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.state.capture?.inputSha).toBe('again');
+  });
+
+  it('is never written by a reader, in the library or the CLI', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    await rm(paths.cache);
+    await readRun(dir, 'run-1');
+    await readRunState(dir, 'run-1');
+    readRunStatus(dir, 'run-1');
+    readRunSummary(dir, 'run-1');
+    for (const args of [['status', 'run-1'], ['status'], ['verify'], ['verify', 'run-1']]) {
+      expect((await cli(['--dir', dir, ...args])).code).toBe(0);
+    }
+    expect(await readdir(paths.runs)).not.toContain('run-1.fold');
+  });
+});
+
+describe('a log with no complete line', () => {
+  it('an append to an emptied log is refused by the rules (the run is not opened), not by a crash', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    await writeFile(paths.log, '');
+    await rm(paths.head);
+    const error = await append(dir, 'run-1', [capture('x')], { by }).catch((e: unknown) => e);
+    expect(isClearanceError(error) && error.code).toBe('not-opened');
+    expect(await bytesOf(paths.log)).toEqual(Buffer.alloc(0));
+  });
+});
+
+describe('appendBatch: one hold of the lock, each step fsynced before it counts', () => {
+  it('builds each step from the state after the steps before it', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const seen: number[] = [];
+    const results = await appendBatch(
+      dir,
+      'run-1',
+      [
+        [capture('one')],
+        (state) => E.right([capture(`after-${state.capture?.inputSha}`)]),
+        (state) => E.right([capture(`after-${state.capture?.inputSha}`)]),
+      ],
+      { by, onAppended: (r) => seen.push(r.appended[0]?.seq ?? 0) },
+    );
+    expect(results.map((r) => r.appended.map((e) => e.seq))).toEqual([[5], [6], [7]]);
+    expect(seen).toEqual([5, 6, 7]);
+    expect(results[2]?.folded.state.capture?.inputSha).toBe('after-after-one');
+    expect((await readRunState(dir, 'run-1')).lastSeq).toBe(7);
+    expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.seq).toBe(7);
+  });
+
+  it('a refused step writes nothing of itself; the steps before it stay appended', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    let afterFirst: Buffer | null = null;
+    const error = await appendBatch(dir, 'run-1', [[roundRecorded(round2Fixing())], [capture('too-late')]], {
+      by,
+      onAppended: () => {
+        afterFirst = readFileSync(paths.log);
+      },
+    }).catch((e: unknown) => e);
+    expect(isClearanceError(error) && error.code).toBe('run-final');
+    expect(afterFirst).not.toBeNull();
+    expect(await bytesOf(paths.log)).toEqual(afterFirst);
+    expect((await readRunState(dir, 'run-1')).state.status).toBe('converged');
+  });
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+/** `npm run test:browser`: the HTML report in a real headless Chromium. Not part of `npm test`. */
+export default defineConfig({
+  test: {
+    include: ['test/browser/**/*.browser.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+  },
+});
