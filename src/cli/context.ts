@@ -6,7 +6,7 @@ import { ClearanceError } from '../errors.js';
 import { sharedGitDirOf } from '../revision/shared-git-dir.js';
 import { fileStore, type Store } from '../store/store.js';
 import type { Io } from './io.js';
-import { openStoreAt, parseStoreLocation } from './store-location.js';
+import { openStoreAt, parseStoreLocation, type StoreLocation } from './store-location.js';
 
 export type { Io } from './io.js';
 
@@ -18,6 +18,8 @@ export type Context = Readonly<{
   dir: string;
   /** where runs are kept: the file store at `dir`, or PostgreSQL */
   store: Store;
+  /** where the store was named to be (`store init` works on it before it can be opened) */
+  location: StoreLocation;
   by: string;
   /** how long an append waits for the run's lock */
   lockTimeoutMs: number | undefined;
@@ -52,6 +54,10 @@ const parseDir = (named: string): string => {
 
 /** Commands that never read or write a store: they need not ask git where it is. */
 const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait']);
+
+/** Whether the context opens the store: `store init` prepares one that cannot be opened yet. */
+const opensStore = (command: Command): boolean =>
+  !STORELESS.has(command.name()) && command.parent?.name() !== 'store';
 
 /**
  * Where the store is: `--dir`, else `CLEARANCE_DIR`, else inside git's own directory of the
@@ -92,9 +98,8 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
   return {
     dir,
     store:
-      location?.kind === 'postgres' && !STORELESS.has(command.name())
-        ? await openStoreAt(location)
-        : fileStore(dir),
+      location?.kind === 'postgres' && opensStore(command) ? await openStoreAt(location) : fileStore(dir),
+    location: location ?? { kind: 'file', dir },
     by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
     lockTimeoutMs:
       opts.lockTimeout ??

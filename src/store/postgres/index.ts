@@ -14,7 +14,7 @@ import {
   readRunStatusPostgres,
   readRunSummaryPostgres,
 } from './read.js';
-import { assertSchema } from './schema.js';
+import { assertSchema, initSchema } from './schema.js';
 
 /**
  * The PostgreSQL store over one connection. Commands run their queries one after another on it;
@@ -63,4 +63,16 @@ export const openPostgresStore = async (connectionString: string): Promise<Store
     throw e;
   }
   return postgresStoreOn(client);
+};
+
+/** `clearance store init`: create or upgrade the schema; the one path that may change it. */
+export const initPostgresStore = async (
+  connectionString: string,
+): Promise<{ where: string; from: number | null; to: number }> => {
+  const client = await connect(connectionString);
+  try {
+    return { where: describe(client), ...(await initSchema(client)) };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 };
