@@ -1,6 +1,7 @@
 export { type DecideContext, type Decided, decide, evolveAll } from './decide.js';
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
+export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
 export {
   type CostEntry,
   type Extension,

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { reportSha } from '../../events/canonical-json.js';
+import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
@@ -105,7 +105,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (
     event.data.round !== report.round ||
     event.data.inputSha !== report.inputSha ||
-    event.data.reportSha !== reportSha(report)
+    event.data.reportSha !== reportShaIfCanonical(report)
   ) {
     return fail(
       'inconsistent-event',

@@ -3,6 +3,7 @@ import type { FindingRuled, RoundsExtended } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { fail, isBlank, shortId } from './check.js';
+import { namedFinding } from './finding-ref.js';
 
 /** Past the cap, only a person decides: these are accepted only once the run is blocked, with a name and a reason. */
 const blockedRun = (state: RunState, what: string): E.Either<Rejection, void> => {
@@ -30,11 +31,9 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
   const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { findingId, status, why, by } = event.data;
-  const finding = state.findings[findingId];
-  if (finding === undefined)
-    return fail('unknown-finding', `finding ${shortId(findingId)} is not a finding of this run`, [
-      'findingId',
-    ]);
+  const named = namedFinding(state.findings, findingId, 'the ruling names finding', ['findingId']);
+  if (E.isLeft(named)) return named;
+  const finding = named.right;
   if (finding.status !== 'open') {
     return fail(
       'closed-finding',
