@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
+import { printScalingBench, runScalingBench, runStatusBench } from './fold-scaling.mjs';
 import { appendBench, coldStartBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
@@ -17,6 +18,7 @@ if (wanted('fold')) {
     `fold      ${fmt(r.events)} in-memory events (${fmt(r.runs)} runs) in ${r.ms.toFixed(0)} ms: ${fmt(r.eventsPerSecond)} events/s`,
   );
 }
+if (wanted('fold-scaling')) printScalingBench(runScalingBench(), await runStatusBench());
 if (wanted('append')) {
   const r = await appendBench();
   console.log(

@@ -1,4 +1,4 @@
-import { canonicalJson, type RunState } from '../../src/index.js';
+import { canonicalJson, type RunState, toArray } from '../../src/index.js';
 
 /**
  * The verdict of a run, in a shape that never changes: what a frozen log must still fold to, byte
@@ -20,5 +20,5 @@ export const verdictOf = (state: RunState): string =>
       blocking: f.blocking,
       openedRound: f.openedRound,
     })),
-    suppressed: state.suppressed.map((s) => ({ id: s.id, round: s.round, reason: s.reason })),
+    suppressed: toArray(state.suppressed).map((s) => ({ id: s.id, round: s.round, reason: s.reason })),
   })}\n`;

@@ -1,7 +1,7 @@
 import { type Finding, maxRoundsOf, type RunState } from '../state.js';
+import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
-
-const roundsOpen = (f: Finding) => f.history.filter((s) => s.status === 'open').length;
+import { roundsOpenOf } from './history.js';
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -10,7 +10,7 @@ const shownId = (f: Finding) => f.id.slice(0, 12);
 
 /** How the last round ended, when it did not end with a complete review: its diagnosis is the feedback. */
 const lastRoundEnding = (state: RunState): ReadonlyArray<string> => {
-  const last = state.outcomes[state.outcomes.length - 1];
+  const last = lastOf(state.outcomes);
   if (last === undefined || last.round !== state.round || last.result === 'complete') return [];
   const reason = last.reason === null ? '' : `: ${oneLine(last.reason)}`;
   switch (last.result) {
@@ -25,9 +25,11 @@ const lastRoundEnding = (state: RunState): ReadonlyArray<string> => {
 
 /** The cap in force, and who moved it: an extension is part of the brief. */
 const capLine = (state: RunState): ReadonlyArray<string> => {
-  if (state.extensions.length === 0) return [];
+  if (state.extensions.size === 0) return [];
   const policyCap = state.run?.policy.maxRounds ?? 0;
-  const by = state.extensions.map((e) => `${e.rounds} by ${e.by} (${oneLine(e.why)})`).join(', ');
+  const by = toArray(state.extensions)
+    .map((e) => `${e.rounds} by ${e.by} (${oneLine(e.why)})`)
+    .join(', ');
   return [`The cap is ${maxRoundsOf(state)} rounds: the policy's ${policyCap}, extended ${by}.`];
 };
 
@@ -66,13 +68,13 @@ export const feedbackMarkdown = (state: RunState, record: string): string => {
   if (blocking.length > 0) {
     lines.push('', '### Blocking');
     for (const f of blocking) {
-      const open = roundsOpen(f);
+      const open = roundsOpenOf(state, f);
       lines.push(
         '',
         `- \`${shownId(f)}\` **${citationOf(f)}** (${f.severity}, open ${open} round${open === 1 ? '' : 's'}): ${oneLine(f.summary)}`,
         `  - Evidence: ${oneLine(f.evidence)}`,
       );
-      const last = f.history[f.history.length - 1];
+      const last = lastOf(f.steps);
       if (last?.how === 'decided' && last.evidence !== undefined)
         lines.push(`  - Last ruling (round ${last.round}): still open: ${oneLine(last.evidence)}`);
     }
