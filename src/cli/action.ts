@@ -13,11 +13,12 @@ export const action =
   <A extends unknown[]>(io: Io, work: (ctx: Context, ...args: A) => Promise<Outcome>) =>
   async (...params: unknown[]): Promise<void> => {
     const command = params[params.length - 1] as Command;
-    const ctx = contextOf(command, io);
+    const json = (command.optsWithGlobals() as { json?: boolean }).json === true;
     try {
+      const ctx = await contextOf(command, io);
       exitStatus.value = printOutcome(ctx, await work(ctx, ...(params.slice(0, -1) as A)));
     } catch (error) {
-      exitStatus.value = printFailure(io, ctx.json, error);
+      exitStatus.value = printFailure(io, json, error);
     }
   };
 

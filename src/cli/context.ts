@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { sharedGitDirOf } from '../revision/shared-git-dir.js';
 
 export type Io = Readonly<{
   stdout: NodeJS.WriteStream;
@@ -39,9 +40,29 @@ export const colorsFor = (io: Io, json: boolean): Colors =>
     !json && io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '' && io.env.TERM !== 'dumb',
   );
 
-export const contextOf = (command: Command, io: Io): Context => {
+/** Commands that never read or write a store: they need not ask git where it is. */
+const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait']);
+
+/**
+ * Where the store is: `--dir`, else `CLEARANCE_DIR`, else inside git's own directory of the
+ * repository named by `--repo` or around the working directory (`<git common dir>/clearance`:
+ * never committed, never in the reviewed tree, shared by linked worktrees, kept across checkouts),
+ * else `./.clearance`. Git is asked only when nothing named the store and the command uses one.
+ */
+const storeDirOf = async (
+  command: Command,
+  named: string | undefined,
+  repo: string | undefined,
+): Promise<string> => {
+  if (named !== undefined) return path.resolve(named);
+  const shared = STORELESS.has(command.name()) ? undefined : await sharedGitDirOf(path.resolve(repo ?? '.'));
+  return shared === undefined ? path.resolve('.clearance') : path.join(shared, 'clearance');
+};
+
+export const contextOf = async (command: Command, io: Io): Promise<Context> => {
   const opts = command.optsWithGlobals() as {
     dir?: string;
+    repo?: string;
     by?: string;
     json?: boolean;
     lockTimeout?: number;
@@ -49,7 +70,7 @@ export const contextOf = (command: Command, io: Io): Context => {
   const json = opts.json === true;
   const envTimeout = io.env.CLEARANCE_LOCK_TIMEOUT_MS;
   return {
-    dir: path.resolve(opts.dir ?? io.env.CLEARANCE_DIR ?? '.clearance'),
+    dir: await storeDirOf(command, opts.dir ?? io.env.CLEARANCE_DIR, opts.repo),
     by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
     lockTimeoutMs:
       opts.lockTimeout ??

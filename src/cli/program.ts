@@ -13,7 +13,10 @@ export const buildProgram = (io: Io, json: boolean): Command => {
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
-    .option('--dir <dir>', 'the store (default ./.clearance, or $CLEARANCE_DIR)')
+    .option(
+      '--dir <dir>',
+      "the store (default $CLEARANCE_DIR; else, in a git work tree or with --repo, git's own <git common dir>/clearance, never committed and shared by linked worktrees; else ./.clearance)",
+    )
     .option('--by <name>', 'who is acting (default $CLEARANCE_ACTOR, or the OS user)')
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
     .option(

@@ -55,6 +55,7 @@ export const captureWorkspace = async (
   const name = artifactNameOf({ ...subject, ...(artifact === undefined ? {} : { artifact }) });
   const capture = await captureRevision({
     round: read.state.round + 1,
+    store: dir,
     ...(repo === undefined ? {} : { repo }),
     ...(artifact === undefined ? {} : { artifact }),
     ...(name === undefined ? {} : { artifactName: name }),

@@ -35,6 +35,7 @@ export const gate = async (dir: string, runId: string, source: GateSource = {}):
           ...(repo === undefined || reviewed.commit === undefined ? {} : { repo }),
           ...(artifact === undefined || reviewed.artifactSha === undefined ? {} : { artifact }),
           workingTree: reviewed.dirty === true,
+          store: dir,
         });
   return gateOf(state, now);
 };

@@ -30,14 +30,19 @@ export const openReview = (
     { by, ...(review.capture === undefined ? {} : { capture: { ...review.capture, round: 1 } }) },
   );
 
-/** Round 1's input, captured from the run's repository and artifact (see `captureWorkspace`). */
+/**
+ * Round 1's input, captured from the run's repository and artifact (see `captureWorkspace`). The
+ * store `dir` the run will live in is left out of the work tree when it lies inside it.
+ */
 export const captureFirstRound = async (
+  dir: string,
   subject: RunOpenedData['subject'],
   options: Readonly<{ base?: string; allowDirty?: boolean }> = {},
 ): Promise<Omit<RevisionCapturedData, 'round'>> => {
   const name = artifactNameOf(subject);
   const { round: _, ...capture } = await captureRevision({
     round: 1,
+    store: dir,
     ...(subject.repo === undefined ? {} : { repo: subject.repo }),
     ...(subject.artifact === undefined ? {} : { artifact: subject.artifact }),
     ...(name === undefined ? {} : { artifactName: name }),

@@ -16,6 +16,8 @@ export type CaptureOptions = Readonly<{
   base?: string;
   /** bind to the working files instead of refusing a dirty work tree */
   allowDirty?: boolean;
+  /** the store's directory: where it lies inside the work tree, it is no part of the input */
+  store?: string;
   /** what the last recorded round reviewed: its tree wins over its commit, which wins over `base` */
   lastReviewed?: Readonly<{ commit?: string; tree?: string; artifactSha?: string }>;
 }>;

@@ -8,4 +8,5 @@ export { type GitOptions, git, gitBytes } from './git.js';
 export { type BoundInput, inputShaOf } from './input-sha.js';
 export { type Heading, headingsOf } from './markdown.js';
 export { type Observed, type ObserveOptions, observeWorkspace } from './observe.js';
+export { sharedGitDirOf } from './shared-git-dir.js';
 export { inspectWorkspace, type Workspace, type WorkspaceOptions } from './workspace.js';

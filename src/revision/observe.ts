@@ -5,7 +5,13 @@ import { inspectWorkspace } from './workspace.js';
 
 export type Observed = GateObservation;
 
-export type ObserveOptions = Readonly<{ repo?: string; artifact?: string; workingTree?: boolean }>;
+export type ObserveOptions = Readonly<{
+  repo?: string;
+  artifact?: string;
+  workingTree?: boolean;
+  /** the store's directory: where it lies inside the work tree, the working files leave it out */
+  store?: string;
+}>;
 
 /**
  * Observe what an approval would be about. A review bound to a commit is compared with HEAD, not
@@ -19,7 +25,11 @@ export const observeWorkspace = async (options: ObserveOptions): Promise<Observe
     repo === undefined ? undefined : git(repo, ['rev-parse', 'HEAD', 'HEAD^{tree}']),
     repo === undefined || options.workingTree !== true
       ? undefined
-      : inspectWorkspace({ repo, allowDirty: true }),
+      : inspectWorkspace({
+          repo,
+          allowDirty: true,
+          ...(options.store === undefined ? {} : { store: options.store }),
+        }),
     artifact === undefined ? undefined : artifactShaOf(artifact),
   ]);
   const [commit, tree] = head?.trim().split('\n') ?? [];

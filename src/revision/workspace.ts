@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ClearanceError } from '../errors.js';
 import { artifactShaOf } from './artifact.js';
 import { git, nulFields } from './git.js';
@@ -8,28 +8,63 @@ import type { BoundInput } from './input-sha.js';
 
 export type Workspace = BoundInput;
 
-export type WorkspaceOptions = Readonly<{ repo?: string; artifact?: string; allowDirty?: boolean }>;
+export type WorkspaceOptions = Readonly<{
+  repo?: string;
+  artifact?: string;
+  allowDirty?: boolean;
+  /** the store's directory: where it lies inside the work tree, its files are no part of the review */
+  store?: string;
+}>;
 
 const SHOWN_PATHS = 5;
 
-/** HEAD's commit and tree, refusing anything that is not a work tree (a bare repository, `.git`). */
-const headOf = async (repo: string): Promise<{ commit: string; tree: string }> => {
-  const [inside, commit, tree] = (
-    await git(repo, ['rev-parse', '--is-inside-work-tree', 'HEAD', 'HEAD^{tree}'])
+type Head = Readonly<{ commit: string; tree: string; up: string }>;
+
+/**
+ * HEAD's commit and tree, and the way up from `repo` to the top of its work tree (`--show-cdup`,
+ * which unlike `--show-toplevel` still answers inside `.git`, so that case is refused below as
+ * not a work tree). Refuses anything that is not a work tree (a bare repository, `.git`).
+ */
+const headOf = async (repo: string): Promise<Head> => {
+  const [inside, up, commit, tree] = (
+    await git(repo, ['rev-parse', '--is-inside-work-tree', '--show-cdup', 'HEAD', 'HEAD^{tree}'])
   )
     .trim()
     .split('\n');
-  if (inside !== 'true' || commit === undefined || tree === undefined) {
+  if (inside !== 'true' || up === undefined || commit === undefined || tree === undefined) {
     throw new ClearanceError('not-a-repository', `${repo} is not inside a git work tree`, { repo });
   }
-  return { commit, tree };
+  return { commit, tree, up };
+};
+
+/** `path` with symbolic links resolved as far as it exists: a store may not have been made yet. */
+const canonical = async (path: string): Promise<string> => {
+  try {
+    return await realpath(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(await canonical(parent), basename(path));
+  }
+};
+
+/**
+ * The pathspecs that leave the store out of everything read from the work tree, when it lies
+ * strictly inside it. Both sides are compared with symbolic links resolved, as git walks them. A
+ * store in git's own directory, or outside the work tree, needs none.
+ */
+const leavingOut = async (repo: string, up: string, store: string | undefined): Promise<string[]> => {
+  if (store === undefined) return [];
+  const top = resolve(await canonical(repo), up);
+  const inside = relative(top, await canonical(store));
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return [];
+  return ['--', ':(top)', `:(top,literal,exclude)${inside.split(sep).join('/')}`];
 };
 
 /**
  * Paths with staged, unstaged or untracked (not ignored) changes. `--no-optional-locks` stops
  * status from refreshing the user's index as a side effect: capture reads, it never writes there.
  */
-const changedPaths = async (repo: string): Promise<string[]> => {
+const changedPaths = async (repo: string, leaveOut: ReadonlyArray<string>): Promise<string[]> => {
   const fields = nulFields(
     await git(repo, [
       '--no-optional-locks',
@@ -39,6 +74,7 @@ const changedPaths = async (repo: string): Promise<string[]> => {
       '--porcelain=v1',
       '-z',
       '--untracked-files=all',
+      ...leaveOut,
     ]),
   );
   const paths: string[] = [];
@@ -67,7 +103,11 @@ const dirtyTree = (repo: string, paths: ReadonlyArray<string>): ClearanceError =
  * repository, where a later citation check can read them; without it they go to a scratch object
  * directory that borrows the repository's objects, so an inspection writes nothing there.
  */
-const workingTreeOf = async (repo: string, persist: boolean): Promise<string> => {
+const workingTreeOf = async (
+  repo: string,
+  persist: boolean,
+  leaveOut: ReadonlyArray<string>,
+): Promise<string> => {
   const scratch = await mkdtemp(join(tmpdir(), 'clearance-index-'));
   try {
     const env: Record<string, string> = { GIT_INDEX_FILE: join(scratch, 'index') };
@@ -80,19 +120,24 @@ const workingTreeOf = async (repo: string, persist: boolean): Promise<string> =>
       env.GIT_ALTERNATE_OBJECT_DIRECTORIES = objects;
     }
     await git(repo, ['read-tree', 'HEAD'], { env });
-    await git(repo, ['add', '-A'], { env });
+    await git(repo, ['add', '-A', ...leaveOut], { env });
     return (await git(repo, ['write-tree'], { env })).trim();
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 };
 
-const inspectRepository = async (repo: string, allowDirty: boolean, persist: boolean): Promise<Workspace> => {
-  const head = await headOf(repo);
-  const changed = await changedPaths(repo);
+const inspectRepository = async (
+  repo: string,
+  options: WorkspaceOptions,
+  persist: boolean,
+): Promise<Workspace> => {
+  const { up, ...head } = await headOf(repo);
+  const leaveOut = await leavingOut(repo, up, options.store);
+  const changed = await changedPaths(repo, leaveOut);
   if (changed.length === 0) return head;
-  if (!allowDirty) throw dirtyTree(repo, changed);
-  const tree = await workingTreeOf(repo, persist);
+  if (options.allowDirty !== true) throw dirtyTree(repo, changed);
+  const tree = await workingTreeOf(repo, persist, leaveOut);
   // changes that cancel out (a staged edit reverted in the work tree) leave HEAD's own files
   return tree === head.tree ? head : { ...head, tree, dirty: true };
 };
@@ -104,7 +149,7 @@ export const bindWorkspace = async (options: WorkspaceOptions, persist: boolean)
     throw new ClearanceError('usage', 'nothing to capture: give a repository, an artifact, or both');
   }
   const [code, artifactSha] = await Promise.all([
-    repo === undefined ? undefined : inspectRepository(repo, options.allowDirty === true, persist),
+    repo === undefined ? undefined : inspectRepository(repo, options, persist),
     artifact === undefined ? undefined : artifactShaOf(artifact),
   ]);
   return { ...code, ...(artifactSha === undefined ? {} : { artifactSha }) };

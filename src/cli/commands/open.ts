@@ -39,11 +39,16 @@ export const registerOpen = (program: Command, io: Io): Command =>
     .option('--consent <command>', 'a command the user agrees the review may run (repeatable)', collect)
     .addHelpText(
       'after',
-      examples(
+      `${examples(
         'clearance open pr-236 --policy issueflow --repo . --base origin/dev',
         'clearance open spec-review --artifact docs/spec.md',
         'clearance open pr-236 --input-sha 776ccbd5 --json',
-      ),
+      )}
+The store (printed as "store: <dir>") is --dir or $CLEARANCE_DIR if given; else, inside a git work
+tree (the one --repo names, or the current one), <git common dir>/clearance: never committed, never
+part of the reviewed tree, shared by linked worktrees; else ./.clearance. A --dir inside the work tree
+is left out, all of it, of the dirty check, the --allow-dirty tree and the gate: give it a directory
+of its own.`,
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
@@ -56,7 +61,7 @@ export const registerOpen = (program: Command, io: Io): Command =>
           ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
         };
         const capture = fromWorkspace
-          ? await captureFirstRound(subject, {
+          ? await captureFirstRound(ctx.dir, subject, {
               ...(opts.base === undefined ? {} : { base: opts.base }),
               ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
             })
@@ -82,10 +87,11 @@ export const registerOpen = (program: Command, io: Io): Command =>
             seq: events.length,
             subject,
             capture: capture ?? null,
-            dir: ctx.dir,
+            store: ctx.dir,
           },
           text: [
-            `opened run ${ctx.color.bold(runId)} (policy ${policy.name}, up to ${policy.maxRounds} rounds) in ${ctx.dir}`,
+            `opened run ${ctx.color.bold(runId)} (policy ${policy.name}, up to ${policy.maxRounds} rounds)`,
+            `store: ${ctx.dir}`,
             capture === undefined
               ? `next: clearance capture ${runId} --input-sha <sha> (or --repo <dir>)`
               : `round 1 input captured: ${capture.inputSha}`,

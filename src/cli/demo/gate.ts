@@ -98,7 +98,7 @@ export const gateLoop = async (ctx: Context, n: Narrator, runId: string): Promis
   n.say(c.dim(`a fresh repository at ${repo}: src/service.js (3 lines) and docs/spec.md, one commit`));
   n.command(`open ${runId} --policy issueflow --repo ${repo} --artifact ${spec}`);
   const subject = { repo, artifact: spec };
-  const capture = await captureFirstRound(subject);
+  const capture = await captureFirstRound(dir, subject);
   await openReview(dir, { runId, policy: PRESETS.issueflow, subject, capture }, by);
   n.say(
     `round 1 will review commit ${capture.commit?.slice(0, 12)} and docs/spec.md (sha256 ${capture.artifactSha?.slice(0, 12)}…);\nunder issueflow every citation must resolve at that commit`,
