@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
-import { printScalingBench, runScalingBench, runStatusBench } from './fold-scaling.mjs';
+import { printFoldScalingBench } from './fold-scaling.mjs';
 import { appendBench, coldStartBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
@@ -18,7 +18,7 @@ if (wanted('fold')) {
     `fold      ${fmt(r.events)} in-memory events (${fmt(r.runs)} runs) in ${r.ms.toFixed(0)} ms: ${fmt(r.eventsPerSecond)} events/s`,
   );
 }
-if (wanted('fold-scaling')) printScalingBench(runScalingBench(), await runStatusBench());
+if (wanted('fold-scaling')) await printFoldScalingBench();
 if (wanted('append')) {
   const r = await appendBench();
   console.log(
