@@ -1,5 +1,5 @@
+import { printableLocation, waitForReportAt } from '../completion/at.js';
 import type { WaitOptions } from '../completion/budget.js';
-import { waitForReport } from '../completion/wait.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { FailureReason, RoundResult } from '../events/event.js';
 import { rejection } from '../events/rejection.js';
@@ -44,9 +44,9 @@ export const collectRound = async (
     );
   }
   const expected = { runId, round, inputSha: state.capture.inputSha };
-  let collected: Awaited<ReturnType<typeof waitForReport>>;
+  let collected: Awaited<ReturnType<typeof waitForReportAt>>;
   try {
-    collected = await waitForReport(path, expected, options.wait ?? {});
+    collected = await waitForReportAt(path, expected, options.wait ?? {});
   } catch (error) {
     if (isClearanceError(error) && FAILURES.includes(error.code)) {
       const failed = {
@@ -65,10 +65,14 @@ export const collectRound = async (
   const { wait: _, ...recordOptions } = options;
   return recordReport(store, runId, collected.report, recordOptions).catch((e: unknown) => {
     if (isClearanceError(e)) {
-      throw new ClearanceError(e.code, `the report published at ${path} was refused: ${e.message}`, {
-        ...e.details,
-        waitedMs: collected.waitedMs,
-      });
+      throw new ClearanceError(
+        e.code,
+        `the report published at ${printableLocation(path)} was refused: ${e.message}`,
+        {
+          ...e.details,
+          waitedMs: collected.waitedMs,
+        },
+      );
     }
     throw e;
   });

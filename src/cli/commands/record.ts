@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import { printableLocation } from '../../completion/at.js';
 import { resolveBudget } from '../../completion/budget.js';
 import { collectRound } from '../../driver/collect.js';
 import { endRound } from '../../driver/lifecycle.js';
@@ -76,7 +77,10 @@ export const registerRecord = (program: Command, io: Io): Command =>
       )
       .argument('<run>', 'the run id')
       .option('--report <file>', 'the round report as JSON (- for standard input)')
-      .option('--wait <path>', "wait for the next round's report to be published at <path>, then record it")
+      .option(
+        '--wait <path>',
+        "wait for the next round's report to be published at <path> (a file, or a postgres://… store URL), then record it",
+      )
       .option(
         '--findings-md <file>',
         'a review in Markdown, read as CommonMark (- for standard input; see "A review in Markdown" below)',
@@ -139,7 +143,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
             await withSpinner(
               io,
               ctx.json,
-              `waiting for ${opts.wait}`,
+              `waiting for ${printableLocation(opts.wait)}`,
               resolveBudget(wait).timeoutMs,
               (signal) => collectRound(ctx.store, runId, at, { ...options, wait: { ...wait, signal } }),
             ),
