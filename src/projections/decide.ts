@@ -6,6 +6,7 @@ import type { Rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/report.js';
 import { evolve } from './evolve.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
+import { alreadyRecorded } from './rules/retry.js';
 import type { RunState } from './state.js';
 
 export type Decided = Readonly<{ events: ReadonlyArray<DomainEvent>; state: RunState }>;
@@ -62,5 +63,10 @@ export const decide = (
         roundRecorded(report, { citations: context.citations, result: context.result }),
       ],
     ),
-    E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),
+    E.chain((events) =>
+      // a retry of a report already on the record is no new fact: the store answers it, writing nothing
+      events.every((event) => alreadyRecorded(state, event))
+        ? E.right({ events, state })
+        : E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events)),
+    ),
   );

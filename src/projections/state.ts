@@ -59,6 +59,8 @@ export type RoundOutcome = Readonly<{
   round: number;
   result: 'complete' | 'partial' | 'none' | 'ci_failed';
   reason: string | null;
+  /** the recorded report's hash, for a round that ended with one (a retry of it is recognised) */
+  reportSha?: string;
 }>;
 
 /** The stages of the round in progress: which finished (kept), which runs, how often each failed. */
@@ -159,4 +161,5 @@ export const maxRoundsOf = (state: RunState): number =>
  * meaning. The store's fold cache records it, and a cache written for another shape is ignored.
  */
 // 2: growing lists became persistent vectors (`Vec`), and a finding keeps `steps` (carried steps derived)
-export const STATE_SHAPE_VERSION = 2;
+// 3: a recorded round's outcome keeps its reportSha
+export const STATE_SHAPE_VERSION = 3;

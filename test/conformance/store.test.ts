@@ -1,6 +1,14 @@
+import * as E from 'fp-ts/lib/Either.js';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isClearanceError, PRESETS, roundRecorded } from '../../src/index.js';
+import {
+  type Decided,
+  decide,
+  isClearanceError,
+  PRESETS,
+  type RunState,
+  roundRecorded,
+} from '../../src/index.js';
 import type { Store } from '../../src/store/store.js';
 import { candidate, report, sha } from '../support/builders.js';
 import { freshStore, STORE_KINDS, type StoreKind } from '../support/stores.js';
@@ -81,6 +89,44 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const wrongRound = store.append('r1', [roundRecorded(report(2, 'A', { runId: 'r1' }))], { by, now });
     expect(await codeOf(wrongRound)).toBe('wrong-round');
     expect(await logBytes(store, 'r1')).toBe(before);
+  });
+
+  it('answers a retried round report "already recorded", appending nothing; another report for that round is refused', async () => {
+    const { store } = await fresh(kind);
+    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    const round1 = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
+    const offer = (r: unknown) => (state: RunState) => E.map((d: Decided) => d.events)(decide(state, r));
+    const first = await store.append('r1', offer(round1), { by, now });
+    expect(first.alreadyRecorded).toBe(false);
+    const before = await logBytes(store, 'r1');
+    const retried = await store.append('r1', offer(round1), { by, now });
+    expect(retried.alreadyRecorded).toBe(true);
+    expect(retried.appended).toEqual([]);
+    expect(await logBytes(store, 'r1')).toBe(before);
+    const other = store.append('r1', offer({ ...round1, candidates: [candidate({ summary: 'Another' })] }), {
+      by,
+      now,
+    });
+    expect(await codeOf(other)).toBe('wrong-round');
+    expect(await logBytes(store, 'r1')).toBe(before);
+  });
+
+  it('answers a retried capture "already recorded" (the next round keeps its stages), a new input appends', async () => {
+    const { store } = await fresh(kind);
+    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    const before = await logBytes(store, 'r1');
+    const again = await store.append('r1', [{ type: 'revision.captured', data: capture(1, 'A') }], {
+      by,
+      now,
+    });
+    expect(again.alreadyRecorded).toBe(true);
+    expect(await logBytes(store, 'r1')).toBe(before);
+    const moved = await store.append('r1', [{ type: 'revision.captured', data: capture(1, 'B') }], {
+      by,
+      now,
+    });
+    expect(moved.alreadyRecorded).toBe(false);
+    expect(moved.appended).toHaveLength(1);
   });
 
   it('says a run is missing', async () => {

@@ -152,6 +152,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       round,
       result,
       reason: result === 'partial' ? 'recorded as partial' : null,
+      reportSha: event.data.reportSha,
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
   });

@@ -9,7 +9,7 @@ import { initialState } from '../../projections/state.js';
 import type { AppendResult } from '../append.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
 import { encodeEvents, parseLog } from '../log-format.js';
-import { type EventsFor, prepareAppend } from '../prepare-append.js';
+import { checkExpectedSeq, type EventsFor, planAppend } from '../prepare-append.js';
 import { integrityError } from '../read.js';
 import { insertLines, missingRun, readLogBytes, readRunRow } from './log.js';
 
@@ -56,20 +56,34 @@ export const appendPostgres = async (
       const damaged = integrityError({ issue: parsed.issue, path: `${where} run ${runId}`, runId });
       if (damaged !== null) throw damaged;
       const folded = fold(parsed.events);
-      const encoded = prepareAppend(
-        runId,
-        { seq: parsed.lastSeq, hash: parsed.lastHash, folded },
+      checkExpectedSeq(runId, parsed.lastSeq, options.expectedSeq);
+      const plan = planAppend(
+        folded.state,
+        { seq: parsed.lastSeq, hash: parsed.lastHash },
         eventsFor,
         options,
       );
-      if (encoded === null) return { appended: [], folded, repairedTail: null };
+      if (plan.kind !== 'write') {
+        return {
+          appended: [],
+          folded: { state: folded.state, trail: [] },
+          repairedTail: null,
+          alreadyRecorded: plan.kind === 'already-recorded',
+        };
+      }
+      const { encoded } = plan;
       await insertLines(client, runId, parsed.lastSeq + 1, encoded.text);
       await client.query('UPDATE clearance.runs SET last_seq = $2, head_hash = $3 WHERE run_id = $1', [
         runId,
         encoded.lastSeq,
         encoded.lastHash,
       ]);
-      return { appended: encoded.stored, folded: fold(encoded.stored, folded), repairedTail: null };
+      return {
+        appended: encoded.stored,
+        folded: fold(encoded.stored, { state: folded.state, trail: [] }),
+        repairedTail: null,
+        alreadyRecorded: false,
+      };
     });
   } catch (e) {
     if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
