@@ -11,12 +11,14 @@ const withClient = async <T>(
   url: string,
   fn: (client: import('pg').Client, where: string) => Promise<T>,
 ): Promise<T> => {
-  const { connect, describe } = await import('../store/postgres/connect.js');
+  const { connect, describe, postgresFailure } = await import('../store/postgres/connect.js');
   const { assertSchema } = await import('../store/postgres/schema.js');
   const client = await connect(url);
   try {
     await assertSchema(client);
     return await fn(client, describe(client));
+  } catch (e) {
+    throw postgresFailure(describe(client), e);
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -261,3 +261,22 @@ describe('moving runs between stores', () => {
     },
   );
 });
+
+describe('reads on the postgres store', () => {
+  it('run in a read-only session: reading never writes, creates or migrates anything', async () => {
+    const { store, location } = await fresh('postgres');
+    await sameRun(store, 'r1');
+    const readOnly = `${location}${location.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c default_transaction_read_only=on')}`;
+    const { openPostgresStore } = await import('../../src/store/postgres/index.js');
+    const reader = await openPostgresStore(readOnly);
+    stores.push(reader);
+    expect((await reader.readRun('r1')).lastSeq).toBe(4);
+    expect((await reader.readRunStatus('r1')).state.round).toBe(1);
+    expect(await reader.listRuns()).toEqual(['r1']);
+    expect((await reader.exportLog('r1')).equals(await store.exportLog('r1'))).toBe(true);
+    expect(
+      await codeOf(reader.append('r1', [{ type: 'revision.captured', data: capture(2, 'C') }], { by })),
+    ).toBe('read-only');
+    expect(await reader.exportLog('r1')).toEqual(await store.exportLog('r1'));
+  });
+});

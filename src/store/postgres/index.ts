@@ -4,7 +4,7 @@ import { assertRunId } from '../run-id.js';
 import type { Store } from '../store.js';
 import { checkImport } from '../transfer.js';
 import { appendPostgres, importPostgres, openPostgres } from './append.js';
-import { connect, describe } from './connect.js';
+import { connect, describe, postgresFailure } from './connect.js';
 import { readLogBytes } from './log.js';
 import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
 import {
@@ -22,33 +22,43 @@ import { assertSchema, initSchema } from './schema.js';
  */
 export const postgresStoreOn = (client: pg.Client): Store => {
   const where = describe(client);
+  // every database failure is named (read-only, a missing privilege, a full disk, a lost server)
+  const named =
+    <A extends unknown[], T>(fn: (...args: A) => Promise<T>) =>
+    (...args: A): Promise<T> =>
+      fn(...args).catch((e: unknown) => {
+        throw postgresFailure(where, e);
+      });
+  const id = assertRunId;
   return {
     kind: 'postgres',
     where,
-    logOf: (runId) => `${where} run ${assertRunId(runId)}`,
-    openRun: (opened, options) =>
-      openPostgres(client, where, { ...opened, runId: assertRunId(opened.runId) }, options),
-    append: (runId, eventsFor, options) =>
-      appendPostgres(client, where, assertRunId(runId), eventsFor, options),
-    readRun: (runId) => readRunPostgres(client, where, assertRunId(runId)),
-    readRunState: (runId) => readRunStatePostgres(client, where, assertRunId(runId)),
-    readRunStatus: (runId) => readRunStatusPostgres(client, where, assertRunId(runId)),
-    readRunSummary: (runId) => readRunSummaryPostgres(client, where, assertRunId(runId)),
-    listRuns: () => listRunsPostgres(client),
-    archiveOutput: (runId, bytes) => archiveOutputPostgres(client, assertRunId(runId), bytes),
-    checkObjects: (runId, shas) => checkObjectsPostgres(client, assertRunId(runId), shas),
-    readOutput: (runId, sha) => readOutputPostgres(client, assertRunId(runId), sha),
-    exportLog: async (runId) => {
-      const read = await readRunPostgres(client, where, assertRunId(runId));
+    logOf: (runId) => `${where} run ${id(runId)}`,
+    openRun: named((opened, options) =>
+      openPostgres(client, where, { ...opened, runId: id(opened.runId) }, options),
+    ),
+    append: named((runId, eventsFor, options) =>
+      appendPostgres(client, where, id(runId), eventsFor, options),
+    ),
+    readRun: named((runId) => readRunPostgres(client, where, id(runId))),
+    readRunState: named((runId) => readRunStatePostgres(client, where, id(runId))),
+    readRunStatus: named((runId) => readRunStatusPostgres(client, where, id(runId))),
+    readRunSummary: named((runId) => readRunSummaryPostgres(client, where, id(runId))),
+    listRuns: named(() => listRunsPostgres(client)),
+    archiveOutput: named((runId, bytes) => archiveOutputPostgres(client, id(runId), bytes)),
+    checkObjects: named((runId, shas) => checkObjectsPostgres(client, id(runId), shas)),
+    readOutput: named((runId, sha) => readOutputPostgres(client, id(runId), sha)),
+    exportLog: named(async (runId) => {
+      const read = await readRunPostgres(client, where, id(runId));
       const damaged = integrityError(read);
       if (damaged !== null) throw damaged;
       return readLogBytes(client, runId);
-    },
-    importLog: async (runId, bytes) => {
-      const parsed = checkImport(assertRunId(runId), bytes);
+    }),
+    importLog: named(async (runId, bytes) => {
+      const parsed = checkImport(id(runId), bytes);
       await importPostgres(client, where, runId, bytes, parsed.lastSeq, parsed.lastHash);
       return parsed.events.length;
-    },
+    }),
     close: () => client.end(),
   };
 };
@@ -60,7 +70,7 @@ export const openPostgresStore = async (connectionString: string): Promise<Store
     await assertSchema(client);
   } catch (e) {
     await client.end().catch(() => undefined);
-    throw e;
+    throw postgresFailure(describe(client), e);
   }
   return postgresStoreOn(client);
 };
@@ -72,6 +82,8 @@ export const initPostgresStore = async (
   const client = await connect(connectionString);
   try {
     return { where: describe(client), ...(await initSchema(client)) };
+  } catch (e) {
+    throw postgresFailure(describe(client), e);
   } finally {
     await client.end().catch(() => undefined);
   }
