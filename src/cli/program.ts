@@ -43,10 +43,10 @@ stage --output, publish --report) is read through one bounded reader: at most --
 (default 4 MiB) or it is refused as oversized. Text must be UTF-8 (refused naming the byte
 offset); JSON must be exact: no duplicated key, integers within ±(2^53-1), nesting at most 64.
 
-Exit statuses (clearance help exit-codes):
+Exit statuses:
 ${exitTable()}
 
-Environment: clearance help environment.
+More: clearance help exit-codes, clearance help environment.
 
 Start with: clearance demo`,
   );

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forgetCheckpoints } from '../../src/store/fold-cache.js';
+import { runInProcess } from './in-process.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 
@@ -19,7 +21,29 @@ export type CliOptions = Readonly<{
   cwd?: string;
   /** the CLI bundle to run, when not the checkout's dist/cli.js (a copy another uid can reach) */
   entry?: string;
+  /**
+   * Run the built bundle as a real process. Only where the process is the point: racing
+   * processes, signals, a TTY, another uid, and the one smoke test per exit status.
+   * `uid` and `entry` imply it.
+   */
+  process?: boolean;
 }>;
+
+/** What the command line sees of the environment: ours, then the test's, colour off, a fixed actor. */
+const environmentOf = (options: CliOptions): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NO_COLOR: '1',
+  CLEARANCE_ACTOR: 'tester',
+  ...options.env,
+});
+
+const jsonOf = (stdout: string): Record<string, unknown> => {
+  try {
+    return JSON.parse(stdout) as Record<string, unknown>;
+  } catch {
+    return {}; // not JSON: human output
+  }
+};
 
 /** Start the built CLI as a real process; `result` settles when it exits. */
 export const spawnCli = (
@@ -29,7 +53,7 @@ export const spawnCli = (
   let pid = -1;
   const result = new Promise<CliResult>((resolve, reject) => {
     const child = spawn(process.execPath, [options.entry ?? CLI, ...args], {
-      env: { ...process.env, NO_COLOR: '1', CLEARANCE_ACTOR: 'tester', ...options.env },
+      env: environmentOf(options),
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
@@ -44,13 +68,7 @@ export const spawnCli = (
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(stdout) as Record<string, unknown>;
-      } catch {
-        // not JSON: human output
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
+      resolve({ code: code ?? -1, stdout, stderr, json: jsonOf(stdout) });
     });
     pid = child.pid ?? -1;
     child.stdin.end(options.input ?? '');
@@ -58,6 +76,49 @@ export const spawnCli = (
   return { pid, result };
 };
 
-/** Run the built CLI as a real process; `json` is stdout parsed when it is one JSON object. */
+/**
+ * In-process runs under way, and whether one of them moved the working directory. The working
+ * directory is the process's own, so a run that needs another one must be alone: asking for two
+ * at once fails loudly rather than letting one run see the other's directory.
+ */
+let running = 0;
+let moved = false;
+
+const runHere = async (args: ReadonlyArray<string>, options: CliOptions): Promise<CliResult> => {
+  if (moved || (options.cwd !== undefined && running > 0)) {
+    throw new Error(
+      'in-process CLI runs with a cwd cannot overlap others: await each, or pass { process: true }',
+    );
+  }
+  const home = process.cwd();
+  running += 1;
+  try {
+    if (options.cwd !== undefined) {
+      process.chdir(options.cwd);
+      moved = true;
+    }
+    // a fresh process remembers no fold checkpoint: neither does a fresh in-process run
+    forgetCheckpoints();
+    const result = await runInProcess(args, {
+      ...(options.input === undefined ? {} : { stdin: options.input }),
+      env: environmentOf(options),
+    });
+    return { code: result.code, stdout: result.stdout, stderr: result.stderr, json: jsonOf(result.stdout) };
+  } finally {
+    if (moved) {
+      process.chdir(home);
+      moved = false;
+    }
+    running -= 1;
+  }
+};
+
+/**
+ * Run the CLI; `json` is stdout parsed when it is one JSON object. By default in this process,
+ * through `run(argv, io)` with captured streams (no process start: the suite's time went there);
+ * `{ process: true }` (or `uid`/`entry`) runs the built bundle as a real process.
+ */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
-  spawnCli(args, options).result;
+  options.process === true || options.uid !== undefined || options.entry !== undefined
+    ? spawnCli(args, options).result
+    : runHere(args, options);
