@@ -88,7 +88,7 @@ describe('the built CLI exits with the status its outcome names', () => {
         stdio: ['ignore', full.fd, 'pipe'],
       });
       let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      child.stderr?.setEncoding('utf8').on('data', (d: string) => {
         stderr += d;
       });
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

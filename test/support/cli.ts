@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forgetCheckpoints } from '../../src/store/fold-cache.js';
@@ -45,6 +47,25 @@ const jsonOf = (stdout: string): Record<string, unknown> => {
   }
 };
 
+let reachable: string | undefined;
+
+/**
+ * The bundle, copied where another uid can run it: the checkout may sit in a directory only its
+ * owner can enter (root's home, a `mktemp -d` folder). One file (`dist/cli.js` bundles everything).
+ */
+const entryForAnotherUser = (): string => {
+  if (reachable === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clearance-cli-'));
+    chmodSync(dir, 0o755);
+    const entry = path.join(dir, 'cli.js');
+    copyFileSync(CLI, entry);
+    chmodSync(entry, 0o755);
+    reachable = entry;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return reachable;
+};
+
 /** Start the built CLI as a real process; `result` settles when it exits. */
 export const spawnCli = (
   args: ReadonlyArray<string>,
@@ -52,7 +73,8 @@ export const spawnCli = (
 ): { pid: number; result: Promise<CliResult> } => {
   let pid = -1;
   const result = new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [options.entry ?? CLI, ...args], {
+    const entry = options.entry ?? (options.uid === undefined ? CLI : entryForAnotherUser());
+    const child = spawn(process.execPath, [entry, ...args], {
       env: environmentOf(options),
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -114,11 +136,24 @@ const runHere = async (args: ReadonlyArray<string>, options: CliOptions): Promis
 };
 
 /**
+ * Variables the CLI does not read through its `Io` but hands to the programs it starts (git reads
+ * GIT_TRACE, PATH, HOME, …): a run that changes one of them needs its own process to mean it.
+ */
+const changesChildren = (env: NodeJS.ProcessEnv | undefined): boolean =>
+  Object.entries(env ?? {}).some(
+    ([name, value]) => /^(GIT_|PATH$|HOME$|XDG_|LC_|LANG)/.test(name) && value !== process.env[name],
+  );
+
+/**
  * Run the CLI; `json` is stdout parsed when it is one JSON object. By default in this process,
  * through `run(argv, io)` with captured streams (no process start: the suite's time went there);
- * `{ process: true }` (or `uid`/`entry`) runs the built bundle as a real process.
+ * `{ process: true }` (or `uid`/`entry`, or an environment for git: `changesChildren`) runs the
+ * built bundle as a real process.
  */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
-  options.process === true || options.uid !== undefined || options.entry !== undefined
+  options.process === true ||
+  options.uid !== undefined ||
+  options.entry !== undefined ||
+  changesChildren(options.env)
     ? spawnCli(args, options).result
     : runHere(args, options);
