@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ClearanceError } from '../errors.js';
 import { exitStatusOf } from './action.js';
-import { registerCommands } from './commands/index.js';
+import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
 import { EXIT, exitTable } from './exit-codes.js';
 import { defaultFrom } from './help-topics/environment.js';
@@ -11,7 +11,8 @@ import { printFailure } from './output.js';
 
 export const VERSION = '0.1.0';
 
-export const buildProgram = (io: Io, json: boolean): Command => {
+/** The program, with the commands `argv` can reach (all of them for help or anything unclear). */
+export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<string>): Promise<Command> => {
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
@@ -33,7 +34,7 @@ export const buildProgram = (io: Io, json: boolean): Command => {
       // under --json a usage error is printed once, as the JSON envelope, by `run`
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });
-  registerCommands(program, io);
+  await registerCommands(program, io, commandsNeeded(argv, program.options));
   registerHelp(program, io);
   program.addHelpText(
     'after',
@@ -56,7 +57,7 @@ Start with: clearance demo`,
 /** Run the command line and return its exit status (the caller sets process.exitCode). */
 export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
   const json = argv.includes('--json');
-  const program = buildProgram(io, json);
+  const program = await buildProgram(io, json, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitStatusOf(program);

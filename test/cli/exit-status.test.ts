@@ -78,7 +78,7 @@ describe('the built CLI exits with the status its outcome names', () => {
     const file = path.join(await tempDir(), 'not-a-directory');
     await writeFile(file, 'x');
     const result = await asProcess(['--dir', file, 'status', '--json']);
-    expect([result.code, errorCode(result)]).toEqual([EXIT.cannotCreate, 'store-unusable']);
+    expect([result.code, errorCode(result)]).toEqual([EXIT.cantCreate, 'store-unusable']);
   });
 
   it.runIf(process.platform === 'linux')('74 standard output on a full device (/dev/full)', async () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { ENVIRONMENT } from '../../src/cli/help-topics/environment.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../../src/store/lock.js';
 import { cli } from '../support/cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -55,7 +56,7 @@ describe('clearance help TOPIC', () => {
     const help = (await cli(['--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--dir <dir> the store (default $CLEARANCE_DIR; else git');
     expect(help).toContain('(default $CLEARANCE_ACTOR; else the OS user)');
-    expect(help).toContain('(default $CLEARANCE_LOCK_TIMEOUT_MS; else 10000)');
+    expect(help).toContain(`(default $CLEARANCE_LOCK_TIMEOUT_MS; else ${DEFAULT_LOCK_TIMEOUT_MS})`);
     expect(help).toContain('clearance help exit-codes');
   });
 

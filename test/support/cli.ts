@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,18 +50,24 @@ const jsonOf = (stdout: string): Record<string, unknown> => {
 let reachable: string | undefined;
 
 /**
- * The bundle, copied where another uid can run it: the checkout may sit in a directory only its
- * owner can enter (root's home, a `mktemp -d` folder). One file (`dist/cli.js` bundles everything).
+ * The built CLI (`dist/cli.js` and the chunks it loads), copied where another uid can run it: the
+ * checkout may sit in a directory only its owner can enter (root's home, a `mktemp -d` folder),
+ * while the temporary directory is open to every user. Copied once per test process.
  */
 const entryForAnotherUser = (): string => {
   if (reachable === undefined) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'clearance-cli-'));
-    chmodSync(dir, 0o755);
-    const entry = path.join(dir, 'cli.js');
-    copyFileSync(CLI, entry);
-    chmodSync(entry, 0o755);
-    reachable = entry;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const home = mkdtempSync(path.join(os.tmpdir(), 'clearance-cli-'));
+    for (let dir = path.dirname(home); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0)
+        throw new Error(
+          `${dir} (mode ${(mode & 0o777).toString(8)}) is closed to other users: set TMPDIR to a directory every user can reach`,
+        );
+    }
+    cpSync(path.dirname(CLI), path.join(home, 'dist'), { recursive: true });
+    for (const dir of [home, path.join(home, 'dist')]) chmodSync(dir, 0o755);
+    reachable = path.join(home, 'dist', path.basename(CLI));
+    process.once('exit', () => rmSync(home, { recursive: true, force: true }));
   }
   return reachable;
 };

@@ -1,5 +1,3 @@
-import { DEFAULT_LOCK_TIMEOUT_MS } from '../../store/lock.js';
-
 export type EnvironmentVariable = Readonly<{
   name: string;
   /** what it sets, and the flag that wins over it when there is one */
@@ -29,7 +27,9 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
   {
     name: 'CLEARANCE_LOCK_TIMEOUT_MS',
     meaning: "how long an append waits for the run's lock, in ms, when --lock-timeout is not given",
-    unset: String(DEFAULT_LOCK_TIMEOUT_MS),
+    // the store's DEFAULT_LOCK_TIMEOUT_MS, written out so that --help does not load the lock
+    // (test/cli/help-topics.test.ts holds the two equal)
+    unset: '10000',
   },
   {
     name: 'NO_COLOR',
@@ -45,6 +45,17 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
     name: 'GITHUB_STEP_SUMMARY',
     meaning: 'the file --format github appends its Markdown step summary to (GitHub Actions sets it)',
     unset: 'no step summary',
+  },
+  {
+    name: 'XDG_CACHE_HOME',
+    meaning:
+      "where Node's compile cache is kept (<dir>/clearance/compile-cache), on Node >= 22.1; NODE_COMPILE_CACHE wins, NODE_DISABLE_COMPILE_CACHE=1 turns it off",
+    unset: '~/.cache (~/Library/Caches on macOS)',
+  },
+  {
+    name: 'LOCALAPPDATA',
+    meaning: "Windows: where Node's compile cache is kept, as XDG_CACHE_HOME elsewhere",
+    unset: 'no compile cache on Windows',
   },
   {
     name: 'CLEARANCE_PROPERTY_RUNS',
