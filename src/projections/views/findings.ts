@@ -1,5 +1,6 @@
 import { citationOf } from '../citation.js';
 import type { Finding, FindingStatus, RunState } from '../state.js';
+import { roundsOpenOf } from './history.js';
 
 export type FindingView = Readonly<{
   id: string;
@@ -20,9 +21,8 @@ export type FindingView = Readonly<{
 
 export { citationOf };
 
-const roundsOpen = (f: Finding): number => f.history.filter((step) => step.status === 'open').length;
-
-export const findingView = (f: Finding): FindingView => ({
+/** How a finding shows on a screen, in the run `state` it belongs to. */
+export const findingView = (f: Finding, state: RunState): FindingView => ({
   id: f.id,
   file: f.file,
   line: f.line,
@@ -34,7 +34,7 @@ export const findingView = (f: Finding): FindingView => ({
   status: f.status,
   blocking: f.blocking,
   openedRound: f.openedRound,
-  roundsOpen: roundsOpen(f),
+  roundsOpen: roundsOpenOf(state, f),
 });
 
 /** Every finding of the run in the order it opened, optionally only those with one status. */
