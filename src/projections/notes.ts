@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../events/event.js';
-import { describeCost } from './views/cost.js';
+import { describeCost } from './cost-text.js';
 
 /** What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who ruled and why. */
 export const noteOf = (event: DomainEvent): string | null => {

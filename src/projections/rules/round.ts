@@ -91,7 +91,7 @@ const completeMeansComplete = (
 };
 
 /**
- * `round.recorded`: every rule of DESIGN.md "The one transition function". Any failing rule refuses
+ * `round.recorded`: every rule of docs/design.md "The one transition function". Any failing rule refuses
  * the whole report; nothing is partially applied.
  */
 export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rejection, RunState> => {
