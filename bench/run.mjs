@@ -2,7 +2,17 @@
 import os from 'node:os';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
+
+<<<<<<< HEAD
+
 import { appendBench, coldStartBench, manyRunsBench, readBench } from './store.mjs';
+
+=======
+
+import { printFoldScalingBench } from './fold-scaling.mjs';
+import { appendBench, coldStartBench, readBench } from './store.mjs';
+
+>>>>>>> h-domain
 
 const only = process.argv[2];
 const wanted = (name) => only === undefined || only === name;
@@ -18,6 +28,7 @@ if (wanted('fold')) {
     `fold      ${fmt(r.events)} in-memory events (${fmt(r.runs)} runs) in ${r.ms.toFixed(0)} ms: ${fmt(r.eventsPerSecond)} events/s`,
   );
 }
+if (wanted('fold-scaling')) await printFoldScalingBench();
 if (wanted('append')) {
   const r = await appendBench();
   const ms = (xs) => `${r.ranged(xs, 3)} ms`;

@@ -1,6 +1,12 @@
-import type { Finding, FindingStep, RunState } from '../projections/state.js';
+import type { FindingStep, RunState, Finding as StoredFinding } from '../projections/state.js';
 import { findingView } from '../projections/views/findings.js';
+import { historyOf } from '../projections/views/history.js';
 import { type RunHistory, stateAtRound } from './history.js';
+
+/** A finding with its derived history (carried steps included), as SARIF reports it. */
+type Finding = StoredFinding & Readonly<{ history: ReadonlyArray<FindingStep> }>;
+const withHistory = (state: RunState, f: StoredFinding): Finding => ({ ...f, history: historyOf(state, f) });
+
 import { levelOf } from './level.js';
 
 /**
@@ -69,6 +75,11 @@ const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
   };
 };
 
+const beforeOf = (before: RunState, id: string): Finding | undefined => {
+  const f = before.findings[id];
+  return f === undefined ? undefined : withHistory(before, f);
+};
+
 const locationOf = (f: Finding): Json => ({
   physicalLocation: {
     artifactLocation: { uri: f.file },
@@ -86,7 +97,7 @@ const resultOf = (
   ruleIndex: number,
 ): Json => {
   const policy = state.run?.policy;
-  const view = findingView(f);
+  const view = findingView(f, state);
   const fixed = fixedByReview(f);
   const suppression = suppressionOf(f, history);
   return {
@@ -97,7 +108,7 @@ const resultOf = (
     message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
     locations: [locationOf(f)],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
-    baselineState: baselineStateOf(f, before.findings[f.id], round),
+    baselineState: baselineStateOf(f, beforeOf(before, f.id), round),
     ...(suppression === null ? {} : { suppressions: [suppression] }),
     properties: {
       findingId: f.id,
@@ -119,7 +130,7 @@ export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
   const { round } = options;
   const state = stateAtRound(history, round);
   const before = stateAtRound(history, round - 1);
-  const findings = Object.values(state.findings);
+  const findings = Object.values(state.findings).map((f) => withHistory(state, f));
   const categories = [...new Set(findings.map((f) => f.category))].sort();
   const runId = state.run?.runId ?? '?';
   return {
