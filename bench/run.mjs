@@ -3,17 +3,8 @@ import os from 'node:os';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
 
-<<<<<<< HEAD
-
-import { appendBench, coldStartBench, manyRunsBench, readBench } from './store.mjs';
-
-=======
-
 import { printFoldScalingBench } from './fold-scaling.mjs';
-import { appendBench, coldStartBench, readBench } from './store.mjs';
-
->>>>>>> h-domain
-
+import { appendBench, coldStartBench, manyRunsBench, readBench } from './store.mjs';
 const only = process.argv[2];
 const wanted = (name) => only === undefined || only === name;
 const fmt = (n) => Math.round(n).toLocaleString('en');
