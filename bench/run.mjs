@@ -5,6 +5,7 @@ import { runFoldBench } from './fold.mjs';
 
 import { printFoldScalingBench } from './fold-scaling.mjs';
 import { appendBench, coldStartBench, manyRunsBench, readBench } from './store.mjs';
+
 const only = process.argv[2];
 const wanted = (name) => only === undefined || only === name;
 const fmt = (n) => Math.round(n).toLocaleString('en');

@@ -27,6 +27,10 @@ export type Policy = Readonly<{
    * an approval survive a new commit whose tree is identical, such as a message-only amend.
    */
   bind?: BindPolicy;
+  /** the reviewers a round expects (default none: any contributors, or one anonymous report) */
+  experts?: ReadonlyArray<string>;
+  /** candidates of one category in one file this many lines apart or closer merge (default 3) */
+  mergeWithinLines?: number;
   /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
   stages: ReadonlyArray<string>;
   /** what the whole run may spend; a stage that would overrun it is refused */
@@ -125,6 +129,8 @@ export const PolicySchema = z.strictObject({
   untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
+  experts: z.array(z.string().min(1)).optional(),
+  mergeWithinLines: z.number().int().nonnegative().optional(),
   stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
   budget: z
     .strictObject({
@@ -136,6 +142,10 @@ export const PolicySchema = z.strictObject({
   blockingCategories: z.array(z.string().min(1)).nullable().default(null),
   principleCategories: z.array(z.string().min(1)).default([]),
 });
+
+export const DEFAULT_MERGE_WITHIN_LINES = 3;
+export const mergeWithinLinesOf = (policy: Policy): number =>
+  policy.mergeWithinLines ?? DEFAULT_MERGE_WITHIN_LINES;
 
 export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 

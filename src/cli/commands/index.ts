@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../context.js';
 import { registerCapture } from './capture.js';
+import { registerContribute } from './contribute.js';
 import { registerCost } from './cost.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
@@ -32,6 +33,7 @@ export const registerCommands = (program: Command, io: Io): void => {
     registerPublish,
     registerWait,
     registerStage,
+    registerContribute,
     registerRecord,
     registerStatus,
     registerFindings,
