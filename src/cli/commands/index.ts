@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../context.js';
 import { registerCapture } from './capture.js';
+import { registerCollect } from './collect.js';
 import { registerContribute } from './contribute.js';
 import { registerCost } from './cost.js';
 import { registerDemo } from './demo.js';
@@ -34,6 +35,7 @@ export const registerCommands = (program: Command, io: Io): void => {
     registerWait,
     registerStage,
     registerContribute,
+    registerCollect,
     registerRecord,
     registerStatus,
     registerFindings,
