@@ -61,6 +61,22 @@ describe('contributions from the command line', () => {
     expect(merged.json).toMatchObject({ round: 1, status: 'blocked', opened: [findingId(major)] });
     const status = await run('status', 'run-1', '--json');
     expect(status.stdout).toContain('"result":"partial"');
+    expect(status.json.panels).toEqual([
+      {
+        round: 1,
+        contributors: ['ada', 'bob'],
+        absent: [
+          { expert: 'cy', reason: 'missing', detail: 'handed in no report before the round was closed' },
+        ],
+      },
+    ]);
+    const explain = await run('explain', 'run-1');
+    expect(explain.stdout).toContain('proposed by ada, bob (corroborated 2×)');
+    expect(explain.stdout).toMatch(/merged from [0-9a-f]{12} \(security, src\/service\.js:10\) by bob/);
+    expect(explain.stdout).toContain('round 1 reviewed by ada, bob; absent: cy (missing');
+    const feedback = await run('feedback', 'run-1');
+    expect(feedback.stdout).toContain('absent: cy (missing)');
+    expect(feedback.stdout).toContain('Seen by: ada, bob (1 candidate(s) merged in)');
     const replay = await run('replay', 'run-1');
     expect(replay.stdout).toMatch(/contribution of ada: 1 candidate/);
     expect(replay.stdout).toMatch(/cy absent \(missing\)/);
