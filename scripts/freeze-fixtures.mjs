@@ -365,8 +365,13 @@ const contributed = () => {
   ]);
   clearance(['record', run, '--merge']);
   clearance(['capture', run, '--input-sha', sha('p2'), '--touched', MAJOR.file]);
+  // which candidate the merge kept depends on the reports' hashes: ask the run
+  const listed = execFileSync(process.execPath, [CLI, '--dir', store, 'findings', run, '--json'], {
+    cwd: work,
+  });
+  const kept = JSON.parse(String(listed)).findings.find((f) => f.file === MAJOR.file).id;
   const vote = (status) => ({
-    decisions: [{ id: findingId(MAJOR), status, evidence: `${status}: read the abort path` }],
+    decisions: [{ id: kept, status, evidence: `${status}: read the abort path` }],
   });
   clearance([
     'contribute',

@@ -56,14 +56,29 @@ describe('a round from several reviewers', () => {
     expect(toArray(after.panels)).toEqual([{ round: 1, contributors: ['ada', 'bob'], absent: [] }]);
   });
 
-  it('the same file and line merge whatever the category; the first contribution (by reviewer name) keeps its id', () => {
+  it('the same file and line merge whatever the category; the first contribution (by report hash) keeps its id', () => {
     const security = candidate({ category: 'security', summary: 'path traversal' });
-    const state = accepted(round1With(policy(), ['zoe', [security]], ['ada', [major]]));
-    const after = merged(state).state;
-    expect(Object.keys(after.findings)).toEqual([findingId(major)]);
-    expect(after.findings[findingId(major)]?.mergedFrom).toEqual([
-      { id: findingId(security), reviewer: 'zoe', file: major.file, line: 10, category: 'security' },
+    const events = round1With(policy(), ['zoe', [security]], ['ada', [major]]);
+    const after = merged(accepted(events)).state;
+    const [first, second] = events
+      .filter((e) => e.type === 'contribution.recorded')
+      .map((e) => e.data as { reportSha: string; expert: string; report: { candidates: Candidate[] } })
+      .sort((a, b) => (a.reportSha < b.reportSha ? -1 : 1));
+    const keptId = findingId(first?.report.candidates[0] as Candidate);
+    const other = second?.report.candidates[0] as Candidate;
+    expect(Object.keys(after.findings)).toEqual([keptId]);
+    expect(after.findings[keptId]?.mergedFrom).toEqual([
+      {
+        id: findingId(other),
+        reviewer: second?.expert,
+        file: major.file,
+        line: 10,
+        category: other.category,
+      },
     ]);
+    // the same reports arriving the other way round make the same finding
+    const swapped = merged(accepted(round1With(policy(), ['ada', [major]], ['zoe', [security]]))).state;
+    expect(swapped.findings).toEqual(after.findings);
   });
 
   it('one category in one file merges within mergeWithinLines (default 3), not beyond', () => {

@@ -14,7 +14,7 @@ A round from several reviewers:
     - candidates on the same file and line, whatever their category, are one finding;
     - candidates of one category in one file within the policy's mergeWithinLines (default 3)
       are one finding. The first contribution's candidate is kept (contributions are read in
-      order of reviewer name, then report hash, so arrival order never matters), unless it does
+      order of report hash, then reviewer name, so arrival order never matters), unless it does
       not block and another does; mergedFrom lists the rest with their reviewers.
     - decisions: fixed or withdrawn only if no reviewer says open; every vote stays in the evidence.
   Every reviewer the policy's experts names and that handed in nothing is recorded absent, and

@@ -26,13 +26,15 @@ type Member = Readonly<{ contribution: number; reviewer: string; candidate: Cand
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The order the merge reads contributions in: by reviewer name, then report hash. Not arrival
+ * The order the merge reads contributions in: by report hash, then reviewer name. Not arrival
  * order, so the same reports make the same findings whichever finished first (`collect` appends
- * them as they arrive). "Earliest contribution" in the rules below means first in this order.
+ * them as they arrive); and not reviewer name first, so a second reviewer handing in a copy of a
+ * report sits next to it and changes nothing but corroboration. "Earliest contribution" in the
+ * rules below means first in this order.
  */
 export const mergeOrder = (contributions: ReadonlyArray<Contribution>): ReadonlyArray<Contribution> =>
   [...contributions].sort(
-    (a, b) => compare(reviewerOf(a), reviewerOf(b)) || compare(a.reportSha, b.reportSha),
+    (a, b) => compare(a.reportSha, b.reportSha) || compare(reviewerOf(a), reviewerOf(b)),
   );
 
 /**
@@ -130,7 +132,7 @@ export const mergeContributions = (
   const candidates = groups.map((group) => {
     const kept = keptMember(policy, group);
     provenance[kept.id] = {
-      reviewers: unique(group.map((m) => m.reviewer)),
+      reviewers: unique(group.map((m) => m.reviewer)).sort(),
       mergedFrom: group
         .filter((m) => m.id !== kept.id)
         .map((m) => ({
