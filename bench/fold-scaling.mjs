@@ -202,16 +202,28 @@ export const runScalingBench = (onEach = () => undefined) => {
   });
 };
 
-/** A legal 100,000-event run of every kind of event: rounds with findings and decisions, stages, failures, re-captures. */
+/**
+ * A legal 100,000-event run of every kind of event, each round shaped like a real one: a stale
+ * capture and the real one, two stages failing and restarting (20 stage events), a failed
+ * collection attempt, then the report: 5 new findings, and decisions on the 5 opened two rounds
+ * before (their files were touched), 3 fixed and 2 kept open for one more round.
+ */
 const mixedLog = (target) => {
   const events = [opened(1_000_000)];
-  const open = [];
+  const byRound = new Map();
+  let keep = []; // decided open last round: touched again and fixed this round
   let i = 0;
   for (let round = 1; events.length < target; round += 1) {
+    const fresh = byRound.get(round - 2) ?? [];
+    const due = [...fresh, ...keep];
     events.push({ ...captured(round), data: { ...captured(round).data, inputSha: `stale-${round}` } });
-    const touched = open.filter((_, k) => (k + round) % 3 === 0).map((o) => o.file);
-    events.push(captured(round, touched));
-    for (let k = 0; k < 20; k += 1) {
+    events.push(
+      captured(
+        round,
+        due.map((f) => f.file),
+      ),
+    );
+    for (let k = 0; k < 10; k += 1) {
       events.push(
         { ...stageStarted, data: { ...stageStarted.data, round } },
         { ...stageFailed(k), data: { ...stageFailed(k).data, round } },
@@ -221,13 +233,21 @@ const mixedLog = (target) => {
       type: 'round.failed',
       data: { round, inputSha: `in-${round}`, reason: 'timeout', detail: 'no report' },
     });
-    const cands = Array.from({ length: 5 }, () => finding(i++, `src/m${i % 97}.ts`));
-    const touchedSet = new Set(touched);
-    const decisions = open
-      .filter((o) => touchedSet.has(o.file))
-      .map((o) => ({ id: o.id, status: 'open', evidence: `still there in round ${round}` }));
+    const cands = Array.from({ length: 5 }, () => {
+      i += 1;
+      return finding(i, `src/m${i}.ts`);
+    });
+    const decisions = due.map((f) => ({
+      id: f.id,
+      status: fresh.includes(f) && f.k >= 3 ? 'open' : 'fixed',
+      evidence: `round ${round}: checked at this revision`,
+    }));
     events.push(recorded(round, cands, decisions, 'partial'));
-    for (const c of cands) open.push({ id: findingId(c), file: c.file });
+    byRound.set(
+      round,
+      cands.map((c, k) => ({ id: findingId(c), file: c.file, k })),
+    );
+    keep = fresh.filter((f) => f.k >= 3);
   }
   return events.slice(0, target);
 };
