@@ -37,6 +37,13 @@ export const OPERATIONAL_CODES = [
   // the command line
   'usage',
   'input-unreadable',
+  // the machine: Node's errno failures, named where the command line meets them (src/cli/errno.ts)
+  'store-unusable',
+  'no-space',
+  'read-only',
+  'permission-denied',
+  'io-error',
+  'output-closed',
   'output-unwritable',
 ] as const;
 

@@ -1,5 +1,6 @@
 import { ClearanceError } from '../errors.js';
-import { isPresetName, type Policy, PolicySchema, PRESET_NAMES, PRESETS } from '../events/policy.js';
+import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
+import { PolicySchema } from '../events/policy-schema.js';
 import { formatPath } from '../events/rejection.js';
 import type { Io } from './context.js';
 import { parseJsonInput, readTextInput } from './inputs.js';
@@ -9,13 +10,19 @@ export const policyFrom = async (
   io: Io,
   preset: string | undefined,
   file: string | undefined,
+  maxBytes?: number,
 ): Promise<Policy> => {
   if (file !== undefined) {
     if (preset !== undefined) throw new ClearanceError('usage', 'give --policy or --policy-file, not both');
+    const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+      new ClearanceError('usage', `policy file ${m}`, details);
     const value = parseJsonInput(
-      await readTextInput(file, io, 'policy file'),
+      await readTextInput(file, io, 'policy file', {
+        refuse,
+        ...(maxBytes === undefined ? {} : { maxBytes }),
+      }),
       file,
-      (m) => new ClearanceError('usage', m),
+      refuse,
     );
     const parsed = PolicySchema.safeParse(value);
     if (!parsed.success) {

@@ -1,15 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { ClearanceError } from '../errors.js';
-import { exitStatus } from './action.js';
-import { registerCommands } from './commands/index.js';
+import { exitStatusOf } from './action.js';
+import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, exitTable } from './exit-codes.js';
 import { parsePositiveInt } from './inputs.js';
 import { printFailure } from './output.js';
 
 export const VERSION = '0.1.0';
 
-export const buildProgram = (io: Io, json: boolean): Command => {
+/** The program, with the commands `argv` can reach (all of them for help or anything unclear). */
+export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<string>): Promise<Command> => {
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
@@ -31,13 +32,18 @@ export const buildProgram = (io: Io, json: boolean): Command => {
       // under --json a usage error is printed once, as the JSON envelope, by `run`
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });
-  registerCommands(program, io);
+  await registerCommands(program, io, commandsNeeded(argv, program.options));
   program.addHelpText(
     'after',
     `
-Exit codes: 0 done, 1 refused by a rule, 2 usage, 3 wait timed out,
-            4 completion malformed/incomplete/oversized, 5 lock not acquired,
-            73 an output file not writable, 70 internal error.
+Input limits: every file or standard input read (--report, --findings-md, --policy-file,
+stage --output, publish --report) is read through one bounded reader: at most --max-bytes
+(default 4 MiB) or it is refused as oversized. Text must be UTF-8 (refused naming the byte
+offset); JSON must be exact: no duplicated key, integers within ±(2^53-1), nesting at most 64.
+
+Exit statuses:
+${exitTable()}
+
 Start with: clearance demo`,
   );
   return program;
@@ -46,11 +52,10 @@ Start with: clearance demo`,
 /** Run the command line and return its exit status (the caller sets process.exitCode). */
 export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
   const json = argv.includes('--json');
-  const program = buildProgram(io, json);
-  exitStatus.value = EXIT.ok;
+  const program = await buildProgram(io, json, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitStatus.value;
+    return exitStatusOf(program);
   } catch (error) {
     if (error instanceof CommanderError) {
       if (

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ABSENCE_REASONS } from './codecs/contribution.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
-import { PolicySchema } from './policy.js';
+import { PolicySchema } from './policy-schema.js';
 import { ReportSchema } from './report.js';
 
 /**

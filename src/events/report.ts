@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPath, type Rejection, type RejectionCode, rejection } from './rejection.js';
+import { DECISION_STATUSES, VERDICTS } from './statuses.js';
+
+export { DECISION_STATUSES, VERDICTS } from './statuses.js';
 
 /**
  * What one report may hold, at most. Real multi-finder reports reach about 80 KB in all, with
@@ -91,8 +94,6 @@ export const CandidateSchema = z
   })
   .describe('a new finding offered by the reviewer');
 
-export const DECISION_STATUSES = ['fixed', 'open', 'withdrawn'] as const;
-
 export const DecisionSchema = z
   .strictObject({
     id: text(REPORT_LIMITS.findingId).describe(
@@ -102,8 +103,6 @@ export const DecisionSchema = z
     evidence: text(REPORT_LIMITS.evidence).describe('why: what changed, or why it still stands'),
   })
   .describe('a ruling on an existing open finding');
-
-export const VERDICTS = ['open', 'converged', 'blocked'] as const;
 
 export const CostSchema = z
   .strictObject({

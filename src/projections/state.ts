@@ -202,4 +202,7 @@ export const maxRoundsOf = (state: RunState): number =>
  * The shape of `RunState` as plain JSON: bump it whenever a field is added, removed or changes
  * meaning. The store's fold cache records it, and a cache written for another shape is ignored.
  */
-export const STATE_SHAPE_VERSION = 1;
+// 2: growing lists became persistent vectors (`Vec`), and a finding keeps `steps` (carried steps derived)
+// 3: contributions and absences of the round in progress, each merged round's panel, a finding's
+//    reviewers and mergedFrom
+export const STATE_SHAPE_VERSION = 3;

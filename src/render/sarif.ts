@@ -1,12 +1,8 @@
-import type { FindingStep, RunState, Finding as StoredFinding } from '../projections/state.js';
+import type { Finding, FindingStep, RunState } from '../projections/state.js';
+import { toArray } from '../projections/vec.js';
 import { findingView } from '../projections/views/findings.js';
 import { historyOf } from '../projections/views/history.js';
 import { type RunHistory, stateAtRound } from './history.js';
-
-/** A finding with its derived history (carried steps included), as SARIF reports it. */
-type Finding = StoredFinding & Readonly<{ history: ReadonlyArray<FindingStep> }>;
-const withHistory = (state: RunState, f: StoredFinding): Finding => ({ ...f, history: historyOf(state, f) });
-
 import { levelOf } from './level.js';
 
 /**
@@ -34,7 +30,7 @@ export type SarifOptions = Readonly<{ round: number; toolVersion: string }>;
 type BaselineState = 'new' | 'unchanged' | 'updated' | 'absent';
 
 /** A person's ruling on the finding, if any: a ruling is final, so there is at most one. */
-const rulingOf = (f: Finding): FindingStep | undefined => f.history.find((s) => s.how === 'ruled');
+const rulingOf = (f: Finding): FindingStep | undefined => toArray(f.steps).find((s) => s.how === 'ruled');
 
 /** Fixed by a round's decision: the reviewer no longer finds it (a ruling is a suppression instead). */
 const fixedByReview = (f: Finding): boolean => f.status === 'fixed' && rulingOf(f) === undefined;
@@ -42,7 +38,9 @@ const fixedByReview = (f: Finding): boolean => f.status === 'fixed' && rulingOf(
 const baselineStateOf = (f: Finding, before: Finding | undefined, round: number): BaselineState => {
   if (before === undefined) return 'new';
   if (fixedByReview(f)) return 'absent';
-  const touched = f.history.some((s) => s.round === round && (s.how === 'decided' || s.how === 'ruled'));
+  const touched = toArray(f.steps).some(
+    (s) => s.round === round && (s.how === 'decided' || s.how === 'ruled'),
+  );
   const changed =
     touched ||
     before.status !== f.status ||
@@ -57,7 +55,7 @@ const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
   const step =
     rulingOf(f) ??
     (f.status === 'withdrawn'
-      ? f.history.find((s) => s.how === 'decided' && s.status === 'withdrawn')
+      ? toArray(f.steps).find((s) => s.how === 'decided' && s.status === 'withdrawn')
       : undefined);
   if (step === undefined) return null;
   const decidedBy =
@@ -73,11 +71,6 @@ const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
       how: step.how === 'ruled' ? 'ruling' : 'round decision',
     },
   };
-};
-
-const beforeOf = (before: RunState, id: string): Finding | undefined => {
-  const f = before.findings[id];
-  return f === undefined ? undefined : withHistory(before, f);
 };
 
 const locationOf = (f: Finding): Json => ({
@@ -108,7 +101,7 @@ const resultOf = (
     message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
     locations: [locationOf(f)],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
-    baselineState: baselineStateOf(f, beforeOf(before, f.id), round),
+    baselineState: baselineStateOf(f, before.findings[f.id], round),
     ...(suppression === null ? {} : { suppressions: [suppression] }),
     properties: {
       findingId: f.id,
@@ -119,7 +112,7 @@ const resultOf = (
       evidence: f.evidence,
       ...(f.principle === null ? {} : { principle: f.principle }),
       ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),
-      history: f.history,
+      history: historyOf(state, f),
       tags: [f.severity, f.blocking ? 'blocking' : 'advisory'],
     },
   };
@@ -130,7 +123,7 @@ export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
   const { round } = options;
   const state = stateAtRound(history, round);
   const before = stateAtRound(history, round - 1);
-  const findings = Object.values(state.findings).map((f) => withHistory(state, f));
+  const findings = Object.values(state.findings);
   const categories = [...new Set(findings.map((f) => f.category))].sort();
   const runId = state.run?.runId ?? '?';
   return {

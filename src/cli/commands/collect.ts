@@ -56,7 +56,6 @@ a round with an absent reviewer is partial. See clearance contribute --help for 
       action(io, async (ctx, runId: string, opts: WaitFlags & { expert: ExpertSource[] }) => {
         const wait = waitOptionsOf(opts);
         const sources = opts.expert.map((s) => ({ ...s, path: path.resolve(s.path) }));
-        const collecting = collectContributions(ctx.dir, runId, sources, { ...actorOf(ctx), wait });
         return recordedOutcome(
           ctx,
           runId,
@@ -65,7 +64,8 @@ a round with an absent reviewer is partial. See clearance contribute --help for 
             ctx.json,
             `waiting for ${sources.length} reviewer(s)`,
             resolveBudget(wait).timeoutMs,
-            collecting,
+            (signal) =>
+              collectContributions(ctx.dir, runId, sources, { ...actorOf(ctx), wait: { ...wait, signal } }),
           ),
         );
       }),
