@@ -10,6 +10,8 @@ const ALL = [
   'publish',
   'wait',
   'stage',
+  'contribute',
+  'collect',
   'record',
   'status',
   'findings',

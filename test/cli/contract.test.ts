@@ -13,6 +13,8 @@ const COMMANDS = [
   'publish',
   'wait',
   'stage',
+  'contribute',
+  'collect',
   'record',
   'status',
   'findings',
