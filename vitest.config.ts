@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'],
     // a real, throwaway PostgreSQL server for the PostgreSQL store's tests (or CLEARANCE_TEST_PG)
     globalSetup: ['test/support/postgres-server.ts'],
+    // forks, not threads (vitest's default, said here because it matters): test/support/cli.ts runs
+    // the CLI in-process and may chdir, which a worker thread cannot
+    pool: 'forks',
     // Integration tests spawn real processes and take real locks; give them room on a 2-core box.
     testTimeout: 60_000,
     hookTimeout: 60_000,

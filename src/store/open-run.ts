@@ -11,6 +11,7 @@ import { initialState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
 import { encodeEvents, type Head } from './log-format.js';
 import { runPaths } from './paths.js';
+import { assertRunId } from './run-id.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
 
@@ -38,6 +39,8 @@ export const openRun = async (
   opened: RunOpenedData,
   options: OpenOptions,
 ): Promise<ReadonlyArray<StoredEvent>> => {
+  // before anything else: an unsafe id is refused before any path is built from it
+  assertRunId(opened.runId);
   const events: DomainEvent[] = [{ type: 'run.opened', data: opened }];
   if (options.capture !== undefined) events.push({ type: 'revision.captured', data: options.capture });
   const checked = evolveAll(initialState, events);

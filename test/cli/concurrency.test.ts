@@ -22,11 +22,21 @@ const runAtRound2 = async (dir: string, runId: string) => {
 };
 
 describe('concurrent processes', () => {
-  it('4 processes racing to record round 2 of one run: exactly one succeeds, the rest are refused cleanly', async () => {
+  it('4 processes racing to record different round-2 reports: exactly one succeeds, the rest are refused cleanly', async () => {
     const dir = await tempDir();
     const round2 = await runAtRound2(dir, 'race');
+    const base = JSON.parse(await readFile(round2, 'utf8')) as Record<string, unknown>;
+    const variants = await Promise.all(
+      [1, 2, 3, 4].map(async (n) => {
+        const file = path.join(dir, `round-2-by-${n}.json`);
+        await writeFile(file, JSON.stringify({ ...base, reviewer: `racer ${n}` }));
+        return file;
+      }),
+    );
     const results = await Promise.all(
-      [1, 2, 3, 4].map(() => cli(['--dir', dir, 'record', 'race', '--report', round2, '--json'])),
+      variants.map((file) =>
+        cli(['--dir', dir, 'record', 'race', '--report', file, '--json'], { process: true }),
+      ),
     );
     expect(results.filter((r) => r.code === 0)).toHaveLength(1);
     for (const r of results.filter((x) => x.code !== 0)) {
@@ -37,12 +47,27 @@ describe('concurrent processes', () => {
     expect(verify.json).toMatchObject({ ok: true, runs: [{ intact: true, lastSeq: 5 }] });
   });
 
+  it('4 processes racing with the same round-2 report (a driver retrying): one appends, three are answered already recorded', async () => {
+    const dir = await tempDir();
+    const round2 = await runAtRound2(dir, 'retry');
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        cli(['--dir', dir, 'record', 'retry', '--report', round2, '--json'], { process: true }),
+      ),
+    );
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(results.filter((r) => r.json.alreadyRecorded === false)).toHaveLength(1);
+    expect(results.filter((r) => r.json.alreadyRecorded === true)).toHaveLength(3);
+    const verify = await cli(['--dir', dir, 'verify', 'retry', '--json']);
+    expect(verify.json).toMatchObject({ ok: true, runs: [{ intact: true, lastSeq: 5 }] });
+  });
+
   it('12 appenders to one run never lose, duplicate or interleave an event', async () => {
     const dir = await tempDir();
     expect((await cli(['--dir', dir, 'open', 'busy'])).code).toBe(0);
     const inputs = Array.from({ length: 12 }, (_, i) => `input-${i}`);
     const results = await Promise.all(
-      inputs.map((input) => cli(['--dir', dir, 'capture', 'busy', '--input-sha', input])),
+      inputs.map((input) => cli(['--dir', dir, 'capture', 'busy', '--input-sha', input], { process: true })),
     );
     expect(results.map((r) => r.code)).toEqual(inputs.map(() => 0));
     const parsed = parseLog(await readFile(path.join(dir, 'runs', 'busy.jsonl')));
@@ -59,13 +84,13 @@ describe('concurrent processes', () => {
     const reports = await Promise.all(runs.map((runId) => runAtRound2(dir, runId)));
     const results = await Promise.all(
       runs.map((runId, i) =>
-        cli(['--dir', dir, 'record', runId, '--report', reports[i] as string, '--json']),
+        cli(['--dir', dir, 'record', runId, '--report', reports[i] as string, '--json'], { process: true }),
       ),
     );
     expect(results.map((r) => [r.code, r.json.status])).toEqual(runs.map(() => [0, 'converged']));
     const verify = await cli(['--dir', dir, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);
     expect((verify.json.runs as unknown[]).length).toBe(8);
-    // 33 CLI processes on a 2-core box shared with other work: room to start, not a timing assertion
+    // 8 racing CLI processes (the set-up runs in-process) on a 2-core box shared with other work: room to start, not a timing assertion
   }, 180_000);
 });

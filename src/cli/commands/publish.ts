@@ -18,6 +18,10 @@ export const registerPublish = (program: Command, io: Io): Command =>
       'where the driver waits for the report: a file path, or a postgres://… store URL (across machines)',
     )
     .option('--report <file>', 'the round report as JSON (- for standard input)')
+    .option(
+      '--expert <name>',
+      'in a store: whose report this is, when a round collects several (clearance collect --expert NAME=postgres://…)',
+    )
     .addOption(maxBytesOption())
     .addHelpText(
       'after',
@@ -27,23 +31,26 @@ export const registerPublish = (program: Command, io: Io): Command =>
       ),
     )
     .action(
-      action(io, async (_ctx, path: string, opts: { report?: string; maxBytes?: number }) => {
-        if (opts.report === undefined) throw new ClearanceError('usage', 'publish needs --report <file|->');
-        const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
-          new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
-        const value = parseJsonInput(
-          await readTextInput(opts.report, io, 'report', { refuse, maxBytes: opts.maxBytes }),
-          opts.report,
-          refuse,
-        );
-        // a report the driver would refuse is refused here, where its producer can still fix it
-        const parsed = parseReport(value);
-        if (E.isLeft(parsed)) throw refusal(parsed.left);
-        await publishReportAt(path, parsed.right);
-        const { runId, round, inputSha, completed } = parsed.right;
-        return {
-          json: { path: printableLocation(path), runId, round, inputSha, completed },
-          text: `published the round ${round} report of ${runId} (input ${inputSha}) at ${printableLocation(path)}`,
-        };
-      }),
+      action(
+        io,
+        async (_ctx, path: string, opts: { report?: string; maxBytes?: number; expert?: string }) => {
+          if (opts.report === undefined) throw new ClearanceError('usage', 'publish needs --report <file|->');
+          const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+            new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
+          const value = parseJsonInput(
+            await readTextInput(opts.report, io, 'report', { refuse, maxBytes: opts.maxBytes }),
+            opts.report,
+            refuse,
+          );
+          // a report the driver would refuse is refused here, where its producer can still fix it
+          const parsed = parseReport(value);
+          if (E.isLeft(parsed)) throw refusal(parsed.left);
+          await publishReportAt(path, parsed.right, opts.expert ?? '');
+          const { runId, round, inputSha, completed } = parsed.right;
+          return {
+            json: { path: printableLocation(path), runId, round, inputSha, completed },
+            text: `published the round ${round} report of ${runId} (input ${inputSha}) at ${printableLocation(path)}`,
+          };
+        },
+      ),
     );

@@ -5,7 +5,11 @@ import type { Io } from '../context.js';
 export const registerStore = (program: Command, io: Io): Command => {
   const store = program
     .command('store')
-    .description('manage the store itself: `store init` prepares a PostgreSQL database for clearance');
+    .description('manage the store itself: `store init` prepares a PostgreSQL database for clearance')
+    .addHelpText(
+      'after',
+      examples('clearance store init --store postgres://clearance_admin@db.internal/reviews'),
+    );
   store
     .command('init')
     .description(
