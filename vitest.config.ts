@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'],
+    // a real, throwaway PostgreSQL server for the PostgreSQL store's tests (or CLEARANCE_TEST_PG)
+    globalSetup: ['test/support/postgres-server.ts'],
     // forks, not threads (vitest's default, said here because it matters): test/support/cli.ts runs
     // the CLI in-process and may chdir, which a worker thread cannot
     pool: 'forks',

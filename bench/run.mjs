@@ -4,6 +4,7 @@ import { coldStartBench, printColdStartBench } from './coldstart.mjs';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
 import { printFoldScalingBench } from './fold-scaling.mjs';
+import { postgresBench, printPostgresBench } from './postgres.mjs';
 import { appendBench, manyRunsBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
@@ -70,3 +71,4 @@ if (wanted('read')) {
 }
 if (wanted('cold')) printColdStartBench(coldStartBench());
 if (wanted('completion')) printCompletionBench(await runCompletionBench());
+if (wanted('postgres')) printPostgresBench(await postgresBench());

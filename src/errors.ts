@@ -14,12 +14,15 @@ export const OPERATIONAL_CODES = [
   'seq-mismatch',
   'lock-timeout',
   'lock-compromised',
+  'store-unavailable',
+  'store-schema',
   'unsafe-path',
   // completion
   'timeout',
   'incomplete',
   'malformed',
   'oversized',
+  'report-exists',
   'invalid-budget',
   'aborted',
   // revision and gate

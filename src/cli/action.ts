@@ -26,12 +26,17 @@ export const action =
     const json = (command.optsWithGlobals() as { json?: boolean }).json === true;
     let status: number;
     let dir: string | undefined;
+    let close: (() => Promise<void>) | undefined;
     try {
       const ctx = await contextOf(command, io);
-      dir = ctx.dir;
+      dir = ctx.store.kind === 'file' ? ctx.dir : undefined;
+      close = ctx.store.close;
       status = printOutcome(ctx, await work(ctx, ...(params.slice(0, -1) as A)));
     } catch (error) {
       status = printFailure(io, json, error, dir);
+    } finally {
+      // a database connection is released whatever happened; closing cannot change the outcome
+      await close?.().catch(() => undefined);
     }
     settled.set(rootOf(command), status);
   };

@@ -2,8 +2,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { ClearanceError } from '../errors.js';
 import { sharedGitDirOf } from '../revision/shared-git-dir.js';
+import { fileStore, type Store } from '../store/store.js';
 import type { Io } from './io.js';
+import { openStoreAt, parseStoreLocation, type StoreLocation } from './store-location.js';
 
 export type { Io } from './io.js';
 
@@ -11,7 +14,12 @@ export type Colors = ReturnType<typeof pc.createColors>;
 
 /** What every command gets: where the store is, who acts, how to print. */
 export type Context = Readonly<{
+  /** the file store's directory (where it would be, for a command on another store) */
   dir: string;
+  /** where runs are kept: the file store at `dir`, or PostgreSQL */
+  store: Store;
+  /** where the store was named to be (`store init` works on it before it can be opened) */
+  location: StoreLocation;
   by: string;
   /** how long an append waits for the run's lock */
   lockTimeoutMs: number | undefined;
@@ -36,8 +44,20 @@ export const colorsFor = (io: Io, json: boolean): Colors =>
     !json && io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '' && io.env.TERM !== 'dumb',
   );
 
+const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
+
+/** A named file store: a path, or a file: URL. */
+const parseDir = (named: string): string => {
+  const location = parseStoreLocation(named);
+  return location.kind === 'file' ? location.dir : path.resolve(named);
+};
+
 /** Commands that never read or write a store: they need not ask git where it is. */
 const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait', 'help']);
+
+/** Whether the context opens the store: `store init` prepares one that cannot be opened yet. */
+const opensStore = (command: Command): boolean =>
+  !STORELESS.has(command.name()) && command.parent?.name() !== 'store';
 
 /**
  * Where the store is: `--dir`, else `CLEARANCE_DIR`, else inside git's own directory of the
@@ -50,7 +70,7 @@ const storeDirOf = async (
   named: string | undefined,
   repo: string | undefined,
 ): Promise<string> => {
-  if (named !== undefined) return path.resolve(named);
+  if (named !== undefined) return parseDir(named);
   const shared = STORELESS.has(command.name()) ? undefined : await sharedGitDirOf(path.resolve(repo ?? '.'));
   return shared === undefined ? path.resolve('.clearance') : path.join(shared, 'clearance');
 };
@@ -58,6 +78,7 @@ const storeDirOf = async (
 export const contextOf = async (command: Command, io: Io): Promise<Context> => {
   const opts = command.optsWithGlobals() as {
     dir?: string;
+    store?: string;
     repo?: string;
     by?: string;
     json?: boolean;
@@ -65,8 +86,20 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
   };
   const json = opts.json === true;
   const envTimeout = io.env.CLEARANCE_LOCK_TIMEOUT_MS;
+  if (opts.store !== undefined && opts.dir !== undefined) {
+    throw new ClearanceError('usage', 'give --store or --dir, not both: --dir <path> is --store <path>');
+  }
+  const named = opts.store ?? opts.dir ?? nonEmpty(io.env.CLEARANCE_STORE) ?? nonEmpty(io.env.CLEARANCE_DIR);
+  const location = named === undefined ? undefined : parseStoreLocation(named);
+  const dir =
+    location?.kind === 'postgres'
+      ? path.resolve('.clearance')
+      : await storeDirOf(command, location?.dir, opts.repo);
   return {
-    dir: await storeDirOf(command, opts.dir ?? io.env.CLEARANCE_DIR, opts.repo),
+    dir,
+    store:
+      location?.kind === 'postgres' && opensStore(command) ? await openStoreAt(location) : fileStore(dir),
+    location: location ?? { kind: 'file', dir },
     by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
     lockTimeoutMs:
       opts.lockTimeout ??

@@ -46,11 +46,14 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'seq-mismatch': EXIT.refused,
   'lock-timeout': EXIT.lock,
   'lock-compromised': EXIT.lock,
+  'store-unavailable': 69, // EX_UNAVAILABLE
+  'store-schema': 78, // EX_CONFIG
   'unsafe-path': EXIT.refused,
   timeout: EXIT.timeout,
   incomplete: EXIT.completion,
   malformed: EXIT.completion,
   oversized: EXIT.completion,
+  'report-exists': EXIT.refused,
   'invalid-budget': EXIT.usage,
   aborted: EXIT.interrupted,
   'git-failed': EXIT.refused,

@@ -20,6 +20,10 @@ export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<st
       '--dir <dir>',
       `the store ${defaultFrom('CLEARANCE_DIR')}; never committed, and shared by linked worktrees`,
     )
+    .option(
+      '--store <location>',
+      `where runs are kept: a directory or file: URL (the file store, as --dir), or postgres://… (the PostgreSQL store; run \`clearance store init\` once) ${defaultFrom('CLEARANCE_STORE')}`,
+    )
     .option('--by <name>', `who is acting ${defaultFrom('CLEARANCE_ACTOR')}`)
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
     .option(

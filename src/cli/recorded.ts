@@ -9,7 +9,11 @@ export const recordedOutcome = (ctx: Context, runId: string, result: AppendResul
   const { state, trail } = result.folded;
   const entry = trail[trail.length - 1];
   const c = ctx.color;
-  const lines = [`round ${state.round} of ${runId} recorded: ${statusWord(c, state.status)}`];
+  const lines = [
+    result.alreadyRecorded
+      ? `already recorded: this very report is round ${state.round} of ${runId} (${statusWord(c, state.status)}); nothing was appended`
+      : `round ${state.round} of ${runId} recorded: ${statusWord(c, state.status)}`,
+  ];
   if (result.repairedTail !== null) {
     lines.push(
       c.yellow(
@@ -39,6 +43,7 @@ export const recordedOutcome = (ctx: Context, runId: string, result: AppendResul
       changed: entry?.changed ?? [],
       suppressed: entry?.suppressed ?? [],
       repairedTail: result.repairedTail,
+      alreadyRecorded: result.alreadyRecorded,
     },
     text: lines.join('\n'),
   };

@@ -37,7 +37,7 @@ const cannotPublish = (path: string, why: string, key?: string): ClearanceError 
  * a Map's entries and silently change what the producer meant, so those are refused with where
  * they were found. An `undefined` object property is the one loss allowed: it means "absent".
  */
-const serialise = (path: string, report: unknown): string => {
+export const serialise = (path: string, report: unknown): string => {
   const refuse = (what: string, key: string): never => {
     const where = key === '' ? 'the report itself' : `key ${JSON.stringify(key)}`;
     throw cannotPublish(path, `JSON cannot represent ${what} (at ${where})`, key);

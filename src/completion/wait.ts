@@ -4,8 +4,8 @@ import type { RoundReport } from '../events/report.js';
 import { resolveBudget, type WaitOptions } from './budget.js';
 import { type Deadline, startDeadline } from './deadline.js';
 import { type ExpectedReport, judgeReport, type SeenBinding } from './judge.js';
-import { readBounded } from './read-bounded.js';
-import { openWake } from './wake.js';
+import { type BoundedRead, readBounded } from './read-bounded.js';
+import { type Notifier, openWakeOn, watchDirectory } from './wake.js';
 
 /** A complete report bound to the expected run, round and input, and what it took to get it. */
 export type CollectedReport = Readonly<{ report: RoundReport; bytes: number; waitedMs: number }>;
@@ -36,15 +36,43 @@ const describeSeen = (s: SeenBinding): string =>
  * A missing file, or a report of another run, round or input, means: keep waiting.
  * Other I/O errors (a permission refused) are thrown as Node raised them.
  */
-export const waitForReport = async (
+export const waitForReport = (
   path: string,
+  expected: ExpectedReport,
+  options: WaitOptions = {},
+): Promise<CollectedReport> => {
+  const target = resolve(path);
+  return awaitReport(
+    {
+      where: target,
+      look: (maxBytes, deadline) => readBounded(target, maxBytes, deadline),
+      notifier: watchDirectory(dirname(target), basename(target)),
+    },
+    expected,
+    options,
+  );
+};
+
+/** Where a report is published and how to look at it: a file path, or a store's report table. */
+export type ReportSource = Readonly<{
+  /** for messages: a path, or a store without credentials */
+  where: string;
+  /** one bounded look: never more than `maxBytes + 1` bytes, checking the deadline */
+  look: (maxBytes: number, deadline: Deadline) => Promise<BoundedRead>;
+  /** what wakes the wait before its next poll */
+  notifier: Notifier;
+}>;
+
+/** The wait itself, over any source: one deadline, bounded looks, a wake with polling behind it. */
+export const awaitReport = async (
+  source: ReportSource,
   expected: ExpectedReport,
   options: WaitOptions = {},
 ): Promise<CollectedReport> => {
   const budget = resolveBudget(options);
   // Fixed before the first await: the caller's clock and ours start together.
   const deadline = startDeadline(budget.timeoutMs);
-  const target = resolve(path);
+  const target = source.where;
 
   let lastSeen: SeenBinding | undefined;
   let ignored = 0;
@@ -73,10 +101,10 @@ export const waitForReport = async (
   };
 
   if (budget.signal?.aborted) throw aborted(budget.signal);
-  const wake = openWake(dirname(target), basename(target), { watch: budget.watch, signal: budget.signal });
+  const wake = openWakeOn(budget.watch ? source.notifier : null, budget.signal);
   try {
     for (;;) {
-      const outcome = await lookOnce(target, expected, budget.maxBytes, deadline);
+      const outcome = await lookOnce(source, expected, budget.maxBytes, deadline);
       if (budget.signal?.aborted) throw aborted(budget.signal);
       // The final acceptance is checked against the same deadline: a report read or judged after
       // it is a late answer, and a late answer is a timeout.
@@ -109,12 +137,12 @@ type Look =
 
 /** One bounded read of the file and what it means. */
 const lookOnce = async (
-  path: string,
+  source: ReportSource,
   expected: ExpectedReport,
   maxBytes: number,
   deadline: Deadline,
 ): Promise<Look> => {
-  const read = await readBounded(path, maxBytes, deadline);
+  const read = await source.look(maxBytes, deadline);
   switch (read.kind) {
     case 'missing':
     case 'expired':

@@ -13,17 +13,41 @@ export type Wake = Readonly<{
   close: () => void;
 }>;
 
-export const openWake = (
-  dir: string,
-  basename: string,
-  options: Readonly<{ watch: boolean; signal: AbortSignal | undefined }>,
-): Wake => {
+/** Something that calls `nudge` when the report may have changed; returns how to stop. */
+export type Notifier = (nudge: () => void) => () => void;
+
+/**
+ * A directory watch as a notifier. The directory, not the file: a producer renames a new file over
+ * the path, and a watch on the old inode would never hear of it. A platform that gives no filename
+ * wakes us anyway. The directory missing, or a platform that refuses the watch, leaves polling.
+ */
+export const watchDirectory =
+  (dir: string, basename: string): Notifier =>
+  (nudge) => {
+    let watcher: FSWatcher | undefined;
+    const stop = (): void => {
+      watcher?.close();
+      watcher = undefined;
+    };
+    try {
+      watcher = watch(dir, (_event, filename) => {
+        if (filename === null || filename === basename) nudge();
+      });
+      // An error after the start (the directory removed, inotify limits) leaves polling alone.
+      watcher.on('error', stop);
+    } catch {
+      watcher = undefined;
+    }
+    return stop;
+  };
+
+/** A wake driven by any notifier (a directory watch, a database notification), or by the timer alone. */
+export const openWakeOn = (notifier: Notifier | null, signal: AbortSignal | undefined): Wake => {
   // A change that arrives while the wait is reading (not sleeping) must not be lost: it is latched
-  // and the next sleep returns at once, so the file is read again.
+  // and the next sleep returns at once, so the report is read again.
   let pending = false;
   let wakeSleeper: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
 
   const nudge = (): void => {
     if (wakeSleeper === undefined) {
@@ -35,26 +59,8 @@ export const openWake = (
     wake();
   };
 
-  const stopWatching = (): void => {
-    watcher?.close();
-    watcher = undefined;
-  };
-
-  if (options.watch) {
-    try {
-      // The directory, not the file: a producer renames a new file over the path, and a watch on
-      // the old inode would never hear of it. A platform that gives no filename wakes us anyway.
-      watcher = watch(dir, (_event, filename) => {
-        if (filename === null || filename === basename) nudge();
-      });
-      // An error after the start (the directory removed, inotify limits) leaves polling alone.
-      watcher.on('error', stopWatching);
-    } catch {
-      // The directory does not exist yet, or the platform refuses the watch: poll.
-      watcher = undefined;
-    }
-  }
-  options.signal?.addEventListener('abort', nudge);
+  const stopWatching = notifier === null ? () => undefined : notifier(nudge);
+  signal?.addEventListener('abort', nudge);
 
   const sleep = (ms: number): Promise<void> => {
     if (pending) {
@@ -77,7 +83,7 @@ export const openWake = (
 
   const close = (): void => {
     stopWatching();
-    options.signal?.removeEventListener('abort', nudge);
+    signal?.removeEventListener('abort', nudge);
     if (wakeSleeper !== undefined) nudge();
     clearTimeout(timer);
     timer = undefined;

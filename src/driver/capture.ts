@@ -2,22 +2,21 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError } from '../errors.js';
 import type { RevisionCapturedData } from '../events/event.js';
 import { captureRevision } from '../revision/capture.js';
-import { type AppendResult, append } from '../store/append.js';
+import type { AppendResult } from '../store/append.js';
 import type { LockOptions } from '../store/lock.js';
-import { readIntactRunState } from '../store/read.js';
+import { readIntactState, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 import { artifactNameOf, type Subject } from './subject.js';
 
 export type ActorOptions = LockOptions & Readonly<{ by: string }>;
 
 /** Record what the next round reviews, named explicitly. The round number is the run's, read under the lock. */
 export const captureRound = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   capture: Omit<RevisionCapturedData, 'round'>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(
-    dir,
+  storeOf(store).append(
     runId,
     (state) => E.right([{ type: 'revision.captured', data: { ...capture, round: state.round + 1 } }]),
     options,
@@ -36,12 +35,12 @@ export type WorkspaceSource = Readonly<{
  * and artifact the run was opened with. Appended only if nothing was appended meanwhile.
  */
 export const captureWorkspace = async (
-  dir: string,
+  store: StoreRef,
   runId: string,
   source: WorkspaceSource,
   options: ActorOptions,
 ): Promise<AppendResult> => {
-  const read = await readIntactRunState(dir, runId);
+  const read = await readIntactState(store, runId);
   const subject: Subject = read.state.run?.subject ?? {};
   const repo = source.repo ?? subject.repo;
   const artifact = source.artifact ?? subject.artifact;
@@ -55,7 +54,7 @@ export const captureWorkspace = async (
   const name = artifactNameOf({ ...subject, ...(artifact === undefined ? {} : { artifact }) });
   const capture = await captureRevision({
     round: read.state.round + 1,
-    store: dir,
+    store: storeDirOf(storeOf(store)),
     ...(repo === undefined ? {} : { repo }),
     ...(artifact === undefined ? {} : { artifact }),
     ...(name === undefined ? {} : { artifactName: name }),
@@ -72,7 +71,7 @@ export const captureWorkspace = async (
         }),
   });
   // the diff was taken against what the run had reviewed when we read it: refuse if that moved
-  return append(dir, runId, [{ type: 'revision.captured', data: capture }], {
+  return storeOf(store).append(runId, [{ type: 'revision.captured', data: capture }], {
     ...options,
     expectedSeq: read.lastSeq,
   });

@@ -1,10 +1,10 @@
+import { printableLocation, waitForReportAt } from '../completion/at.js';
 import type { WaitOptions } from '../completion/budget.js';
-import { waitForReport } from '../completion/wait.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { FailureReason, RoundResult } from '../events/event.js';
 import { rejection } from '../events/rejection.js';
-import { type AppendResult, append } from '../store/append.js';
-import { readIntactRunState } from '../store/read.js';
+import type { AppendResult } from '../store/append.js';
+import { readIntactState, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
 import { recordReport } from './record.js';
 
@@ -25,12 +25,12 @@ export type CollectOptions = ActorOptions &
  * round stays open — and then reported as the failure it was.
  */
 export const collectRound = async (
-  dir: string,
+  store: StoreRef,
   runId: string,
   path: string,
   options: CollectOptions,
 ): Promise<AppendResult> => {
-  const { state } = await readIntactRunState(dir, runId);
+  const { state } = await readIntactState(store, runId);
   const run = state.run;
   const round = state.round + 1;
   if (run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
@@ -44,9 +44,9 @@ export const collectRound = async (
     );
   }
   const expected = { runId, round, inputSha: state.capture.inputSha };
-  let collected: Awaited<ReturnType<typeof waitForReport>>;
+  let collected: Awaited<ReturnType<typeof waitForReportAt>>;
   try {
-    collected = await waitForReport(path, expected, options.wait ?? {});
+    collected = await waitForReportAt(path, expected, options.wait ?? {});
   } catch (error) {
     if (isClearanceError(error) && FAILURES.includes(error.code)) {
       const failed = {
@@ -54,19 +54,25 @@ export const collectRound = async (
         data: { ...expected, reason: error.code as FailureReason, detail: error.message },
       };
       // if the run moved on meanwhile the failure no longer applies to it: report the wait's error alone
-      await append(dir, runId, [failed], options).catch((e: unknown) => {
-        if (!isClearanceError(e)) throw e;
-      });
+      await storeOf(store)
+        .append(runId, [failed], options)
+        .catch((e: unknown) => {
+          if (!isClearanceError(e)) throw e;
+        });
     }
     throw error;
   }
   const { wait: _, ...recordOptions } = options;
-  return recordReport(dir, runId, collected.report, recordOptions).catch((e: unknown) => {
+  return recordReport(store, runId, collected.report, recordOptions).catch((e: unknown) => {
     if (isClearanceError(e)) {
-      throw new ClearanceError(e.code, `the report published at ${path} was refused: ${e.message}`, {
-        ...e.details,
-        waitedMs: collected.waitedMs,
-      });
+      throw new ClearanceError(
+        e.code,
+        `the report published at ${printableLocation(path)} was refused: ${e.message}`,
+        {
+          ...e.details,
+          waitedMs: collected.waitedMs,
+        },
+      );
     }
     throw e;
   });

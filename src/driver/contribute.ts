@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { waitForReportAt } from '../completion/at.js';
 import type { WaitOptions } from '../completion/budget.js';
-import { waitForReport } from '../completion/wait.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES, rejection } from '../events/rejection.js';
@@ -11,8 +11,9 @@ import {
   decideMerge,
   type Missing,
 } from '../projections/decide.js';
-import { type AppendResult, append } from '../store/append.js';
-import { readIntactRunState } from '../store/read.js';
+import type { AppendResult } from '../store/append.js';
+import { readIntactState, type StoreRef, storeOf } from '../store/store.js';
+
 import type { ActorOptions } from './capture.js';
 
 /**
@@ -20,14 +21,13 @@ import type { ActorOptions } from './capture.js';
  * the lock like a round report: a refusal throws with the rejection and writes nothing.
  */
 export const contribute = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   report: unknown,
   expert: string | undefined,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(
-    dir,
+  storeOf(store).append(
     runId,
     (state) => E.map((d: Decided) => d.events)(decideContribution(state, report, expert)),
     options,
@@ -38,12 +38,16 @@ export const contribute = (
  * expert the policy expects who handed in nothing, are recorded absent; then the merged round.
  */
 export const recordMerged = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   options: ActorOptions & Readonly<{ missing?: ReadonlyArray<Missing> }>,
 ): Promise<AppendResult> => {
   const { missing = [], ...actor } = options;
-  return append(dir, runId, (state) => E.map((d: Decided) => d.events)(decideMerge(state, missing)), actor);
+  return storeOf(store).append(
+    runId,
+    (state) => E.map((d: Decided) => d.events)(decideMerge(state, missing)),
+    actor,
+  );
 };
 
 export type ExpertSource = Readonly<{ expert: string; path: string }>;
@@ -64,13 +68,13 @@ const ABSENCE_OF: Readonly<Record<string, AbsenceReason>> = {
  * merge. With no contribution at all the absences are recorded and the round stays open.
  */
 export const collectContributions = async (
-  dir: string,
+  store: StoreRef,
   runId: string,
   sources: ReadonlyArray<ExpertSource>,
   options: ActorOptions & Readonly<{ wait?: WaitOptions }>,
 ): Promise<AppendResult> => {
   const { wait = {}, ...actor } = options;
-  const { state } = await readIntactRunState(dir, runId);
+  const { state } = await readIntactState(store, runId);
   if (state.run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
   if (state.capture === null) {
     throw refusal(
@@ -86,9 +90,10 @@ export const collectContributions = async (
   let appending: Promise<unknown> = Promise.resolve();
   const one = async ({ expert, path }: ExpertSource): Promise<void> => {
     try {
-      const collected = await waitForReport(path, expected, wait);
+      // in a store, each reviewer's report is its own row, keyed by the expert's name
+      const collected = await waitForReportAt(path, expected, { ...wait, reviewer: expert });
       // appends run one after another, in arrival order
-      const appended = appending.then(() => contribute(dir, runId, collected.report, expert, actor));
+      const appended = appending.then(() => contribute(store, runId, collected.report, expert, actor));
       appending = appended.catch(() => undefined);
       await appended;
     } catch (error) {
@@ -103,16 +108,16 @@ export const collectContributions = async (
   };
   await Promise.all(sources.map(one));
   await appending;
-  const after = await readIntactRunState(dir, runId);
+  const after = await readIntactState(store, runId);
   const heard = after.state.contributions.some((c) => c.round === expected.round);
   if (!heard) {
     const absences = missing.map((m) => absenceOf(after.state, m));
-    await append(dir, runId, absences, actor);
+    await storeOf(store).append(runId, absences, actor);
     throw new ClearanceError(
       'timeout',
       `no reviewer handed in a usable report for round ${expected.round} of ${runId}: ${missing.map((m) => `${m.expert} ${m.reason}`).join(', ')}; they are recorded absent and the round stays open`,
       { missing },
     );
   }
-  return recordMerged(dir, runId, { ...actor, missing });
+  return recordMerged(store, runId, { ...actor, missing });
 };

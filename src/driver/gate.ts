@@ -1,7 +1,7 @@
 import { ClearanceError } from '../errors.js';
 import { type GateVerdict, gateOf } from '../projections/views/gate.js';
 import { observeWorkspace } from '../revision/observe.js';
-import { readIntactRunState } from '../store/read.js';
+import { readIntactState, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 
 export type GateSource = Readonly<{ repo?: string; artifact?: string }>;
 
@@ -9,8 +9,8 @@ export type GateSource = Readonly<{ repo?: string; artifact?: string }>;
  * Ask the gate: observe what is in front of it now (defaulting to the run's repository and
  * artifact) and compare with what the last recorded round reviewed. Reads only; never writes.
  */
-export const gate = async (dir: string, runId: string, source: GateSource = {}): Promise<GateVerdict> => {
-  const { state } = await readIntactRunState(dir, runId);
+export const gate = async (store: StoreRef, runId: string, source: GateSource = {}): Promise<GateVerdict> => {
+  const { state } = await readIntactState(store, runId);
   const reviewed = state.reviewed;
   const subject = state.run?.subject ?? {};
   const repo = source.repo ?? subject.repo;
@@ -35,7 +35,7 @@ export const gate = async (dir: string, runId: string, source: GateSource = {}):
           ...(repo === undefined || reviewed.commit === undefined ? {} : { repo }),
           ...(artifact === undefined || reviewed.artifactSha === undefined ? {} : { artifact }),
           workingTree: reviewed.dirty === true,
-          store: dir,
+          store: storeDirOf(storeOf(store)),
         });
   return gateOf(state, now);
 };

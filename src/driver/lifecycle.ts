@@ -2,8 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent, RoundEndResult } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
-import { type AppendResult, append } from '../store/append.js';
-import { archiveOutput } from '../store/objects.js';
+import type { AppendResult } from '../store/append.js';
+import { type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
 
 /**
@@ -15,20 +15,21 @@ import type { ActorOptions } from './capture.js';
 
 /** Append one event for the run's round in progress, its number read under the lock. */
 const inRoundInProgress = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   event: (round: number) => DomainEvent,
   options: ActorOptions,
-): Promise<AppendResult> => append(dir, runId, (state) => E.right([event(state.round + 1)]), options);
+): Promise<AppendResult> =>
+  storeOf(store).append(runId, (state) => E.right([event(state.round + 1)]), options);
 
 export const startStage = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   stage: Readonly<{ stage: string; commands?: ReadonlyArray<string>; estimate?: Cost }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
   inRoundInProgress(
-    dir,
+    store,
     runId,
     (round) => ({
       type: 'stage.started',
@@ -43,15 +44,15 @@ export const startStage = (
   );
 
 export const finishStage = async (
-  dir: string,
+  store: StoreRef,
   runId: string,
   stage: Readonly<{ stage: string; output: Uint8Array; cost?: Cost; runner: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> => {
   // the output is on disk, fsynced, before any event names it
-  const outputSha = await archiveOutput(dir, runId, stage.output);
+  const outputSha = await storeOf(store).archiveOutput(runId, stage.output);
   return inRoundInProgress(
-    dir,
+    store,
     runId,
     (round) => ({
       type: 'stage.finished',
@@ -62,13 +63,13 @@ export const finishStage = async (
 };
 
 export const failStage = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   stage: Readonly<{ stage: string; reason: string; cost?: Cost; runner: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
   inRoundInProgress(
-    dir,
+    store,
     runId,
     (round) => ({
       type: 'stage.failed',
@@ -78,22 +79,21 @@ export const failStage = (
   );
 
 export const endRound = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   end: Readonly<{ result: RoundEndResult; reason: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  inRoundInProgress(dir, runId, (round) => ({ type: 'round.ended', data: { round, ...end } }), options);
+  inRoundInProgress(store, runId, (round) => ({ type: 'round.ended', data: { round, ...end } }), options);
 
 /** Past the cap, a person closes an open finding, with their name and their reason. */
 export const ruleFinding = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   ruling: Readonly<{ finding: string; status: 'fixed' | 'withdrawn'; why: string; by: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(
-    dir,
+  storeOf(store).append(
     runId,
     (state) =>
       E.right([
@@ -113,9 +113,9 @@ export const ruleFinding = (
 
 /** Past the cap, a person gives the run more rounds, with their name and their reason. */
 export const extendRun = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   extension: Readonly<{ rounds: number; why: string; by: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  append(dir, runId, [{ type: 'rounds.extended', data: { ...extension } }], options);
+  storeOf(store).append(runId, [{ type: 'rounds.extended', data: { ...extension } }], options);

@@ -1,6 +1,6 @@
 import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
 import { captureRevision } from '../revision/capture.js';
-import { openRun } from '../store/open-run.js';
+import { type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 import { artifactNameOf } from './subject.js';
 
 export type OpenReview = Readonly<{
@@ -15,12 +15,11 @@ export type OpenReview = Readonly<{
 
 /** Open a review loop: its policy pinned, who consented to what, and optionally round 1's input. */
 export const openReview = (
-  dir: string,
+  store: StoreRef,
   review: OpenReview,
   by: string,
 ): Promise<ReadonlyArray<StoredEvent>> =>
-  openRun(
-    dir,
+  storeOf(store).openRun(
     {
       runId: review.runId,
       policy: review.policy,
@@ -32,17 +31,17 @@ export const openReview = (
 
 /**
  * Round 1's input, captured from the run's repository and artifact (see `captureWorkspace`). The
- * store `dir` the run will live in is left out of the work tree when it lies inside it.
+ * store the run will live in (a directory) is left out of the work tree when it lies inside it.
  */
 export const captureFirstRound = async (
-  dir: string,
+  store: StoreRef,
   subject: RunOpenedData['subject'],
   options: Readonly<{ base?: string; allowDirty?: boolean }> = {},
 ): Promise<Omit<RevisionCapturedData, 'round'>> => {
   const name = artifactNameOf(subject);
   const { round: _, ...capture } = await captureRevision({
     round: 1,
-    store: dir,
+    store: storeDirOf(storeOf(store)),
     ...(subject.repo === undefined ? {} : { repo: subject.repo }),
     ...(subject.artifact === undefined ? {} : { artifact: subject.artifact }),
     ...(name === undefined ? {} : { artifactName: name }),

@@ -5,8 +5,9 @@ import { citationsRequired } from '../events/policy.js';
 import { parseReport } from '../events/report.js';
 import { type Decided, decide } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
-import { type AppendResult, append } from '../store/append.js';
-import { type RunStateRead, readIntactRunState } from '../store/read.js';
+import type { AppendResult } from '../store/append.js';
+import type { RunStateRead } from '../store/read.js';
+import { readIntactState, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
 import { artifactNameOf } from './subject.js';
 
@@ -48,14 +49,13 @@ const citationsFor = async (read: RunStateRead, report: unknown, repoOverride: s
 };
 
 const appendRecorded = (
-  dir: string,
+  store: StoreRef,
   runId: string,
   report: unknown,
   context: Readonly<{ citations: ReadonlyArray<CitationCheck> | undefined; result: RoundResult | undefined }>,
   options: ActorOptions & { expectedSeq?: number },
 ): Promise<AppendResult> =>
-  append(
-    dir,
+  storeOf(store).append(
     runId,
     (state) =>
       E.map((d: Decided) => d.events)(
@@ -73,17 +73,17 @@ const appendRecorded = (
  * throws with the rejection and writes nothing.
  */
 export const recordReport = async (
-  dir: string,
+  store: StoreRef,
   runId: string,
   report: unknown,
   options: RecordOptions,
 ): Promise<AppendResult> => {
-  const read = await readIntactRunState(dir, runId);
+  const read = await readIntactState(store, runId);
   const citations = await citationsFor(read, report, options.repo);
   const { repo: _, result, ...actor } = options;
   // citations were resolved against the capture we read: if anything was appended since, refuse
   return appendRecorded(
-    dir,
+    store,
     runId,
     report,
     { citations, result },
@@ -97,12 +97,12 @@ export const recordReport = async (
  * read against the run's own severities, so the log is read before the review is.
  */
 export const recordFindingsMarkdown = async (
-  dir: string,
+  store: StoreRef,
   runId: string,
   review: string | Uint8Array,
   options: RecordOptions,
 ): Promise<AppendResult> => {
-  const { state } = await readIntactRunState(dir, runId);
+  const { state } = await readIntactState(store, runId);
   // loaded on demand: the bundled CLI's cold start does not evaluate the Markdown parser
   const { parseFindingsMarkdown } = await import('../revision/findings-md.js');
   const parsed = parseFindingsMarkdown(review, {
@@ -123,5 +123,5 @@ export const recordFindingsMarkdown = async (
     ...(notExamined === undefined ? {} : { notExamined }),
     ...(verdict === undefined ? {} : { verdict }),
   };
-  return recordReport(dir, runId, report, options);
+  return recordReport(store, runId, report, options);
 };

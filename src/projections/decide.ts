@@ -15,6 +15,7 @@ import { fail } from './rules/check.js';
 import { panelOfNextRound } from './rules/contribution.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
 import { mergeContributions, reviewerOf } from './rules/merge.js';
+import { alreadyRecorded } from './rules/retry.js';
 import type { RunState } from './state.js';
 
 export type Decided = Readonly<{ events: ReadonlyArray<DomainEvent>; state: RunState }>;
@@ -71,7 +72,12 @@ export const decide = (
         roundRecorded(report, { citations: context.citations, result: context.result }),
       ],
     ),
-    E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),
+    E.chain((events) =>
+      // a retry of a report already on the record is no new fact: the store answers it, writing nothing
+      events.every((event) => alreadyRecorded(state, event))
+        ? E.right({ events, state })
+        : E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events)),
+    ),
   );
 
 /** One reviewer's report for the round in progress, validated and decided like a round report. */

@@ -95,6 +95,8 @@ export type RoundOutcome = Readonly<{
   round: number;
   result: 'complete' | 'partial' | 'none' | 'ci_failed';
   reason: string | null;
+  /** the recorded report's hash, for a round that ended with one (a retry of it is recognised) */
+  reportSha?: string;
 }>;
 
 /** The stages of the round in progress: which finished (kept), which runs, how often each failed. */
@@ -205,4 +207,5 @@ export const maxRoundsOf = (state: RunState): number =>
 // 2: growing lists became persistent vectors (`Vec`), and a finding keeps `steps` (carried steps derived)
 // 3: contributions and absences of the round in progress, each merged round's panel, a finding's
 //    reviewers and mergedFrom
-export const STATE_SHAPE_VERSION = 3;
+// 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
+export const STATE_SHAPE_VERSION = 4;

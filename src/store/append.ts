@@ -1,11 +1,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
-import * as E from 'fp-ts/lib/Either.js';
-import { ClearanceError, refusal } from '../errors.js';
-import type { DomainEvent, StoredEvent } from '../events/event.js';
-import type { Rejection } from '../events/rejection.js';
-import { evolveAll } from '../projections/decide.js';
+import { ClearanceError } from '../errors.js';
+import type { StoredEvent } from '../events/event.js';
 import { type Folded, fold } from '../projections/fold.js';
-import type { RunState } from '../projections/state.js';
 import { catchUp, checkpointOf, lastLineHolds, matchesFile } from './catch-up.js';
 import {
   type FoldCheckpoint,
@@ -17,15 +13,13 @@ import {
 } from './fold-cache.js';
 import { openHead, readHead, writeHead } from './head.js';
 import { type LockOptions, withRunLock } from './lock.js';
-import { encodeEvents, type TornTail } from './log-format.js';
+import type { TornTail } from './log-format.js';
 import { openNoFollow } from './no-follow.js';
 import { type RunPaths, runPaths } from './paths.js';
+import { checkExpectedSeq, type EventsFor, planAppend } from './prepare-append.js';
 import { integrityError } from './read.js';
 
-/** The events to append, or a function that builds them from the run's state under the lock. */
-export type EventsFor =
-  | ReadonlyArray<DomainEvent>
-  | ((state: RunState, folded: Folded) => E.Either<Rejection, ReadonlyArray<DomainEvent>>);
+export type { EventsFor } from './prepare-append.js';
 
 export type AppendOptions = LockOptions &
   Readonly<{
@@ -42,6 +36,8 @@ export type AppendResult = Readonly<{
   folded: Folded;
   /** a torn tail (a never-acknowledged partial line) this append truncated, if there was one */
   repairedTail: TornTail | null;
+  /** the offer was a retry of what the log already holds: nothing was appended (see rules/retry.ts) */
+  alreadyRecorded: boolean;
 }>;
 
 /** Write all of `bytes` at the end of the file (O_APPEND): one write in practice; the loop covers a short one. */
@@ -94,13 +90,7 @@ const appendLocked = (
     if (caught.fromCheckpoint && known !== null) startedAt = known.size;
     const damaged = integrityError({ issue: caught.issue, path: paths.log, runId });
     if (damaged !== null) throw damaged;
-    if (options.expectedSeq !== undefined && options.expectedSeq !== caught.lastSeq) {
-      throw new ClearanceError(
-        'seq-mismatch',
-        `run ${runId} is at seq ${caught.lastSeq}, not the expected ${options.expectedSeq}: someone appended since you read it`,
-        { expectedSeq: options.expectedSeq, seq: caught.lastSeq },
-      );
-    }
+    checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
     checkpoint = checkpointOf(caught, file);
     if (checkpoint === null) return; // unreachable: a damaged log was refused above
     // opened before the log is written, so a link planted in its place refuses the append whole
@@ -109,17 +99,17 @@ const appendLocked = (
     let expectedSize = fileSize;
     for (const eventsFor of steps) {
       const state = checkpoint.state;
-      const built =
-        typeof eventsFor === 'function' ? eventsFor(state, { state, trail: [] }) : E.right(eventsFor);
-      if (E.isLeft(built)) throw refusal(built.left);
-      const checked = evolveAll(state, built.right);
-      if (E.isLeft(checked)) throw refusal(checked.left);
-      if (built.right.length === 0) {
-        onAppended({ appended: [], folded: { state, trail: [] }, repairedTail: null });
+      const plan = planAppend(state, checkpoint, eventsFor, options);
+      if (plan.kind !== 'write') {
+        onAppended({
+          appended: [],
+          folded: { state, trail: [] },
+          repairedTail: null,
+          alreadyRecorded: plan.kind === 'already-recorded',
+        });
         continue;
       }
-      const at = (options.now?.() ?? new Date()).toISOString();
-      const encoded = encodeEvents(built.right, checkpoint, { at, by: options.by });
+      const { encoded } = plan;
       const bytes = Buffer.from(encoded.text, 'utf8');
       // Never write over bytes we did not read: if the log is not exactly what was folded (another
       // writer took the lock over while this one was paused), refuse with nothing written.
@@ -154,7 +144,7 @@ const appendLocked = (
       };
       expectedSize = size;
       writing = false;
-      onAppended({ appended: encoded.stored, folded, repairedTail: tornTail });
+      onAppended({ appended: encoded.stored, folded, repairedTail: tornTail, alreadyRecorded: false });
       tornTail = null;
     }
   } finally {

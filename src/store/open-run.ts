@@ -9,8 +9,9 @@ import { ZERO_HASH } from '../events/sha256.js';
 import { evolveAll } from '../projections/decide.js';
 import { initialState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
-import { encodeEvents } from './log-format.js';
+import { encodeEvents, type Head } from './log-format.js';
 import { runPaths } from './paths.js';
+import { assertRunId } from './run-id.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
 
@@ -38,21 +39,39 @@ export const openRun = async (
   opened: RunOpenedData,
   options: OpenOptions,
 ): Promise<ReadonlyArray<StoredEvent>> => {
-  const paths = runPaths(dir, opened.runId);
+  // before anything else: an unsafe id is refused before any path is built from it
+  assertRunId(opened.runId);
   const events: DomainEvent[] = [{ type: 'run.opened', data: opened }];
   if (options.capture !== undefined) events.push({ type: 'revision.captured', data: options.capture });
   const checked = evolveAll(initialState, events);
   if (E.isLeft(checked)) throw refusal(checked.left);
   const at = (options.now?.() ?? new Date()).toISOString();
   const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  await createLog(dir, opened.runId, encoded.text, { seq: encoded.lastSeq, hash: encoded.lastHash });
+  return encoded.stored;
+};
+
+/**
+ * Create a run's log holding `text` (whole lines, an opened run's or an imported one's) from the
+ * first moment anyone can see it: written to a temporary file created with `wx` and fsynced, then
+ * linked to the log's name, which fails if the run exists. Exclusive, and no reader ever sees a
+ * partial log.
+ */
+export const createLog = async (
+  dir: string,
+  runId: string,
+  text: string | Buffer,
+  head: Head,
+): Promise<void> => {
+  const paths = runPaths(dir, runId);
   await mkdir(paths.runs, { recursive: true });
-  const temp = path.join(paths.runs, `.${opened.runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = path.join(paths.runs, `.${runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   // 'wx' is O_CREAT|O_EXCL: a new file, never one planted (or linked) in its place
   const handle = await open(temp, 'wx');
   let headFd: number | null = null;
   try {
     try {
-      await handle.writeFile(encoded.text);
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
@@ -65,9 +84,9 @@ export const openRun = async (
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new ClearanceError(
           'run-exists',
-          `run ${opened.runId} already exists in ${paths.runs}: pick another run id`,
+          `run ${runId} already exists in ${paths.runs}: pick another run id`,
           {
-            runId: opened.runId,
+            runId,
             path: paths.log,
           },
         );
@@ -75,11 +94,10 @@ export const openRun = async (
       throw e;
     }
     await syncDir(paths.runs);
-    writeHead(headFd, { seq: encoded.lastSeq, hash: encoded.lastHash });
+    writeHead(headFd, head);
   } finally {
     if (headFd !== null) closeSync(headFd);
     // on every path, success included: the log is the temporary file's second name
     await unlink(temp).catch(() => undefined);
   }
-  return encoded.stored;
 };

@@ -49,6 +49,10 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
   }
 };
 
+/** A run's log bytes as they are on disk (export trims them to the intact lines). */
+export const readRunBytes = async (dir: string, runId: string): Promise<Buffer> =>
+  (await readBytes(dir, runId)).bytes;
+
 /** Read a run and fold it with its audit trail. A torn tail is reported and ignored; an integrity issue is reported. */
 export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
   const { bytes, ...located } = await readBytes(dir, runId);
@@ -165,7 +169,8 @@ export const integrityError = (
         { ...read.issue, path: read.path },
       );
 
-const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>>(read: T): T => {
+/** The read itself when its log is intact; otherwise the `integrity` error naming where. */
+export const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>>(read: T): T => {
   const error = integrityError(read);
   if (error !== null) throw error;
   return read;

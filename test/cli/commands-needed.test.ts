@@ -29,6 +29,9 @@ const ALL = [
   'report',
   'verify',
   'schema',
+  'export',
+  'import',
+  'store',
   'demo',
 ];
 

@@ -22,12 +22,20 @@ const runAtRound2 = async (dir: string, runId: string) => {
 };
 
 describe('concurrent processes', () => {
-  it('4 processes racing to record round 2 of one run: exactly one succeeds, the rest are refused cleanly', async () => {
+  it('4 processes racing to record different round-2 reports: exactly one succeeds, the rest are refused cleanly', async () => {
     const dir = await tempDir();
     const round2 = await runAtRound2(dir, 'race');
+    const base = JSON.parse(await readFile(round2, 'utf8')) as Record<string, unknown>;
+    const variants = await Promise.all(
+      [1, 2, 3, 4].map(async (n) => {
+        const file = path.join(dir, `round-2-by-${n}.json`);
+        await writeFile(file, JSON.stringify({ ...base, reviewer: `racer ${n}` }));
+        return file;
+      }),
+    );
     const results = await Promise.all(
-      [1, 2, 3, 4].map(() =>
-        cli(['--dir', dir, 'record', 'race', '--report', round2, '--json'], { process: true }),
+      variants.map((file) =>
+        cli(['--dir', dir, 'record', 'race', '--report', file, '--json'], { process: true }),
       ),
     );
     expect(results.filter((r) => r.code === 0)).toHaveLength(1);
@@ -36,6 +44,21 @@ describe('concurrent processes', () => {
       expect((r.json.error as { code: string }).code).toBe('run-final');
     }
     const verify = await cli(['--dir', dir, 'verify', 'race', '--json']);
+    expect(verify.json).toMatchObject({ ok: true, runs: [{ intact: true, lastSeq: 5 }] });
+  });
+
+  it('4 processes racing with the same round-2 report (a driver retrying): one appends, three are answered already recorded', async () => {
+    const dir = await tempDir();
+    const round2 = await runAtRound2(dir, 'retry');
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        cli(['--dir', dir, 'record', 'retry', '--report', round2, '--json'], { process: true }),
+      ),
+    );
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(results.filter((r) => r.json.alreadyRecorded === false)).toHaveLength(1);
+    expect(results.filter((r) => r.json.alreadyRecorded === true)).toHaveLength(3);
+    const verify = await cli(['--dir', dir, 'verify', 'retry', '--json']);
     expect(verify.json).toMatchObject({ ok: true, runs: [{ intact: true, lastSeq: 5 }] });
   });
 

@@ -78,7 +78,7 @@ describe('where the store lives by default', () => {
       store,
     });
     const seen = await at(linked)('status', '--json');
-    expect(seen.json).toMatchObject({ ok: true, dir: store, runs: [{ runId: 'pr-1' }] });
+    expect(seen.json).toMatchObject({ ok: true, store, runs: [{ runId: 'pr-1' }] });
     expect((await at(linked)('open', 'pr-2', '--repo', '.', '--json')).json).toMatchObject({
       ok: true,
       store,

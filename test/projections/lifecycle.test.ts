@@ -137,7 +137,7 @@ describe('budgets', () => {
       .accepts();
     expect(partial.status).toBe('open');
     expect(toArray(partial.outcomes)).toEqual([
-      { round: 1, result: 'partial', reason: 'recorded as partial' },
+      { round: 1, result: 'partial', reason: 'recorded as partial', reportSha: expect.any(String) },
     ]);
   });
 

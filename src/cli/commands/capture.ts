@@ -62,13 +62,13 @@ export const registerCapture = (program: Command, io: Io): Command =>
         const result =
           opts.inputSha !== undefined
             ? await captureRound(
-                ctx.dir,
+                ctx.store,
                 runId,
                 { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] },
                 actorOf(ctx),
               )
             : await captureWorkspace(
-                ctx.dir,
+                ctx.store,
                 runId,
                 {
                   ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
@@ -78,6 +78,13 @@ export const registerCapture = (program: Command, io: Io): Command =>
                 },
                 actorOf(ctx),
               );
+        const capture = result.folded.state.capture;
+        if (result.alreadyRecorded && capture !== null) {
+          return {
+            json: { runId, seq: null, alreadyRecorded: true, ...capture },
+            text: `already captured: round ${capture.round} of ${runId} waits for input ${capture.inputSha}; nothing was appended`,
+          };
+        }
         const event = result.appended[0];
         if (event?.type !== 'revision.captured') throw new ClearanceError('usage', 'nothing was captured');
         const { round, inputSha, touchedFiles, renames } = event.data;
@@ -88,7 +95,7 @@ export const registerCapture = (program: Command, io: Io): Command =>
           .filter((s) => s !== '')
           .join(', ');
         return {
-          json: { runId, seq: event.seq, ...event.data },
+          json: { runId, seq: event.seq, alreadyRecorded: false, ...event.data },
           text: `captured round ${round} of ${runId}: input ${inputSha}${event.data.dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`,
         };
       }),

@@ -65,7 +65,7 @@ a round with an absent reviewer is partial. See clearance contribute --help for 
             `waiting for ${sources.length} reviewer(s)`,
             resolveBudget(wait).timeoutMs,
             (signal) =>
-              collectContributions(ctx.dir, runId, sources, { ...actorOf(ctx), wait: { ...wait, signal } }),
+              collectContributions(ctx.store, runId, sources, { ...actorOf(ctx), wait: { ...wait, signal } }),
           ),
         );
       }),

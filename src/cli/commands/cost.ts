@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { costReport, describeCost } from '../../projections/views/cost.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -12,7 +12,7 @@ export const registerCost = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance cost pr-236', 'clearance cost pr-236 --json | jq .total'))
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactRunState(ctx.dir, runId);
+        const { state } = await readIntactState(ctx.store, runId);
         const report = costReport(state);
         const lines = [
           `${runId}: spent ${describeCost(report.total)}${Object.keys(report.budget).length === 0 ? ' (no budget)' : ` of ${describeCost(report.budget)}; left ${describeCost(report.remaining)}`}`,

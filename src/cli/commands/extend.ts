@@ -23,7 +23,7 @@ Refused unless the run is blocked. --by NAME is required here and is never taken
       action(io, async (ctx, runId: string, opts: { rounds?: number }) => {
         if (opts.rounds === undefined) throw new ClearanceError('usage', 'extend needs --rounds <n>');
         const person = personOf(ctx.command);
-        const result = await extendRun(ctx.dir, runId, { rounds: opts.rounds, ...person }, actorOf(ctx));
+        const result = await extendRun(ctx.store, runId, { rounds: opts.rounds, ...person }, actorOf(ctx));
         const { state } = result.folded;
         return {
           json: {

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { feedbackMarkdown } from '../../projections/views/feedback.js';
-import { runPaths } from '../../store/paths.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -15,8 +14,8 @@ export const registerFeedback = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance feedback pr-236 >> prompt.md'))
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactRunState(ctx.dir, runId);
-        const record = `${runPaths(ctx.dir, runId).log} (clearance replay ${runId})`;
+        const { state } = await readIntactState(ctx.store, runId);
+        const record = `${ctx.store.logOf(runId)} (clearance replay ${runId})`;
         const markdown = feedbackMarkdown(state, record);
         return { json: { runId, round: state.round, status: state.status, markdown }, text: markdown };
       }),

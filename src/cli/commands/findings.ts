@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { FindingStatus } from '../../projections/state.js';
 import { findingsOf, findingView } from '../../projections/views/findings.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { findingLine } from '../format.js';
@@ -30,7 +30,7 @@ export const registerFindings = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string, opts: { status?: FindingStatus; format: OutputFormat }) => {
-        const { state } = await readIntactRunState(ctx.dir, runId);
+        const { state } = await readIntactState(ctx.store, runId);
         const findings = findingsOf(state, opts.status).map((f) => findingView(f, state));
         return {
           json: { runId, findings },

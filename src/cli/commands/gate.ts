@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { gate } from '../../driver/gate.js';
 import { ClearanceError } from '../../errors.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
@@ -37,13 +37,13 @@ Exit 0 approved; 1 refused: no-review, not-converged, unverifiable, artifact-cha
       action(
         io,
         async (ctx, runId: string, opts: { repo?: string; artifact?: string; format: OutputFormat }) => {
-          const verdict = await gate(ctx.dir, runId, {
+          const verdict = await gate(ctx.store, runId, {
             ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
             ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
           });
           if (opts.format === 'github' && !ctx.json) {
             // the same verdict and exit status, said as workflow commands for the check's log
-            const { state } = await readIntactRunState(ctx.dir, runId);
+            const { state } = await readIntactState(ctx.store, runId);
             const text = await githubOutput(
               ctx,
               state,

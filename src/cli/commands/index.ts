@@ -34,6 +34,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   report: async () => (await import('./read-commands.js')).registerReport,
   verify: async () => (await import('./write-commands.js')).registerVerify,
   schema: async () => (await import('./write-commands.js')).registerSchema,
+  export: async () => (await import('./write-commands.js')).registerExport,
+  import: async () => (await import('./write-commands.js')).registerImport,
+  store: async () => (await import('./write-commands.js')).registerStore,
   demo: async () => (await import('./demo.js')).registerDemo,
 };
 

@@ -3,7 +3,7 @@ import { ClearanceError } from '../../errors.js';
 import type { Cost } from '../../events/policy.js';
 import { mayRunStage } from '../../projections/views/budget.js';
 import { describeCost } from '../../projections/views/cost.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { collect, parseCost } from '../inputs.js';
@@ -25,7 +25,7 @@ export const registerMay = (program: Command, io: Io): Command =>
     .action(
       action(io, async (ctx, runId: string, opts: { stage?: string; cost?: Cost; command?: string[] }) => {
         if (opts.stage === undefined) throw new ClearanceError('usage', 'may needs --stage <stage>');
-        const { state } = await readIntactRunState(ctx.dir, runId);
+        const { state } = await readIntactState(ctx.store, runId);
         const answer = mayRunStage(state, opts.stage, opts.cost ?? {}, opts.command ?? []);
         const spent = `spent ${describeCost(answer.spent)} of ${describeCost(answer.budget)}`;
         if (answer.rejection !== null) {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { nextStep } from '../../projections/views/next.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -18,7 +18,7 @@ Actions: capture, run-stage (with stage and attempt; resume when it was running)
     )
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactRunState(ctx.dir, runId);
+        const { state } = await readIntactState(ctx.store, runId);
         const next = nextStep(state);
         return { json: { runId, ...next }, text: `${next.action}: ${next.why}` };
       }),

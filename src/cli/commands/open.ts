@@ -63,7 +63,7 @@ of its own.`,
           ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
         };
         const capture = fromWorkspace
-          ? await captureFirstRound(ctx.dir, subject, {
+          ? await captureFirstRound(ctx.store, subject, {
               ...(opts.base === undefined ? {} : { base: opts.base }),
               ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
             })
@@ -71,7 +71,7 @@ of its own.`,
             ? undefined
             : { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] };
         const events = await openReview(
-          ctx.dir,
+          ctx.store,
           {
             runId,
             policy,
@@ -89,11 +89,11 @@ of its own.`,
             seq: events.length,
             subject,
             capture: capture ?? null,
-            store: ctx.dir,
+            store: ctx.store.where,
           },
           text: [
             `opened run ${ctx.color.bold(runId)} (policy ${policy.name}, up to ${policy.maxRounds} rounds)`,
-            `store: ${ctx.dir}`,
+            `store: ${ctx.store.where}`,
             capture === undefined
               ? `next: clearance capture ${runId} --input-sha <sha> (or --repo <dir>)`
               : `round 1 input captured: ${capture.inputSha}`,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import { printableLocation } from '../../completion/at.js';
 import { resolveBudget } from '../../completion/budget.js';
 import { collectRound } from '../../driver/collect.js';
 import { recordMerged } from '../../driver/contribute.js';
@@ -54,7 +55,7 @@ const endWithoutReport = async (
       'usage',
       `record --end ${result} needs --reason: a round that ends without a report says why`,
     );
-  const ended = await endRound(ctx.dir, runId, { result, reason }, actorOf(ctx));
+  const ended = await endRound(ctx.store, runId, { result, reason }, actorOf(ctx));
   const { state } = ended.folded;
   return {
     json: {
@@ -78,7 +79,10 @@ export const registerRecord = (program: Command, io: Io): Command =>
       )
       .argument('<run>', 'the run id')
       .option('--report <file>', 'the round report as JSON (- for standard input)')
-      .option('--wait <path>', "wait for the next round's report to be published at <path>, then record it")
+      .option(
+        '--wait <path>',
+        "wait for the next round's report to be published at <path> (a file, or a postgres://… store URL), then record it",
+      )
       .option(
         '--findings-md <file>',
         'a review in Markdown, read as CommonMark (- for standard input; see "A review in Markdown" below)',
@@ -132,7 +136,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
           );
         }
         if (opts.merge === true)
-          return recordedOutcome(ctx, runId, await recordMerged(ctx.dir, runId, actorOf(ctx)));
+          return recordedOutcome(ctx, runId, await recordMerged(ctx.store, runId, actorOf(ctx)));
         if (opts.end !== undefined) return endWithoutReport(ctx, runId, opts.end, opts.reason);
         if (opts.reason !== undefined) throw new ClearanceError('usage', '--reason goes with --end');
         const options = {
@@ -150,16 +154,16 @@ export const registerRecord = (program: Command, io: Io): Command =>
             await withSpinner(
               io,
               ctx.json,
-              `waiting for ${opts.wait}`,
+              `waiting for ${printableLocation(opts.wait)}`,
               resolveBudget(wait).timeoutMs,
-              (signal) => collectRound(ctx.dir, runId, at, { ...options, wait: { ...wait, signal } }),
+              (signal) => collectRound(ctx.store, runId, at, { ...options, wait: { ...wait, signal } }),
             ),
           );
         }
         if (opts.findingsMd !== undefined) {
           // the bytes as sent, bounded like every input: the prose parser refuses what is not UTF-8
           const review = await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes);
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.store, runId, review, options));
         }
         const source = opts.report as string;
         const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
@@ -169,6 +173,6 @@ export const registerRecord = (program: Command, io: Io): Command =>
           source,
           refuse,
         );
-        return recordedOutcome(ctx, runId, await recordReport(ctx.dir, runId, report, options));
+        return recordedOutcome(ctx, runId, await recordReport(ctx.store, runId, report, options));
       }),
     );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readIntactRun } from '../../store/read.js';
+import { readIntactEvents } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusWord, trailLine } from '../format.js';
@@ -17,7 +17,7 @@ export const registerReplay = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string) => {
-        const read = await readIntactRun(ctx.dir, runId);
+        const read = await readIntactEvents(ctx.store, runId);
         const { trail, state } = read.folded;
         const events = trail.map((t, i) => ({ ...t, at: read.events[i]?.at, by: read.events[i]?.by }));
         return {

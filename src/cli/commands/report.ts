@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { historyOf } from '../../render/history.js';
 import { htmlReport } from '../../render/html.js';
-import { readIntactRun } from '../../store/read.js';
+import { readIntactEvents } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { VERSION } from '../program.js';
@@ -19,7 +19,7 @@ export const registerReport = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance report pr-236 --html review.html'))
     .action(
       action(io, async (ctx, runId: string, opts: { html: string }) => {
-        const read = await readIntactRun(ctx.dir, runId);
+        const read = await readIntactEvents(ctx.store, runId);
         const history = historyOf(read.events);
         const page = htmlReport(history, { toolVersion: VERSION });
         const file = path.resolve(opts.html);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { reproductionsToRun } from '../../projections/views/reproductions.js';
-import { readIntactRunState } from '../../store/read.js';
+import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -20,7 +20,7 @@ export const registerReproductions = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactRunState(ctx.dir, runId);
+        const { state } = await readIntactState(ctx.store, runId);
         const reproductions = reproductionsToRun(state);
         return {
           json: { runId, round: state.round, reproductions },

@@ -30,7 +30,7 @@ Refused unless the run is blocked. --by NAME is required here and is never taken
             throw new ClearanceError('usage', 'rule needs exactly one of --fixed or --withdrawn');
           const person = personOf(ctx.command);
           const status = opts.fixed === true ? 'fixed' : 'withdrawn';
-          const result = await ruleFinding(ctx.dir, runId, { finding, status, ...person }, actorOf(ctx));
+          const result = await ruleFinding(ctx.store, runId, { finding, status, ...person }, actorOf(ctx));
           const event = result.appended[0];
           const { state } = result.folded;
           return {

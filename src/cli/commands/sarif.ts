@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { historyOf } from '../../render/history.js';
 import { sarifLog } from '../../render/sarif.js';
-import { readIntactRun } from '../../store/read.js';
+import { readIntactEvents } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../inputs.js';
@@ -26,7 +26,7 @@ Prints the SARIF log on stdout (under --json: {"ok":true,"runId","round","sarif"
     )
     .action(
       action(io, async (ctx, runId: string, opts: { round?: number }) => {
-        const read = await readIntactRun(ctx.dir, runId);
+        const read = await readIntactEvents(ctx.store, runId);
         const history = historyOf(read.events);
         const last = history.state.round;
         if (last === 0)

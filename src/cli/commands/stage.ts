@@ -70,7 +70,7 @@ export const registerStage = (program: Command, io: Io): Command =>
         const actor = actorOf(ctx);
         if (opts.start === true) {
           const result = await startStage(
-            ctx.dir,
+            ctx.store,
             runId,
             {
               stage,
@@ -93,7 +93,7 @@ export const registerStage = (program: Command, io: Io): Command =>
             );
           const output = await readInput(opts.output, io, 'stage output', opts.maxBytes);
           const result = await finishStage(
-            ctx.dir,
+            ctx.store,
             runId,
             { stage, output, runner, ...(opts.cost === undefined ? {} : { cost: opts.cost }) },
             actor,
@@ -115,7 +115,7 @@ export const registerStage = (program: Command, io: Io): Command =>
           };
         }
         const result = await failStage(
-          ctx.dir,
+          ctx.store,
           runId,
           {
             stage,

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { statusOf } from '../../projections/views/status.js';
-import { listRuns } from '../../store/list.js';
-import { readIntactRunStatus, readRunSummary } from '../../store/read.js';
+import { readIntactStatus } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusText, statusWord } from '../format.js';
@@ -33,8 +32,8 @@ export const registerStatus = (program: Command, io: Io): Command =>
             );
           const runs = [];
           // one run at a time, from its fold checkpoint where it matches: only a line each is kept
-          for (const id of await listRuns(ctx.dir)) {
-            const read = readRunSummary(ctx.dir, id);
+          for (const id of await ctx.store.listRuns()) {
+            const read = await ctx.store.readRunSummary(id);
             runs.push({
               runId: id,
               status: read.issue === null ? read.status : 'damaged',
@@ -43,10 +42,10 @@ export const registerStatus = (program: Command, io: Io): Command =>
             });
           }
           return {
-            json: { dir: ctx.dir, runs },
+            json: { store: ctx.store.where, runs },
             text:
               runs.length === 0
-                ? `no runs in ${ctx.dir}`
+                ? `no runs in ${ctx.store.where}`
                 : runs
                     .map(
                       (r) =>
@@ -55,7 +54,7 @@ export const registerStatus = (program: Command, io: Io): Command =>
                     .join('\n'),
           };
         }
-        const read = readIntactRunStatus(ctx.dir, runId);
+        const read = await readIntactStatus(ctx.store, runId);
         const view = statusOf(read.state);
         const torn =
           read.tornTail === null

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
-import { listRuns } from '../../store/list.js';
-import { checkObjects, type ObjectProblem } from '../../store/objects.js';
-import { integrityError, type RunStateRead, readRunState } from '../../store/read.js';
+import type { ObjectProblem } from '../../store/objects.js';
+import { integrityError, type RunStateRead } from '../../store/read.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -58,14 +57,14 @@ export const registerVerify = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string | undefined) => {
-        const ids = runId === undefined ? await listRuns(ctx.dir) : [runId];
+        const ids = runId === undefined ? await ctx.store.listRuns() : [runId];
         const runs: Summary[] = [];
         // one run at a time, keeping its summary only: every byte is checked, no checkpoint is trusted
         let damaged: RunStateRead | undefined;
         for (const id of ids) {
-          const read = await readRunState(ctx.dir, id);
+          const read = await ctx.store.readRunState(id);
           if (read.issue !== null) damaged ??= read;
-          runs.push(summary(read, read.issue === null ? await checkObjects(ctx.dir, id, read.outputs) : []));
+          runs.push(summary(read, read.issue === null ? await ctx.store.checkObjects(id, read.outputs) : []));
         }
         if (damaged !== undefined) {
           const error = integrityError(damaged) as ClearanceError;
@@ -84,7 +83,7 @@ export const registerVerify = (program: Command, io: Io): Command =>
         }
         return {
           json: { runs },
-          text: runs.length === 0 ? `no runs in ${ctx.dir}` : runs.map(describe).join('\n'),
+          text: runs.length === 0 ? `no runs in ${ctx.store.where}` : runs.map(describe).join('\n'),
         };
       }),
     );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { printableLocation, waitForReportAt } from '../../completion/at.js';
 import { resolveBudget } from '../../completion/budget.js';
-import { waitForReport } from '../../completion/wait.js';
 import { ClearanceError } from '../../errors.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
@@ -17,7 +17,7 @@ export const registerWait = (program: Command, io: Io): Command =>
       .description(
         'wait for the complete report of one run, round and input to be published at <path>, and print it',
       )
-      .argument('<path>', 'where the producer publishes the report')
+      .argument('<path>', 'where the producer publishes the report: a file path, or a postgres://… store URL')
       .option('--run <run>', 'the run the report must belong to')
       .option('--round <n>', 'the round it must answer', parsePositiveInt)
       .option('--input-sha <sha>', 'the input it must have reviewed'),
@@ -39,11 +39,20 @@ A report of another run, round or input is ignored: waiting goes on.`,
         }
         const options = waitOptionsOf(opts);
         const budget = resolveBudget(options);
-        const collected = await withSpinner(io, ctx.json, `waiting for ${path}`, budget.timeoutMs, (signal) =>
-          waitForReport(path, { runId: run, round, inputSha }, { ...options, signal }),
+        const collected = await withSpinner(
+          io,
+          ctx.json,
+          `waiting for ${printableLocation(path)}`,
+          budget.timeoutMs,
+          (signal) => waitForReportAt(path, { runId: run, round, inputSha }, { ...options, signal }),
         );
         return {
-          json: { path, report: collected.report, bytes: collected.bytes, waitedMs: collected.waitedMs },
+          json: {
+            path: printableLocation(path),
+            report: collected.report,
+            bytes: collected.bytes,
+            waitedMs: collected.waitedMs,
+          },
           text: JSON.stringify(collected.report, null, 2),
         };
       }),

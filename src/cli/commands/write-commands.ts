@@ -10,5 +10,7 @@ export { registerRecord } from './record.js';
 export { registerRule } from './rule.js';
 export { registerSchema } from './schema.js';
 export { registerStage } from './stage.js';
+export { registerStore } from './store.js';
+export { registerExport, registerImport } from './transfer.js';
 export { registerVerify } from './verify.js';
 export { registerWait } from './wait.js';

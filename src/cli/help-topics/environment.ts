@@ -20,6 +20,12 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
       "git's own <git common dir>/clearance inside a git work tree (or the one --repo names), else ./.clearance",
   },
   {
+    name: 'CLEARANCE_STORE',
+    meaning:
+      'the store, when neither --store nor --dir is given: a directory or file: URL (the file store), or a postgres://… connection string (never printed)',
+    unset: 'CLEARANCE_DIR, then the default of --dir',
+  },
+  {
     name: 'CLEARANCE_ACTOR',
     meaning: 'who is acting, when --by is not given (never for rule and extend, which need --by)',
     unset: 'the OS user',
@@ -62,6 +68,18 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
     meaning:
       'how many runs each property test gets; lower it for a quick local loop; under CI (CI set) never below 1000',
     unset: '1000',
+    testsOnly: true,
+  },
+  {
+    name: 'CLEARANCE_TEST_PG',
+    meaning: "a postgres://… server for the PostgreSQL store's tests, whose role may create databases",
+    unset: 'the suite starts a throwaway server with initdb and pg_ctl',
+    testsOnly: true,
+  },
+  {
+    name: 'CLEARANCE_PG_BIN',
+    meaning: 'the directory holding initdb and pg_ctl, for the throwaway test server',
+    unset: "Debian's /usr/lib/postgresql/<version>/bin, else the PATH",
     testsOnly: true,
   },
 ];

@@ -237,6 +237,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       round,
       result,
       reason: result === 'partial' ? partialReason(panel.right.panel) : null,
+      reportSha: event.data.reportSha,
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
     contributions: [],

@@ -1,0 +1,3 @@
+export declare const postgresBinDir: () => string | null;
+export declare const MISSING_SERVER: string;
+export declare const startPostgres: (options?: { durable?: boolean }) => { url: string; stop: () => void };

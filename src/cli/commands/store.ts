@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { action, examples } from '../action.js';
+import type { Io } from '../context.js';
+
+export const registerStore = (program: Command, io: Io): Command => {
+  const store = program
+    .command('store')
+    .description('manage the store itself: `store init` prepares a PostgreSQL database for clearance')
+    .addHelpText(
+      'after',
+      examples('clearance store init --store postgres://clearance_admin@db.internal/reviews'),
+    );
+  store
+    .command('init')
+    .description(
+      'create (or upgrade) the clearance schema in the PostgreSQL database --store names; the only command that changes a schema',
+    )
+    .addHelpText(
+      'after',
+      `${examples(
+        'clearance store init --store postgres://clearance_admin@db.internal/reviews',
+        'CLEARANCE_STORE=postgres://clearance_admin@/reviews?host=/var/run/postgresql clearance store init',
+      )}
+Reads never create or migrate anything: a database whose schema is missing, older or newer than
+this clearance is refused (exit 78) until this command runs. Run it with a role that may create
+the schema; day-to-day commands need only a role with the privileges README lists.
+A directory store needs no init: it is created by the first \`open\`.`,
+    )
+    .action(
+      action(io, async (ctx) => {
+        if (ctx.location.kind === 'file') {
+          return {
+            json: { store: ctx.location.dir, kind: 'file', from: null, to: null },
+            text: `${ctx.location.dir} is a directory store: it needs no init (the first \`clearance open\` creates it)`,
+          };
+        }
+        const { initPostgresStore } = await import('../../store/postgres/index.js');
+        const { where, from, to } = await initPostgresStore(ctx.location.url);
+        return {
+          json: { store: where, kind: 'postgres', from, to },
+          text:
+            from === to
+              ? `the ${where} already holds clearance schema version ${to}: nothing to do`
+              : `the ${where} now holds clearance schema version ${to}${from === null ? ' (created)' : ` (upgraded from ${from})`}`,
+        };
+      }),
+    );
+  return store;
+};

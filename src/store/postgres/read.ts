@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import { fold, step } from '../../projections/fold.js';
+import { initialState, maxRoundsOf, type RunState } from '../../projections/state.js';
+import { parseLog, scanLog } from '../log-format.js';
+import type { RunRead, RunStateRead, RunStatusRead, RunSummaryRead } from '../read.js';
+import { missingRun, readLogBytes, readRunRow } from './log.js';
+
+/**
+ * Reads take no lock and write nothing. One REPEATABLE READ transaction sees the run's row and its
+ * lines at one instant, so the head can never disagree with the lines because of a racing append.
+ */
+const snapshot = async (client: pg.ClientBase, where: string, runId: string) => {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const row = await readRunRow(client, runId, false);
+    if (row === null) throw missingRun(runId, where);
+    const bytes = await readLogBytes(client, runId);
+    return { head: row.head, bytes };
+  } finally {
+    await client.query('COMMIT').catch(() => undefined);
+  }
+};
+
+const located = (where: string, runId: string, head: { seq: number; hash: string }) => ({
+  runId,
+  path: `${where} run ${runId}`,
+  head: { state: 'ok' as const, head },
+});
+
+export const readRunPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunRead> => {
+  const { head, bytes } = await snapshot(client, where, runId);
+  const parsed = parseLog(bytes, head);
+  return { ...parsed, ...located(where, runId, head), folded: fold(parsed.events) };
+};
+
+export const readRunStatePostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunStateRead> => {
+  const { head, bytes } = await snapshot(client, where, runId);
+  let state: RunState = initialState;
+  let events = 0;
+  let refused = 0;
+  const outputs: string[] = [];
+  const summary = scanLog(bytes, head, (event) => {
+    if (event.type === 'stage.finished') outputs.push(event.data.outputSha);
+    const after = step(state, event);
+    state = after.state;
+    events += 1;
+    if (after.rejection !== null) refused += 1;
+  });
+  return { ...summary, ...located(where, runId, head), state, events, refused, outputs };
+};
+
+export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyArray<string>> => {
+  const result = await client.query<{ run_id: string }>(
+    'SELECT run_id FROM clearance.runs ORDER BY run_id COLLATE "C"',
+  );
+  return result.rows.map((r) => r.run_id);
+};
+
+/** Where a run stands: the whole log folded (the database holds no checkpoint). */
+export const readRunStatusPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunStatusRead> => {
+  const read = await readRunStatePostgres(client, where, runId);
+  return { ...read, fromCheckpoint: false };
+};
+
+export const readRunSummaryPostgres = async (
+  client: pg.ClientBase,
+  where: string,
+  runId: string,
+): Promise<RunSummaryRead> => {
+  const read = await readRunStatePostgres(client, where, runId);
+  return {
+    status: read.state.status,
+    round: read.state.round,
+    maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
+    runId,
+    lastSeq: read.lastSeq,
+    issue: read.issue,
+    tornTail: read.tornTail,
+    fromCheckpoint: false,
+  };
+};

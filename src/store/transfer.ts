@@ -1,0 +1,40 @@
+import { ClearanceError } from '../errors.js';
+import { fold } from '../projections/fold.js';
+import { type ParsedLog, parseLog } from './log-format.js';
+
+/**
+ * Moving a run between stores: `export` hands out a run's log lines exactly as stored, `import`
+ * takes them back. What comes in is checked whole before anything is written: every line decodes
+ * and chains, the last line ends in `\n`, the first event opens this very run, and the rules accept
+ * every event (a log clearance wrote never holds a refused one). Damaged input is refused with
+ * nothing written.
+ */
+export const checkImport = (runId: string, bytes: Buffer): ParsedLog => {
+  const parsed = parseLog(bytes);
+  const refuse = (why: string, details: Record<string, unknown> = {}) =>
+    new ClearanceError('integrity', `cannot import run ${runId}: ${why}; nothing was written`, {
+      runId,
+      ...details,
+    });
+  if (parsed.issue !== null)
+    throw refuse(`line ${parsed.issue.line} (byte ${parsed.issue.offset}) ${parsed.issue.cause}`, {
+      ...parsed.issue,
+    });
+  if (parsed.tornTail !== null)
+    throw refuse(
+      `the input ends in ${parsed.tornTail.bytes} byte(s) without a final newline (a torn or cut copy)`,
+    );
+  const first = parsed.events[0];
+  if (first === undefined) throw refuse('the input holds no events');
+  if (first.type !== 'run.opened' || first.data.runId !== runId) {
+    throw refuse(
+      first.type === 'run.opened'
+        ? `the log opens run ${first.data.runId}, not ${runId} (a run keeps its id: its reports are bound to it)`
+        : `the first event is ${first.type}, not run.opened`,
+    );
+  }
+  const refused = fold(parsed.events).trail.find((t) => t.rejection !== null);
+  if (refused !== undefined)
+    throw refuse(`event ${refused.seq} is refused by the rules: ${refused.rejection?.message}`);
+  return parsed;
+};

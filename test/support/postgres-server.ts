@@ -1,0 +1,41 @@
+import type { TestProject } from 'vitest/node';
+import { MISSING_SERVER, postgresBinDir, startPostgres } from '../../scripts/postgres-server.mjs';
+
+/**
+ * vitest global setup: a real, throwaway PostgreSQL server for the PostgreSQL store's tests.
+ * `CLEARANCE_TEST_PG=postgres://…` points the suite at an existing server instead. Without either,
+ * the PostgreSQL tests fail and say what to install: they never skip silently.
+ */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** a connection string for a database the tests may use, or null when there is none */
+    pgUrl: string | null;
+    /** why there is no server, when there is none */
+    pgMissing: string;
+  }
+}
+
+let stop: (() => void) | null = null;
+
+export const setup = (project: TestProject): void => {
+  const existing = process.env.CLEARANCE_TEST_PG;
+  if (existing !== undefined && existing !== '') {
+    project.provide('pgUrl', existing);
+    project.provide('pgMissing', '');
+    return;
+  }
+  if (postgresBinDir() === null) {
+    project.provide('pgUrl', null);
+    project.provide('pgMissing', MISSING_SERVER);
+    return;
+  }
+  const server = startPostgres();
+  stop = server.stop;
+  project.provide('pgUrl', server.url);
+  project.provide('pgMissing', '');
+};
+
+export const teardown = (): void => {
+  stop?.();
+  stop = null;
+};

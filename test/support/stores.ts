@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { initSchema } from '../../src/store/postgres/schema.js';
+import { fileStore, type Store } from '../../src/store/store.js';
+import { tempDir } from './tmp.js';
+
+/**
+ * The stores every conformance test runs against. PostgreSQL comes from the suite's own throwaway
+ * server (test/support/postgres-server.ts) or CLEARANCE_TEST_PG; without either the PostgreSQL
+ * half fails, saying what to install.
+ */
+export type StoreKind = 'file' | 'postgres';
+export const STORE_KINDS: ReadonlyArray<StoreKind> = ['file', 'postgres'];
+
+/** A connection string for a fresh database of its own on the test server, schema initialised. */
+export const freshDatabase = async (): Promise<string> => {
+  const url = inject('pgUrl');
+  if (url === null) throw new Error(`the PostgreSQL store's tests need a server: ${inject('pgMissing')}`);
+  const name = `clearance_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const dbUrl = withDatabase(url, name);
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    await initSchema(client);
+  } finally {
+    await client.end();
+  }
+  return dbUrl;
+};
+
+/** The same server, another database: the path of a URL, whatever form its host takes. */
+export const withDatabase = (url: string, database: string): string => {
+  const query = url.indexOf('?');
+  const [base, rest] = query === -1 ? [url, ''] : [url.slice(0, query), url.slice(query)];
+  const slash = base.indexOf('/', base.indexOf('//') + 2);
+  return `${slash === -1 ? base : base.slice(0, slash)}/${database}${rest}`;
+};
+
+/** A fresh, empty store of this kind, and where it lives (a directory or a connection string). */
+export const freshStore = async (kind: StoreKind): Promise<{ store: Store; location: string }> => {
+  if (kind === 'file') {
+    const dir = await tempDir();
+    return { store: fileStore(dir), location: dir };
+  }
+  const location = await freshDatabase();
+  return { store: await openPostgresStore(location), location };
+};
