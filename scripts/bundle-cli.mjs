@@ -13,6 +13,9 @@ await build({
   target: 'node20',
   legalComments: 'none',
   logLevel: 'warning',
+  // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its ES module
+  // build bundles cleanly (plain `tsc` output and library users keep loading `main` through Node)
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // proper-lockfile and its dependencies are CommonJS and call require() for Node built-ins
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __clearanceCreateRequire } from 'node:module';\nconst require = __clearanceCreateRequire(import.meta.url);",

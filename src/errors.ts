@@ -38,6 +38,13 @@ export const OPERATIONAL_CODES = [
   'usage',
   'input-unreadable',
   'output-unwritable',
+  // the machine: Node's errno failures, named where the command line meets them (src/cli/errno.ts)
+  'store-unusable',
+  'no-space',
+  'read-only',
+  'permission-denied',
+  'io-error',
+  'output-closed',
 ] as const;
 
 export type OperationalCode = (typeof OPERATIONAL_CODES)[number];

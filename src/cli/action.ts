@@ -2,8 +2,18 @@ import type { Command } from 'commander';
 import { type Context, contextOf, type Io } from './context.js';
 import { type Outcome, printFailure, printOutcome } from './output.js';
 
-/** The exit status the last action settled on; `run` returns it. */
-export const exitStatus = { value: 0 };
+// The exit status each run's action settled on, kept per program (not in a module global) so that
+// two runs in one process, concurrent or nested, never read each other's status.
+const settled = new WeakMap<Command, number>();
+
+const rootOf = (command: Command): Command => {
+  let root = command;
+  while (root.parent !== null) root = root.parent;
+  return root;
+};
+
+/** The exit status the action run under `program` settled on (0 when none ran: help, version). */
+export const exitStatusOf = (program: Command): number => settled.get(program) ?? 0;
 
 /**
  * Wrap a command's work: build its context from the global options, run it, print its outcome or
@@ -14,12 +24,16 @@ export const action =
   async (...params: unknown[]): Promise<void> => {
     const command = params[params.length - 1] as Command;
     const json = (command.optsWithGlobals() as { json?: boolean }).json === true;
+    let status: number;
+    let dir: string | undefined;
     try {
       const ctx = await contextOf(command, io);
-      exitStatus.value = printOutcome(ctx, await work(ctx, ...(params.slice(0, -1) as A)));
+      dir = ctx.dir;
+      status = printOutcome(ctx, await work(ctx, ...(params.slice(0, -1) as A)));
     } catch (error) {
-      exitStatus.value = printFailure(io, json, error);
+      status = printFailure(io, json, error, dir);
     }
+    settled.set(rootOf(command), status);
   };
 
 /** A `--help` footer with examples, as git and cargo print them. */

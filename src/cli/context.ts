@@ -3,13 +3,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { sharedGitDirOf } from '../revision/shared-git-dir.js';
+import type { Io } from './io.js';
 
-export type Io = Readonly<{
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  stdin: NodeJS.ReadStream;
-  env: NodeJS.ProcessEnv;
-}>;
+export type { Io } from './io.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 

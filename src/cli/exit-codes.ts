@@ -1,7 +1,11 @@
 import type { ErrorCode } from '../errors.js';
 import { REJECTION_CODES } from '../events/rejection.js';
 
-/** The exit statuses, as DESIGN.md "CLI contract" defines them. */
+/**
+ * The exit statuses. 0–5 are clearance's own; the environment's failures take their numbers from
+ * BSD's sysexits.h (73 EX_CANTCREAT, 74 EX_IOERR, 77 EX_NOPERM), and 70 (EX_SOFTWARE) is kept for
+ * bugs alone: nothing a user or the machine does may end there.
+ */
 export const EXIT = {
   ok: 0,
   refused: 1,
@@ -10,9 +14,28 @@ export const EXIT = {
   completion: 4,
   lock: 5,
   internal: 70,
-  /** sysexits.h EX_CANTCREAT: an output file could not be written */
-  cantCreate: 73,
+  cannotCreate: 73,
+  ioError: 74,
+  noPermission: 77,
+  interrupted: 130,
+  outputClosed: 141,
 } as const;
+
+/** What each exit status means, for `--help` and the README: generated from here, written once. */
+export const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
+  [EXIT.ok, 'done (for gate: the review is clear)'],
+  [EXIT.refused, 'refused by a rule; nothing was written'],
+  [EXIT.usage, 'usage: a flag, an argument or an input file is wrong'],
+  [EXIT.timeout, 'a wait timed out'],
+  [EXIT.completion, 'a report or input is malformed, incomplete or larger than --max-bytes'],
+  [EXIT.lock, "the run's lock was not acquired"],
+  [EXIT.internal, 'internal error: a bug, please report it'],
+  [EXIT.cannotCreate, "the store cannot be used (--dir is not a directory, or is read-only), or an output file cannot be written"],
+  [EXIT.ioError, 'I/O error: the disk is full, or the device failed'],
+  [EXIT.noPermission, 'permission denied'],
+  [EXIT.interrupted, 'interrupted (Ctrl-C during a wait)'],
+  [EXIT.outputClosed, 'standard output was closed by its reader (as git: `| head`)'],
+];
 
 const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[number]>, number>> = {
   'invalid-run-id': EXIT.usage,
@@ -28,7 +51,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   malformed: EXIT.completion,
   oversized: EXIT.completion,
   'invalid-budget': EXIT.usage,
-  aborted: EXIT.internal,
+  aborted: EXIT.interrupted,
   'git-failed': EXIT.refused,
   'not-a-repository': EXIT.usage,
   'dirty-tree': EXIT.refused,
@@ -41,7 +64,13 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'head-moved': EXIT.refused,
   usage: EXIT.usage,
   'input-unreadable': EXIT.usage,
-  'output-unwritable': EXIT.cantCreate,
+  'output-unwritable': EXIT.cannotCreate,
+  'store-unusable': EXIT.cannotCreate,
+  'read-only': EXIT.cannotCreate,
+  'no-space': EXIT.ioError,
+  'io-error': EXIT.ioError,
+  'permission-denied': EXIT.noPermission,
+  'output-closed': EXIT.outputClosed,
 };
 
 /** The one table from an error code to an exit status: every rule's refusal is 1. */
@@ -49,3 +78,7 @@ export const exitCodeFor = (code: ErrorCode): number =>
   (REJECTION_CODES as ReadonlyArray<string>).includes(code)
     ? EXIT.refused
     : (OPERATIONAL[code as keyof typeof OPERATIONAL] ?? EXIT.internal);
+
+/** The exit table as `--help` prints it. */
+export const exitTable = (): string =>
+  EXIT_MEANINGS.map(([status, meaning]) => `  ${String(status).padStart(3)}  ${meaning}`).join('\n');

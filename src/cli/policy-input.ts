@@ -9,13 +9,19 @@ export const policyFrom = async (
   io: Io,
   preset: string | undefined,
   file: string | undefined,
+  maxBytes?: number,
 ): Promise<Policy> => {
   if (file !== undefined) {
     if (preset !== undefined) throw new ClearanceError('usage', 'give --policy or --policy-file, not both');
+    const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+      new ClearanceError('usage', `policy file ${m}`, details);
     const value = parseJsonInput(
-      await readTextInput(file, io, 'policy file'),
+      await readTextInput(file, io, 'policy file', {
+        refuse,
+        ...(maxBytes === undefined ? {} : { maxBytes }),
+      }),
       file,
-      (m) => new ClearanceError('usage', m),
+      refuse,
     );
     const parsed = PolicySchema.safeParse(value);
     if (!parsed.success) {

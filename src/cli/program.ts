@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { ClearanceError } from '../errors.js';
-import { exitStatus } from './action.js';
+import { exitStatusOf } from './action.js';
 import { registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, exitTable } from './exit-codes.js';
 import { parsePositiveInt } from './inputs.js';
 import { printFailure } from './output.js';
 
@@ -35,9 +35,14 @@ export const buildProgram = (io: Io, json: boolean): Command => {
   program.addHelpText(
     'after',
     `
-Exit codes: 0 done, 1 refused by a rule, 2 usage, 3 wait timed out,
-            4 completion malformed/incomplete/oversized, 5 lock not acquired,
-            73 an output file not writable, 70 internal error.
+Input limits: every file or standard input read (--report, --findings-md, --policy-file,
+stage --output, publish --report) is read through one bounded reader: at most --max-bytes
+(default 4 MiB) or it is refused as oversized. Text must be UTF-8 (refused naming the byte
+offset); JSON must be exact: no duplicated key, integers within ±(2^53-1), nesting at most 64.
+
+Exit statuses:
+${exitTable()}
+
 Start with: clearance demo`,
   );
   return program;
@@ -47,10 +52,9 @@ Start with: clearance demo`,
 export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
   const json = argv.includes('--json');
   const program = buildProgram(io, json);
-  exitStatus.value = EXIT.ok;
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitStatus.value;
+    return exitStatusOf(program);
   } catch (error) {
     if (error instanceof CommanderError) {
       if (

@@ -3,17 +3,21 @@ import type { Io } from './context.js';
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
- * While `work` runs, show a spinner with the elapsed and remaining time on stderr — only on a TTY
- * and never under --json: a script's stderr stays clean.
+ * Run a wait: Ctrl-C aborts it through `signal` (the wait then fails as `aborted`, exit 130), and
+ * while it runs a spinner with the elapsed and remaining time is drawn on stderr — only on a TTY and
+ * never under --json: a script's stderr stays clean. The spinner's line is cleared however the wait
+ * ends, an interrupt included, so the shell prompt comes back on a clean line.
  */
 export const withSpinner = async <T>(
   io: Io,
   json: boolean,
   label: string,
   budgetMs: number,
-  work: Promise<T>,
+  work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> => {
-  if (json || io.stderr.isTTY !== true) return work;
+  const interrupt = new AbortController();
+  const unsubscribe = io.onInterrupt?.(() => interrupt.abort(new Error('interrupted by Ctrl-C')));
+  const spinning = !json && io.stderr.isTTY === true;
   const started = performance.now();
   let frame = 0;
   const draw = () => {
@@ -23,12 +27,13 @@ export const withSpinner = async <T>(
       `\r${FRAMES[frame++ % FRAMES.length]} ${label} ${elapsed.toFixed(1)} s elapsed, ${left.toFixed(1)} s left\u001b[K`,
     );
   };
-  draw();
-  const timer = setInterval(draw, 100);
+  if (spinning) draw();
+  const timer = spinning ? setInterval(draw, 100) : undefined;
   try {
-    return await work;
+    return await work(interrupt.signal);
   } finally {
     clearInterval(timer);
-    io.stderr.write('\r\u001b[K');
+    unsubscribe?.();
+    if (spinning) io.stderr.write('\r\u001b[K');
   }
 };

@@ -1,5 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { parseReport, type RoundReport } from '../events/report.js';
+import { parseStrictJson } from './strict-json.js';
+import { decodeUtf8 } from './utf8.js';
 
 /** What a wait is waiting for: the report of this run's round, for the input captured for it. */
 export type ExpectedReport = Readonly<{ runId: string; round: number; inputSha: string }>;
@@ -13,8 +15,6 @@ export type Judgement =
   /** a report of another run, round or input: not an answer, waiting goes on */
   | Readonly<{ kind: 'ignore'; seen: SeenBinding }>
   | Readonly<{ kind: 'fail'; code: 'incomplete' | 'malformed'; reason: string }>;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,13 +35,21 @@ const describeNonObject = (v: unknown): string =>
  * (`completed !== true`) or as `malformed` for failing the report schema.
  */
 export const judgeReport = (bytes: Uint8Array, expected: ExpectedReport): Judgement => {
-  let value: unknown;
-  try {
-    value = JSON.parse(utf8.decode(bytes));
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    return { kind: 'fail', code: 'malformed', reason: `it is not JSON (${why})` };
+  const text = decodeUtf8(bytes);
+  if (!text.ok) {
+    return {
+      kind: 'fail',
+      code: 'malformed',
+      reason: `it is not UTF-8 text (the bytes at offset ${text.offset} are not a UTF-8 sequence)`,
+    };
   }
+  const json = parseStrictJson(text.text);
+  if (!json.ok) {
+    const reason =
+      json.kind === 'syntax' ? `it is ${json.message}` : `its JSON is not exact: ${json.message}`;
+    return { kind: 'fail', code: 'malformed', reason };
+  }
+  const value = json.value;
   if (!isObject(value)) {
     return {
       kind: 'fail',

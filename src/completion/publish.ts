@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import { ClearanceError } from '../errors.js';
 
 // What some platforms answer when asked to fsync a directory (or to open one at all): Windows
@@ -72,6 +72,20 @@ const syncDirectory = async (dir: string): Promise<void> => {
 };
 
 /**
+ * Create the directories missing on the way to `dir`, as `mkdir -p` does, and make their names
+ * durable: each new directory's entry lives in its parent, so every parent from the first one that
+ * already existed down is fsynced.
+ */
+const ensureDirectory = async (dir: string): Promise<void> => {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  const existing = dirname(first);
+  const chain = [existing];
+  for (let d = dirname(dir); relative(existing, d) !== '' && d !== dirname(d); d = dirname(d)) chain.push(d);
+  for (const d of chain) await syncDirectory(d);
+};
+
+/**
  * Publish a round report so that a waiter sees either the old file or the whole new one, never a
  * part: write a temporary file in the same directory (a rename is only atomic within one
  * filesystem), fsync it so the rename can never expose a file whose bytes are not on disk, rename
@@ -79,11 +93,13 @@ const syncDirectory = async (dir: string): Promise<void> => {
  *
  * The report is not validated here (the waiter does that, for producers in any language), but a
  * value JSON cannot represent is refused (`malformed`) before anything is written. I/O errors are
- * thrown as Node raised them; on every failure the temporary file is removed.
+ * thrown as Node raised them; on every failure the temporary file is removed. Directories missing
+ * on the way to `path` are created (`review/round-2.json` in a fresh checkout works).
  */
 export const publishReport = async (path: string, report: unknown): Promise<void> => {
   const text = serialise(path, report);
   const dir = dirname(path);
+  await ensureDirectory(dir);
   // pid + random: two producers (or two publishes in one process) never share a temporary file,
   // and `wx` refuses to reuse one that somehow exists instead of writing into it.
   const temporary = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

@@ -1,6 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/program.js';
 import { cli } from '../support/cli.js';
 import { holdLock, kill } from '../support/holder.js';
 import { tempDir } from '../support/tmp.js';
@@ -41,7 +42,9 @@ describe('the command-line contract', () => {
       expect(help.stdout, command).toMatch(/Examples:\n {2}\$ /);
     }
     const top = await cli(['--help']);
-    expect(top.stdout).toMatch(/Exit codes: 0 done, 1 refused by a rule, 2 usage/);
+    expect(top.stdout).toMatch(/Exit statuses:\n {4}0 {2}done/);
+    for (const status of [1, 2, 3, 4, 5, 70, 73, 74, 77, 130, 141])
+      expect(top.stdout).toMatch(new RegExp(`^ +${status} {2}\\S`, 'm'));
     const listed = [...top.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(listed.sort()).toEqual([...COMMANDS].sort());
   });
@@ -102,21 +105,50 @@ describe('the command-line contract', () => {
     }
   });
 
-  it('an unexpected failure is an internal error: exit 70, still one JSON object', async () => {
+  it('a directory where the log should be is store-unusable (73), not an internal error', async () => {
     const dir = await tempDir();
-    await mkdir(path.join(dir, 'runs', 'r.jsonl'), { recursive: true }); // a directory where the log should be
+    await mkdir(path.join(dir, 'runs', 'r.jsonl'), { recursive: true });
     const result = await cli(['--dir', dir, 'status', 'r', '--json']);
-    expect(result.code).toBe(70);
+    expect(result.code).toBe(73);
     expect(result.json).toMatchObject({
       ok: false,
       error: {
-        code: 'internal',
-        message: expect.stringMatching(/^internal error \(please report it\): .*EISDIR/),
+        code: 'store-unusable',
+        message: expect.stringContaining('a directory is where a file should be'),
       },
     });
-    const text = await cli(['--dir', dir, 'status', 'r']);
-    expect([text.code, text.stdout]).toEqual([70, '']);
-    expect(text.stderr).toMatch(/^error: internal error/);
+  });
+
+  it('an unexpected failure (a bug) is an internal error: exit 70, still one JSON object', async () => {
+    // a bug injected in-process: reading the environment throws an ordinary TypeError
+    const env = new Proxy({} as Record<string, string | undefined>, {
+      get: (_target, key) => {
+        if (key === 'CLEARANCE_LOCK_TIMEOUT_MS') throw new TypeError('a bug in clearance');
+        return undefined;
+      },
+    });
+    for (const json of [true, false]) {
+      let stdout = '';
+      let stderr = '';
+      const code = await run(['status', 'r', ...(json ? ['--json'] : [])], {
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: { write: (t: string) => (stderr += t) },
+        stdin: (async function* () {})(),
+        env,
+      });
+      expect(code).toBe(70);
+      if (json) {
+        expect(JSON.parse(stdout)).toMatchObject({
+          ok: false,
+          error: {
+            code: 'internal',
+            message: expect.stringMatching(/^internal error \(please report it\): .*a bug in clearance/),
+          },
+        });
+      } else {
+        expect([stdout, stderr]).toEqual(['', expect.stringMatching(/^error: internal error/)]);
+      }
+    }
   });
 
   it('unsafe run ids are refused before any path is built: exit 2, nothing created anywhere', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishReport } from '../../src/completion/index.js';
@@ -38,11 +38,18 @@ describe('publishReport', () => {
     expect(await readFile(path, 'utf8')).toBe('{"completed":"not a report"}\n');
   });
 
-  it('fails into a directory that does not exist and leaves no temporary file', async () => {
-    const path = join(dir(), 'missing', 'report.json');
-    const error = await failure(publishReport(path, roundReport()));
-    expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
-    expect(await readdir(dir())).toEqual([]);
+  it('creates the directories missing on the way to the path, as mkdir -p', async () => {
+    const path = join(dir(), 'review', 'pr-236', 'round-2.json');
+    await publishReport(path, roundReport());
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(roundReport());
+    expect(await readdir(join(dir(), 'review', 'pr-236'))).toEqual(['round-2.json']);
+  });
+
+  it('fails where a file stands in the way of a directory, and leaves no temporary file', async () => {
+    await writeFile(join(dir(), 'review'), 'a file, not a directory');
+    const error = await failure(publishReport(join(dir(), 'review', 'round-2.json'), roundReport()));
+    expect((error as NodeJS.ErrnoException).code).toMatch(/^(ENOTDIR|EEXIST)$/);
+    expect(await readdir(dir())).toEqual(['review']);
   });
 
   it('removes its temporary file when the rename fails (a directory stands at the path)', async () => {

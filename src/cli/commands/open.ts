@@ -6,12 +6,13 @@ import type { Rename } from '../../events/event.js';
 import { PRESET_NAMES } from '../../events/policy.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { collect, parseRename } from '../inputs.js';
+import { collect, maxBytesOption, parseRename } from '../inputs.js';
 import { policyFrom } from '../policy-input.js';
 
 type Options = {
   policy?: string;
   policyFile?: string;
+  maxBytes?: number;
   repo?: string;
   artifact?: string;
   base?: string;
@@ -28,7 +29,8 @@ export const registerOpen = (program: Command, io: Io): Command =>
     .description('open a review loop: pin its policy and, optionally, capture round 1')
     .argument('<run>', 'the run id: 1-128 characters of A-Z a-z 0-9 . _ -')
     .option('--policy <name>', `a preset policy: ${PRESET_NAMES.join(', ')} (default: default)`)
-    .option('--policy-file <file>', 'a custom policy as JSON')
+    .option('--policy-file <file>', 'a custom policy as JSON (- for standard input)')
+    .addOption(maxBytesOption())
     .option('--repo <dir>', "capture round 1 from this git repository's HEAD; it becomes the run's subject")
     .option('--artifact <file>', "capture round 1 from this document's bytes; it becomes the run's subject")
     .option('--base <rev>', "with --repo: the revision round 1's touched files are measured from")
@@ -52,7 +54,7 @@ of its own.`,
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
-        const policy = await policyFrom(io, opts.policy, opts.policyFile);
+        const policy = await policyFrom(io, opts.policy, opts.policyFile, opts.maxBytes);
         const fromWorkspace = opts.repo !== undefined || opts.artifact !== undefined;
         if (fromWorkspace && opts.inputSha !== undefined)
           throw new ClearanceError('usage', 'give --repo/--artifact or --input-sha, not both');

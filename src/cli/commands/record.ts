@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { resolveBudget } from '../../completion/budget.js';
@@ -15,29 +14,6 @@ import type { Outcome } from '../output.js';
 import { recordedOutcome } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
-
-/**
- * A prose review's bytes as sent, undecoded: its parser refuses what is not UTF-8 text, naming the
- * byte offset, where decoding here would have replaced the bad bytes silently.
- */
-const readReviewBytes = async (source: string, io: Io): Promise<Uint8Array> => {
-  if (source === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    return Buffer.concat(chunks);
-  }
-  try {
-    return await readFile(source);
-  } catch (e) {
-    throw new ClearanceError(
-      'input-unreadable',
-      `cannot read findings file ${source}: ${(e as Error).message}`,
-      {
-        path: source,
-      },
-    );
-  }
-};
 
 const FINDINGS_MD_HELP = `
 A review in Markdown (--findings-md):
@@ -156,7 +132,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
         };
         if (opts.wait !== undefined) {
           const wait = waitOptionsOf(opts);
-          const collecting = collectRound(ctx.dir, runId, opts.wait, { ...options, wait });
+          const at = opts.wait;
           return recordedOutcome(
             ctx,
             runId,
@@ -165,19 +141,24 @@ export const registerRecord = (program: Command, io: Io): Command =>
               ctx.json,
               `waiting for ${opts.wait}`,
               resolveBudget(wait).timeoutMs,
-              collecting,
+              (signal) => collectRound(ctx.dir, runId, at, { ...options, wait: { ...wait, signal } }),
             ),
           );
         }
         if (opts.findingsMd !== undefined) {
-          const review = await readReviewBytes(opts.findingsMd, io);
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
+          const text = await readTextInput(opts.findingsMd, io, 'findings file', {
+            maxBytes: opts.maxBytes,
+            refuse: (m, details) => new ClearanceError('findings-md-invalid', m, details),
+          });
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, text, options));
         }
         const source = opts.report as string;
+        const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+          new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
         const report = parseJsonInput(
-          await readTextInput(source, io, 'report'),
+          await readTextInput(source, io, 'report', { refuse, maxBytes: opts.maxBytes }),
           source,
-          (m) => new ClearanceError('invalid-report', `invalid round report: ${m}`),
+          refuse,
         );
         return recordedOutcome(ctx, runId, await recordReport(ctx.dir, runId, report, options));
       }),

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { failStage, finishStage, startStage } from '../../driver/lifecycle.js';
 import { ClearanceError } from '../../errors.js';
@@ -6,7 +5,7 @@ import type { Cost } from '../../events/policy.js';
 import { describeCost } from '../../projections/views/cost.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Io } from '../context.js';
-import { collect, parseCost } from '../inputs.js';
+import { collect, maxBytesOption, parseCost, readInput } from '../inputs.js';
 
 type Options = {
   start?: boolean;
@@ -17,6 +16,7 @@ type Options = {
   output?: string;
   cost?: Cost;
   runner?: string;
+  maxBytes?: number;
 };
 
 export const registerStage = (program: Command, io: Io): Command =>
@@ -35,7 +35,11 @@ export const registerStage = (program: Command, io: Io): Command =>
       parseCost,
     )
     .option('--finish', 'the stage finished; give its --output')
-    .option('--output <file>', 'with --finish: the stage output, archived under the run by its SHA-256')
+    .option(
+      '--output <file>',
+      'with --finish: the stage output, archived under the run by its SHA-256 (- for standard input)',
+    )
+    .addOption(maxBytesOption())
     .option('--fail <reason>', 'the stage failed: it will run again')
     .option(
       '--cost <cost>',
@@ -87,12 +91,7 @@ export const registerStage = (program: Command, io: Io): Command =>
               'usage',
               'stage --finish needs --output <file>: the output is archived with the event',
             );
-          const output = await readFile(opts.output).catch((e: Error) => {
-            throw new ClearanceError(
-              'input-unreadable',
-              `cannot read stage output ${opts.output}: ${e.message}`,
-            );
-          });
+          const output = await readInput(opts.output, io, 'stage output', opts.maxBytes);
           const result = await finishStage(
             ctx.dir,
             runId,

@@ -30,7 +30,8 @@ A report of another run, round or input is ignored: waiting goes on.`,
     )
     .action(
       action(io, async (ctx, path: string, opts: Options) => {
-        if (opts.run === undefined || opts.round === undefined || opts.inputSha === undefined) {
+        const { run, round, inputSha } = opts;
+        if (run === undefined || round === undefined || inputSha === undefined) {
           throw new ClearanceError(
             'usage',
             'wait needs --run, --round and --input-sha: the report is bound to all three',
@@ -38,12 +39,8 @@ A report of another run, round or input is ignored: waiting goes on.`,
         }
         const options = waitOptionsOf(opts);
         const budget = resolveBudget(options);
-        const collected = await withSpinner(
-          io,
-          ctx.json,
-          `waiting for ${path}`,
-          budget.timeoutMs,
-          waitForReport(path, { runId: opts.run, round: opts.round, inputSha: opts.inputSha }, options),
+        const collected = await withSpinner(io, ctx.json, `waiting for ${path}`, budget.timeoutMs, (signal) =>
+          waitForReport(path, { runId: run, round, inputSha }, { ...options, signal }),
         );
         return {
           json: { path, report: collected.report, bytes: collected.bytes, waitedMs: collected.waitedMs },

@@ -18,6 +18,10 @@ export const bundleCompletion = async (dir: string): Promise<string> => {
     target: 'node20',
     outfile,
     logLevel: 'error',
+    // as scripts/bundle-cli.mjs: jsonc-parser's UMD `main` does not bundle, its ES module build does
+    alias: {
+      'jsonc-parser': new URL('../../../node_modules/jsonc-parser/lib/esm/main.js', import.meta.url).pathname,
+    },
   });
   return pathToFileURL(outfile).href;
 };
