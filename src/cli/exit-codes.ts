@@ -30,7 +30,10 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
   [EXIT.completion, 'a report or input is malformed, incomplete or larger than --max-bytes'],
   [EXIT.lock, "the run's lock was not acquired"],
   [EXIT.internal, 'internal error: a bug, please report it'],
-  [EXIT.cannotCreate, "the store cannot be used (--dir is not a directory, or is read-only), or an output file cannot be written"],
+  [
+    EXIT.cannotCreate,
+    'the store cannot be used (--dir is not a directory, or is read-only), or an output file cannot be written',
+  ],
   [EXIT.ioError, 'I/O error: the disk is full, or the device failed'],
   [EXIT.noPermission, 'permission denied'],
   [EXIT.interrupted, 'interrupted (Ctrl-C during a wait)'],

@@ -80,7 +80,8 @@ export const registerCapture = (program: Command, io: Io): Command =>
               );
         const event = result.appended[0];
         if (event?.type !== 'revision.captured') throw new ClearanceError('usage', 'nothing was captured');
-        const { round, inputSha, touchedFiles, renames } = event.data;
+        const { round, ...capture } = event.data;
+        const { inputSha, touchedFiles, renames } = capture;
         const changes = [
           touchedFiles.length > 0 ? `${touchedFiles.length} touched file(s)` : '',
           renames.length > 0 ? `${renames.length} rename(s)` : '',
@@ -88,7 +89,7 @@ export const registerCapture = (program: Command, io: Io): Command =>
           .filter((s) => s !== '')
           .join(', ');
         return {
-          json: { runId, seq: event.seq, ...event.data },
+          json: { runId, seq: event.seq, round, capture },
           text: `captured round ${round} of ${runId}: input ${inputSha}${event.data.dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`,
         };
       }),
