@@ -33,7 +33,10 @@ export const buildProgram = (io: Io, json: boolean, held: Held = { text: '' }): 
     .showHelpAfterError(!json)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => (json ? (held.text += text) : io.stdout.write(text)),
+      writeOut: (text) => {
+        if (json) held.text += text;
+        else io.stdout.write(text);
+      },
       // under --json a usage error is printed once, as the JSON envelope, by `run`
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });

@@ -9,7 +9,7 @@ import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Context, type Io } from '../context.js';
-import { parseJsonInput, parseNonNegativeInt, readTextInput } from '../inputs.js';
+import { parseJsonInput, parseNonNegativeInt, readInput, readTextInput } from '../inputs.js';
 import type { Outcome } from '../output.js';
 import { recordedOutcome } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
@@ -146,11 +146,9 @@ export const registerRecord = (program: Command, io: Io): Command =>
           );
         }
         if (opts.findingsMd !== undefined) {
-          const text = await readTextInput(opts.findingsMd, io, 'findings file', {
-            maxBytes: opts.maxBytes,
-            refuse: (m, details) => new ClearanceError('findings-md-invalid', m, details),
-          });
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, text, options));
+          // the bytes undecoded: the review parser refuses what is not UTF-8 text, naming the offset
+          const review = await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes);
+          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
         }
         const source = opts.report as string;
         const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
