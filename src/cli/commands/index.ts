@@ -9,6 +9,7 @@ import { registerFeedback } from './feedback.js';
 import { registerFindings } from './findings.js';
 import { registerGate } from './gate.js';
 import { registerMay } from './may.js';
+import { registerMcp } from './mcp.js';
 import { registerNext } from './next.js';
 import { registerOpen } from './open.js';
 import { registerPublish } from './publish.js';
@@ -49,6 +50,7 @@ export const registerCommands = (program: Command, io: Io): void => {
     registerReport,
     registerVerify,
     registerSchema,
+    registerMcp,
     registerDemo,
   ]) {
     register(program, io);
