@@ -31,6 +31,7 @@ const COMMANDS = [
   'demo',
   'sarif',
   'report',
+  'mcp',
 ];
 
 describe('the command-line contract', () => {
