@@ -1,13 +1,18 @@
 // Bundle the CLI into one file: CI scripts call it many times, and one bundled module starts far
 // faster than resolving zod, io-ts, fp-ts, commander and proper-lockfile module by module. No source
-// map: the package ships neither the sources it would point at nor a multi-megabyte map.
-import { chmod } from 'node:fs/promises';
+// map: the package ships neither the sources it would point at nor a multi-megabyte map. Split at
+// dynamic imports: what one command alone loads (the MCP SDK for `mcp`, the Markdown parser for
+// `record --findings-md`) is a chunk of its own in dist/chunks/, never read by the others.
+import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
+await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/cli.js',
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -1,4 +1,4 @@
-import { chmod, copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidate, report, sha } from '../support/builders.js';
@@ -23,7 +23,7 @@ const fourLineRun = async () => {
  * How to run the CLI as uid 65534 (nobody) when the suite runs as root, for whom permissions do
  * not bite. The checkout may sit in a directory only its owner can enter (a clone under a
  * `mktemp -d` folder, or root's home), so the bundle is copied into a fresh directory under the
- * temporary directory, which every user can reach; dist/cli.js is one self-contained file.
+ * temporary directory, which every user can reach: dist/cli.js with the chunks it imports.
  */
 const asNobody = async (): Promise<CliOptions> => {
   if (process.getuid?.() !== 0) return {};
@@ -37,8 +37,8 @@ const asNobody = async (): Promise<CliOptions> => {
       );
     if (dir === path.dirname(dir)) break;
   }
+  await cp(path.dirname(CLI), home, { recursive: true });
   const entry = path.join(home, 'cli.js');
-  await copyFile(CLI, entry);
   await chmod(entry, 0o755);
   return { uid: 65534, gid: 65534, entry };
 };
