@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, printed for a person. Not part of `npm test`.
 import os from 'node:os';
+import { coldStartBench, printColdStartBench } from './coldstart.mjs';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
-import { appendBench, coldStartBench, manyRunsBench, readBench } from './store.mjs';
+import { appendBench, manyRunsBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
 const wanted = (name) => only === undefined || only === name;
@@ -65,10 +66,5 @@ if (wanted('read')) {
     `          read + verify + fold (what status and verify do): ${fmt(r.clearanceRate)} events/s, ratio ${r.foldedRatio.toFixed(2)}×`,
   );
 }
-if (wanted('cold')) {
-  const r = await coldStartBench();
-  console.log(
-    `cold      clearance status: ${r.statusMs.toFixed(1)} ms; node -e 0: ${r.nodeMs.toFixed(1)} ms; ratio ${r.ratio.toFixed(2)}× (target ≤ 2.5×)`,
-  );
-}
+if (wanted('cold')) printColdStartBench(coldStartBench());
 if (wanted('completion')) printCompletionBench(await runCompletionBench());

@@ -1,6 +1,6 @@
 // Store benchmarks: durable append vs a synchronous write+fsync; status over 10,000 runs vs one; read+verify
-// of 100,000 events vs readline+JSON.parse; cold start of `clearance status` vs `node -e 0`. Each figure is
-// measured side by side in one run.
+// of 100,000 events vs readline+JSON.parse. Each figure is measured side by side in one run. (Cold start is
+// in coldstart.mjs.)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -285,27 +285,6 @@ export const readBench = async (target = 100_000) => {
       ratio: verifyRate / rawRate,
       foldedRatio: clearanceRate / rawRate,
     };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-};
-
-export const coldStartBench = async (trials = 30) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
-  try {
-    execFileSync(process.execPath, [CLI, '--dir', dir, 'open', 'cold', '--input-sha', 'abc']);
-    const time = (args) => {
-      const t = performance.now();
-      execFileSync(process.execPath, args, { stdio: 'ignore' });
-      return performance.now() - t;
-    };
-    const node = [];
-    const status = [];
-    for (let i = 0; i < trials; i += 1) {
-      node.push(time(['-e', '0']));
-      status.push(time([CLI, '--dir', dir, 'status', 'cold']));
-    }
-    return { nodeMs: median(node), statusMs: median(status), ratio: median(status) / median(node) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,8 @@
-// Bundle the CLI into one file: CI scripts call it many times, and one bundled module starts far
-// faster than resolving zod, io-ts, fp-ts, commander and proper-lockfile module by module. No source
-// map: the package ships neither the sources it would point at nor a multi-megabyte map. Split at
-// dynamic imports: what one command alone loads (the MCP SDK for `mcp`, the Markdown parser for
-// `record --findings-md`) is a chunk of its own in dist/chunks/, never read by the others.
+// Bundle the CLI for start-up time: CI scripts call it many times. One bundled module starts far
+// faster than resolving zod, io-ts, fp-ts, commander and proper-lockfile module by module, and
+// splitting it at the dynamic imports in src/cli/commands/index.ts means a command loads only what
+// it uses (`status` never compiles zod). dist/cli.js is the entry `bin` names; dist/chunks/ holds the
+// rest. No source map: the package ships neither the sources it would point at nor a multi-megabyte map.
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 

@@ -37,7 +37,6 @@ export const OPERATIONAL_CODES = [
   // the command line
   'usage',
   'input-unreadable',
-  'output-unwritable',
   // the machine: Node's errno failures, named where the command line meets them (src/cli/errno.ts)
   'store-unusable',
   'no-space',
@@ -45,6 +44,7 @@ export const OPERATIONAL_CODES = [
   'permission-denied',
   'io-error',
   'output-closed',
+  'output-unwritable',
 ] as const;
 
 export type OperationalCode = (typeof OPERATIONAL_CODES)[number];

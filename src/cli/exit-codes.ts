@@ -14,7 +14,8 @@ export const EXIT = {
   completion: 4,
   lock: 5,
   internal: 70,
-  cannotCreate: 73,
+  /** sysexits.h EX_CANTCREAT: an output file, or the store, cannot be written */
+  cantCreate: 73,
   ioError: 74,
   noPermission: 77,
   interrupted: 130,
@@ -30,10 +31,7 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
   [EXIT.completion, 'a report or input is malformed, incomplete or larger than --max-bytes'],
   [EXIT.lock, "the run's lock was not acquired"],
   [EXIT.internal, 'internal error: a bug, please report it'],
-  [
-    EXIT.cannotCreate,
-    'the store cannot be used (--dir is not a directory, or is read-only), or an output file cannot be written',
-  ],
+  [EXIT.cantCreate, 'cannot write: the store (--dir not a directory, read-only) or an output file'],
   [EXIT.ioError, 'I/O error: the disk is full, or the device failed'],
   [EXIT.noPermission, 'permission denied'],
   [EXIT.interrupted, 'interrupted (Ctrl-C during a wait)'],
@@ -67,13 +65,13 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'head-moved': EXIT.refused,
   usage: EXIT.usage,
   'input-unreadable': EXIT.usage,
-  'output-unwritable': EXIT.cannotCreate,
-  'store-unusable': EXIT.cannotCreate,
-  'read-only': EXIT.cannotCreate,
+  'store-unusable': EXIT.cantCreate,
+  'read-only': EXIT.cantCreate,
   'no-space': EXIT.ioError,
   'io-error': EXIT.ioError,
   'permission-denied': EXIT.noPermission,
   'output-closed': EXIT.outputClosed,
+  'output-unwritable': EXIT.cantCreate,
 };
 
 /** The one table from an error code to an exit status: every rule's refusal is 1. */

@@ -1,5 +1,10 @@
-import { watchOutput } from './output.js';
-import { run } from './program.js';
+import { enableCompileCache } from './compile-cache.js';
+
+// Everything else is imported after the compile cache is on, and each command only when it runs:
+// start-up time is what a CI script calling clearance many times pays on every call.
+enableCompileCache(process.env);
+const { watchOutput } = await import('./output.js');
+const { run } = await import('./program.js');
 
 const exit = (status: number): void => process.exit(status);
 const tell = (message: string): void => {

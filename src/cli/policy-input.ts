@@ -1,5 +1,6 @@
 import { ClearanceError } from '../errors.js';
-import { isPresetName, type Policy, PolicySchema, PRESET_NAMES, PRESETS } from '../events/policy.js';
+import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
+import { PolicySchema } from '../events/policy-schema.js';
 import { formatPath } from '../events/rejection.js';
 import type { Io } from './context.js';
 import { parseJsonInput, readTextInput } from './inputs.js';

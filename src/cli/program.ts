@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ClearanceError } from '../errors.js';
 import { exitStatusOf } from './action.js';
-import { registerCommands } from './commands/index.js';
+import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
 import { EXIT, exitTable } from './exit-codes.js';
 import { parsePositiveInt } from './inputs.js';
@@ -15,7 +15,13 @@ export const VERSION = '0.1.0';
  */
 type Held = { text: string };
 
-export const buildProgram = (io: Io, json: boolean, held: Held = { text: '' }): Command => {
+/** The program, with the commands `argv` can reach (all of them for help or anything unclear). */
+export const buildProgram = async (
+  io: Io,
+  json: boolean,
+  argv: ReadonlyArray<string>,
+  held: Held = { text: '' },
+): Promise<Command> => {
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
@@ -40,7 +46,7 @@ export const buildProgram = (io: Io, json: boolean, held: Held = { text: '' }): 
       // under --json a usage error is printed once, as the JSON envelope, by `run`
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });
-  registerCommands(program, io);
+  await registerCommands(program, io, commandsNeeded(argv, program.options));
   program.addHelpText(
     'after',
     `
@@ -68,7 +74,7 @@ const heldAsJson = (code: string, text: string): Readonly<Record<string, unknown
 export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
   const json = argv.includes('--json');
   const held: Held = { text: '' };
-  const program = buildProgram(io, json, held);
+  const program = await buildProgram(io, json, argv, held);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitStatusOf(program);

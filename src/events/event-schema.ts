@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
-import { PolicySchema } from './policy.js';
+import { PolicySchema } from './policy-schema.js';
 import { ReportSchema } from './report.js';
 
 /**

@@ -47,12 +47,12 @@ export {
   DEFAULT_STAGES,
   isPresetName,
   type Policy,
-  PolicySchema,
   PRESET_NAMES,
   PRESETS,
   type PresetName,
   type SeverityRule,
 } from './policy.js';
+export { PolicySchema } from './policy-schema.js';
 export { decodeEventData, decodeStoredEvent, EVENT_TYPES, encodeLine, latestVersion } from './registry.js';
 export {
   formatPath,

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { DECISION_STATUSES, type DecisionStatus } from './report.js';
+import type { DecisionStatus } from './report.js';
 
 /**
  * A policy is data, pinned in `run.opened`: the rules of a run cannot change once it starts.
@@ -107,35 +106,6 @@ export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 export const isPresetName = (name: string): name is PresetName => Object.hasOwn(PRESETS, name);
-
-const SeverityRuleSchema = z.strictObject({
-  blocks: z.boolean(),
-  firstRoundOnly: z.boolean().default(false),
-  maxAdmitted: z.number().int().nonnegative().nullable().default(null),
-});
-
-/** A custom policy supplied by a user (`clearance open --policy-file`), validated at the boundary. */
-export const PolicySchema = z.strictObject({
-  name: z.string().min(1),
-  maxRounds: z.number().int().min(1).max(1_000_000),
-  severities: z
-    .record(z.string().min(1), SeverityRuleSchema)
-    .refine((s) => Object.keys(s).length > 0, 'a policy needs at least one severity'),
-  notExaminedRequired: z.boolean().default(false),
-  untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
-  citations: z.enum(['required', 'optional']).optional(),
-  bind: z.enum(['commit', 'tree']).optional(),
-  stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
-  budget: z
-    .strictObject({
-      tokens: z.number().nonnegative().optional(),
-      usd: z.number().nonnegative().optional(),
-      seconds: z.number().nonnegative().optional(),
-    })
-    .default({}),
-  blockingCategories: z.array(z.string().min(1)).nullable().default(null),
-  principleCategories: z.array(z.string().min(1)).default([]),
-});
 
 export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 

@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPath, type Rejection, rejection } from './rejection.js';
+import { DECISION_STATUSES, VERDICTS } from './statuses.js';
+
+export { DECISION_STATUSES, VERDICTS } from './statuses.js';
 
 /**
  * The round report: what a reviewer hands in for one round. zod checks its *shape* here, at the
@@ -39,8 +42,6 @@ export const CandidateSchema = z
   })
   .describe('a new finding offered by the reviewer');
 
-export const DECISION_STATUSES = ['fixed', 'open', 'withdrawn'] as const;
-
 export const DecisionSchema = z
   .strictObject({
     id: z.string().describe('the id of an existing open finding (64 hex characters)'),
@@ -48,8 +49,6 @@ export const DecisionSchema = z
     evidence: z.string().describe('why: what changed, or why it still stands'),
   })
   .describe('a ruling on an existing open finding');
-
-export const VERDICTS = ['open', 'converged', 'blocked'] as const;
 
 export const CostSchema = z
   .strictObject({

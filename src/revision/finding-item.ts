@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { type Candidate, DECISION_STATUSES, type Decision, type DecisionStatus } from '../events/report.js';
+import type { Candidate, Decision, DecisionStatus } from '../events/report.js';
+import { DECISION_STATUSES } from '../events/statuses.js';
 import { normalizeHeading } from './markdown.js';
 
 /**

@@ -321,10 +321,15 @@ const oneJsonObject = (stdout: string): Record<string, unknown> => {
  * The run's record: every file of the store but the stage-output archive. `stage --finish`
  * archives its output (content-addressed, fsynced) before the event that names it is decided, so a
  * refused finish leaves an unreferenced object behind (src/driver/lifecycle.ts): a known gap, left
- * to the store's owner, and the reason the archive is compared apart below.
+ * to the store's owner, and the reason the archive is left out below. So is the fold checkpoint
+ * (`<run>.fold`): a cache of the fold that any read may write, rebuilt from the log, not the record.
  */
 const record = async (dir: string): Promise<Map<string, string>> =>
-  new Map([...(await snapshot(dir))].filter(([file]) => !file.includes(`${path.sep}objects${path.sep}`)));
+  new Map(
+    [...(await snapshot(dir))].filter(
+      ([file]) => !file.includes(`${path.sep}objects${path.sep}`) && !file.endsWith('.fold'),
+    ),
+  );
 
 let store: string;
 let out: string;

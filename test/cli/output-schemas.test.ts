@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OUTPUT_NAMES } from '../../src/cli/output-schemas/index.js';
 import { candidate, report } from '../support/builders.js';
@@ -13,6 +13,8 @@ import { tempDir } from '../support/tmp.js';
 
 afterAll(removeTempDirs);
 
+// ajv is CommonJS: under NodeNext its class is the default export's `default`
+const Ajv2020 = Ajv2020Module.default;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
 const seen = new Set<string>();
@@ -109,7 +111,7 @@ describe('clearance schema output', () => {
     repo.commitAll('close it');
     const captured = await expectValid('capture', [...g, 'capture', 'r']);
     const input2 = (captured.capture as { inputSha: string }).inputSha;
-    const fixed = { id, status: 'fixed', evidence: 'closed' };
+    const fixed = { id, status: 'fixed' as const, evidence: 'closed' };
     const r2 = await file('r2.json', report(2, 'B', { runId: 'r', inputSha: input2, decisions: [fixed] }));
     expect((await expectValid('record', [...g, 'record', 'r', '--report', r2])).status).toBe('converged');
     await expectValid('gate', [...g, 'gate', 'r']);

@@ -1,58 +1,77 @@
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { Io } from '../context.js';
-import { registerCapture } from './capture.js';
-import { registerCost } from './cost.js';
-import { registerDemo } from './demo.js';
-import { registerExplain } from './explain.js';
-import { registerExtend } from './extend.js';
-import { registerFeedback } from './feedback.js';
-import { registerFindings } from './findings.js';
-import { registerGate } from './gate.js';
-import { registerMay } from './may.js';
-import { registerMcp } from './mcp.js';
-import { registerNext } from './next.js';
-import { registerOpen } from './open.js';
-import { registerPublish } from './publish.js';
-import { registerRecord } from './record.js';
-import { registerReplay } from './replay.js';
-import { registerReport } from './report.js';
-import { registerReproductions } from './reproductions.js';
-import { registerRule } from './rule.js';
-import { registerSarif } from './sarif.js';
-import { registerSchema } from './schema.js';
-import { registerStage } from './stage.js';
-import { registerStatus } from './status.js';
-import { registerVerify } from './verify.js';
-import { registerWait } from './wait.js';
 
-/** Every command, in the order `--help` lists them. */
-export const registerCommands = (program: Command, io: Io): void => {
-  for (const register of [
-    registerOpen,
-    registerCapture,
-    registerPublish,
-    registerWait,
-    registerStage,
-    registerRecord,
-    registerStatus,
-    registerFindings,
-    registerReplay,
-    registerExplain,
-    registerFeedback,
-    registerGate,
-    registerNext,
-    registerMay,
-    registerCost,
-    registerReproductions,
-    registerRule,
-    registerExtend,
-    registerSarif,
-    registerReport,
-    registerVerify,
-    registerSchema,
-    registerMcp,
-    registerDemo,
-  ]) {
-    register(program, io);
+/** What each command module exports: a function that adds the command to the program. */
+export type RegisterCommand = (program: Command, io: Io) => Command;
+
+// Every command, in the order `--help` lists them. Each is imported only when it may run: a CI
+// script calls `clearance status` or `record` many times, and loading every command's
+// dependencies (zod above all) cost more than the command itself. A command comes with those that
+// share its dependencies (read-commands.ts, write-commands.ts): the bundle splits at these imports,
+// and a few larger pieces load faster than many small ones.
+const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
+  open: async () => (await import('./write-commands.js')).registerOpen,
+  capture: async () => (await import('./write-commands.js')).registerCapture,
+  publish: async () => (await import('./write-commands.js')).registerPublish,
+  wait: async () => (await import('./write-commands.js')).registerWait,
+  stage: async () => (await import('./write-commands.js')).registerStage,
+  record: async () => (await import('./write-commands.js')).registerRecord,
+  status: async () => (await import('./read-commands.js')).registerStatus,
+  findings: async () => (await import('./read-commands.js')).registerFindings,
+  replay: async () => (await import('./read-commands.js')).registerReplay,
+  explain: async () => (await import('./read-commands.js')).registerExplain,
+  feedback: async () => (await import('./read-commands.js')).registerFeedback,
+  gate: async () => (await import('./read-commands.js')).registerGate,
+  next: async () => (await import('./read-commands.js')).registerNext,
+  may: async () => (await import('./read-commands.js')).registerMay,
+  cost: async () => (await import('./read-commands.js')).registerCost,
+  reproductions: async () => (await import('./read-commands.js')).registerReproductions,
+  rule: async () => (await import('./write-commands.js')).registerRule,
+  extend: async () => (await import('./write-commands.js')).registerExtend,
+  sarif: async () => (await import('./read-commands.js')).registerSarif,
+  report: async () => (await import('./read-commands.js')).registerReport,
+  verify: async () => (await import('./write-commands.js')).registerVerify,
+  schema: async () => (await import('./write-commands.js')).registerSchema,
+  // the MCP server: its SDK is a chunk of its own, imported by mcp.ts only when it serves
+  mcp: async () => (await import('./mcp.js')).registerMcp,
+  demo: async () => (await import('./demo.js')).registerDemo,
+};
+
+/**
+ * The commands this command line can reach. Only when the words before the first operand are all
+ * the program's own options do we narrow: to the command that operand names, or to none when the
+ * program only prints its version. Anything else (help, a typo, an unknown option) gets every
+ * command, so commander answers exactly as it would with all of them registered.
+ */
+export const commandsNeeded = (argv: ReadonlyArray<string>, options: ReadonlyArray<Option>): string[] => {
+  const all = Object.keys(COMMANDS);
+  let version = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === '--') return all;
+    if (!arg.startsWith('-') || arg === '-') return Object.hasOwn(COMMANDS, arg) ? [arg] : all;
+    const flag = arg.startsWith('--') ? arg.split('=', 1)[0] : arg;
+    const option = options.find((o) => o.long === flag || o.short === flag);
+    if (option === undefined) return all;
+    if (option.long === '--version') version = true;
+    // whether an optional value consumes the next word depends on that word: leave it to commander
+    if (option.optional) return all;
+    // an option that takes a value consumes the next word unless it came as --flag=value
+    if (option.required && flag === arg) i += 1;
   }
+  return version ? [] : all;
+};
+
+/** Import the named commands and add them to the program, in `--help` order. */
+export const registerCommands = async (
+  program: Command,
+  io: Io,
+  names: ReadonlyArray<string>,
+): Promise<void> => {
+  const registers = await Promise.all(
+    Object.keys(COMMANDS)
+      .filter((name) => names.includes(name))
+      .map((name) => (COMMANDS[name] as () => Promise<RegisterCommand>)()),
+  );
+  for (const register of registers) register(program, io);
 };

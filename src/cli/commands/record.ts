@@ -146,7 +146,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
           );
         }
         if (opts.findingsMd !== undefined) {
-          // the bytes undecoded: the review parser refuses what is not UTF-8 text, naming the offset
+          // the bytes as sent, bounded like every input: the prose parser refuses what is not UTF-8
           const review = await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes);
           return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.dir, runId, review, options));
         }
