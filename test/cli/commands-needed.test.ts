@@ -27,6 +27,7 @@ const ALL = [
   'report',
   'verify',
   'schema',
+  'mcp',
   'demo',
 ];
 
