@@ -3,6 +3,7 @@ import os from 'node:os';
 import { coldStartBench, printColdStartBench } from './coldstart.mjs';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
+import { printFoldScalingBench } from './fold-scaling.mjs';
 import { appendBench, manyRunsBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
@@ -19,6 +20,7 @@ if (wanted('fold')) {
     `fold      ${fmt(r.events)} in-memory events (${fmt(r.runs)} runs) in ${r.ms.toFixed(0)} ms: ${fmt(r.eventsPerSecond)} events/s`,
   );
 }
+if (wanted('fold-scaling')) await printFoldScalingBench();
 if (wanted('append')) {
   const r = await appendBench();
   const ms = (xs) => `${r.ranged(xs, 3)} ms`;

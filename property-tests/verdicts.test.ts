@@ -8,6 +8,7 @@ import {
   fold,
   initialState,
   isFinal,
+  last,
   maxRoundsOf,
   openBlockingFindings,
   type RunState,
@@ -27,7 +28,7 @@ const statesOf = (events: ReadonlyArray<DomainEvent>): RunState[] => {
   return states;
 };
 
-const lastOutcome = (state: RunState) => state.outcomes[state.outcomes.length - 1]?.result;
+const lastOutcome = (state: RunState) => last(state.outcomes)?.result;
 
 describe('verdicts', () => {
   test.prop([reachableRunArb], { numRuns })(

@@ -65,6 +65,6 @@ export class ClearanceError extends Error {
 
 /** A rule's refusal, raised at an I/O edge: the rejection's code and message, its path in details. */
 export const refusal = (r: Rejection): ClearanceError =>
-  new ClearanceError(r.code, r.message, { path: r.path });
+  new ClearanceError(r.code, r.message, { path: r.path, ...r.details });
 
 export const isClearanceError = (e: unknown): e is ClearanceError => e instanceof ClearanceError;

@@ -30,7 +30,7 @@ export const githubOutput = async (
   state: RunState,
   headline: Annotation,
   gate?: GateLine,
-  findings: ReadonlyArray<FindingView> = findingsOf(state).map(findingView),
+  findings: ReadonlyArray<FindingView> = findingsOf(state).map((f) => findingView(f, state)),
 ): Promise<string> => {
   const policy = state.run?.policy;
   const runId = state.run?.runId ?? '?';

@@ -6,7 +6,6 @@ export {
   extendRun,
   failStage,
   finishStage,
-  resolveFindingId,
   ruleFinding,
   startStage,
 } from './lifecycle.js';

@@ -1,8 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { ClearanceError } from '../errors.js';
 import type { DomainEvent, RoundEndResult } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
-import type { RunState } from '../projections/state.js';
+import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import { type AppendResult, append } from '../store/append.js';
 import { archiveOutput } from '../store/objects.js';
 import type { ActorOptions } from './capture.js';
@@ -86,22 +85,6 @@ export const endRound = (
 ): Promise<AppendResult> =>
   inRoundInProgress(dir, runId, (round) => ({ type: 'round.ended', data: { round, ...end } }), options);
 
-/** A finding named by its id or a unique prefix of it (at least 6 characters). */
-export const resolveFindingId = (state: RunState, idOrPrefix: string): string => {
-  if (idOrPrefix.length < 6)
-    throw new ClearanceError(
-      'usage',
-      `finding id ${JSON.stringify(idOrPrefix)} is too short: give at least 6 characters`,
-    );
-  const matches = Object.keys(state.findings).filter((id) => id.startsWith(idOrPrefix));
-  if (matches.length === 1) return matches[0] as string;
-  if (matches.length === 0) return idOrPrefix; // the rule names it as unknown
-  throw new ClearanceError(
-    'usage',
-    `finding id ${idOrPrefix} is ambiguous: ${matches.map((m) => m.slice(0, 12)).join(', ')}`,
-  );
-};
-
 /** Past the cap, a person closes an open finding, with their name and their reason. */
 export const ruleFinding = (
   dir: string,
@@ -117,7 +100,8 @@ export const ruleFinding = (
         {
           type: 'finding.ruled',
           data: {
-            findingId: resolveFindingId(state, ruling.finding),
+            // a unique prefix of 8+ hex characters becomes the full id; evolve refuses anything else
+            findingId: resolveFindingRef(state.findings, ruling.finding),
             status: ruling.status,
             why: ruling.why,
             by: ruling.by,

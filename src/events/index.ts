@@ -70,6 +70,7 @@ export {
   DecisionSchema,
   type DecisionStatus,
   parseReport,
+  REPORT_LIMITS,
   ReportSchema,
   type RoundReport,
   reportJsonSchema,

@@ -18,6 +18,8 @@ export const REJECTION_CODES = [
   'not-completed',
   'inconsistent-event',
   'invalid-report',
+  'invalid-text',
+  'over-limit',
   // candidates (and the fields of a capture)
   'unconfirmed',
   'empty-field',
@@ -29,6 +31,7 @@ export const REJECTION_CODES = [
   'citation-unresolved',
   // decisions
   'unknown-finding',
+  'ambiguous-id',
   'closed-finding',
   'untouched-decision',
   'duplicate-decision',
@@ -60,13 +63,16 @@ export type Rejection = Readonly<{
   code: RejectionCode;
   message: string;
   path: Path;
+  /** machine-readable particulars where the message lists things (the matches of an ambiguous id) */
+  details?: Readonly<Record<string, unknown>>;
 }>;
 
-export const rejection = (code: RejectionCode, message: string, path: Path = []): Rejection => ({
-  code,
-  message,
-  path,
-});
+export const rejection = (
+  code: RejectionCode,
+  message: string,
+  path: Path = [],
+  details?: Readonly<Record<string, unknown>>,
+): Rejection => (details === undefined ? { code, message, path } : { code, message, path, details });
 
 /** `candidates[2].line`: the form messages and the CLI print. */
 export const formatPath = (path: Path): string =>

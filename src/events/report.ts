@@ -1,9 +1,57 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
-import { formatPath, type Rejection, rejection } from './rejection.js';
+import { formatPath, type Rejection, type RejectionCode, rejection } from './rejection.js';
 import { DECISION_STATUSES, VERDICTS } from './statuses.js';
 
 export { DECISION_STATUSES, VERDICTS } from './statuses.js';
+
+/**
+ * What one report may hold, at most. Real multi-finder reports reach about 80 KB in all, with
+ * summaries of a few hundred characters and evidence of a few thousand; these bounds leave room
+ * for that many times over, while keeping one field from holding a whole log. Lengths count
+ * UTF-16 code units (JavaScript string length), as JSON Schema's `maxLength` does for zod.
+ * Published in `clearance schema report` as `maxLength` / `maxItems`; listed in README "Input limits".
+ */
+export const REPORT_LIMITS = {
+  runId: 128,
+  inputSha: 256,
+  file: 4096,
+  section: 1024,
+  category: 128,
+  summary: 2000,
+  severity: 64,
+  evidence: 16_000,
+  principle: 1000,
+  reproduction: 4000,
+  findingId: 64,
+  reviewer: 256,
+  notExaminedItem: 2000,
+  notExamined: 200,
+  candidates: 1000,
+  decisions: 10_000,
+} as const;
+
+/** A code point between U+D800 and U+DFFF in `u` mode is half a surrogate pair, alone. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Issues zod raises that have their own rejection code rather than `invalid-report`. */
+const TEXT_ISSUE = 'invalid-text';
+
+/**
+ * A string field: at most `max` characters, and well-formed Unicode. A lone surrogate has no UTF-8
+ * form and no RFC 8785 canonical JSON, so the report could not be hashed or stored as sent.
+ */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !LONE_SURROGATE.test(s), {
+      message: 'contains a lone surrogate (half of a UTF-16 pair): text must be well-formed Unicode',
+      params: { code: TEXT_ISSUE },
+    });
+
+/** Numbers are exact: beyond 2^53 JSON parsers silently round (9007199254740993 reads as ...992). */
+const safeNumber = () => z.number().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /**
  * The round report: what a reviewer hands in for one round. zod checks its *shape* here, at the
@@ -13,29 +61,33 @@ export { DECISION_STATUSES, VERDICTS } from './statuses.js';
  */
 export const CandidateSchema = z
   .strictObject({
-    file: z.string().describe('path of the file the finding is about, relative to the repository root'),
-    line: z.number().optional().describe('1-based line number (an integer >= 1); give a line or a section'),
-    section: z
-      .string()
+    file: text(REPORT_LIMITS.file).describe(
+      'path of the file the finding is about, relative to the repository root',
+    ),
+    line: safeNumber().optional().describe('1-based line number (an integer >= 1); give a line or a section'),
+    section: text(REPORT_LIMITS.section)
       .optional()
       .describe('for a document artifact: the heading the finding is about, instead of a line'),
-    category: z.string().describe('what kind of finding this is, e.g. correctness, security, tests'),
-    summary: z.string().describe('one sentence: what is wrong'),
-    severity: z
-      .string()
-      .describe('a severity the run policy knows, e.g. major or nit under the default policy'),
+    category: text(REPORT_LIMITS.category).describe(
+      'what kind of finding this is, e.g. correctness, security, tests',
+    ),
+    summary: text(REPORT_LIMITS.summary).describe('one sentence: what is wrong'),
+    severity: text(REPORT_LIMITS.severity).describe(
+      'a severity the run policy knows, e.g. major or nit under the default policy',
+    ),
     confirmed: z.boolean().describe('must be true: only confirmed candidates are admitted'),
-    evidence: z.string().describe('why this is a real finding: a failure scenario, a reproduction, a quote'),
-    principle: z
-      .string()
+    evidence: text(REPORT_LIMITS.evidence).describe(
+      'why this is a real finding: a failure scenario, a reproduction, a quote',
+    ),
+    principle: text(REPORT_LIMITS.principle)
       .optional()
       .describe(
         'the principle a design finding rests on (required for design findings under the standard policy)',
       ),
     reproduction: z
       .strictObject({
-        command: z.string().describe('the command that shows the problem'),
-        expected: z.string().describe('what it does while the problem is there'),
+        command: text(REPORT_LIMITS.reproduction).describe('the command that shows the problem'),
+        expected: text(REPORT_LIMITS.reproduction).describe('what it does while the problem is there'),
       })
       .optional()
       .describe('how to show the finding again: a re-review starts by re-running these'),
@@ -44,34 +96,40 @@ export const CandidateSchema = z
 
 export const DecisionSchema = z
   .strictObject({
-    id: z.string().describe('the id of an existing open finding (64 hex characters)'),
+    id: text(REPORT_LIMITS.findingId).describe(
+      'the id of an existing open finding: all 64 hex characters, or a unique prefix of at least 8',
+    ),
     status: z.enum(DECISION_STATUSES),
-    evidence: z.string().describe('why: what changed, or why it still stands'),
+    evidence: text(REPORT_LIMITS.evidence).describe('why: what changed, or why it still stands'),
   })
   .describe('a ruling on an existing open finding');
 
 export const CostSchema = z
   .strictObject({
-    tokens: z.number().int().nonnegative().optional(),
-    usd: z.number().nonnegative().optional(),
-    seconds: z.number().nonnegative().optional(),
+    tokens: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    usd: safeNumber().nonnegative().optional(),
+    seconds: safeNumber().nonnegative().optional(),
   })
   .describe('what producing this report cost');
 
 export const ReportSchema = z
   .strictObject({
-    runId: z.string().describe('the run this report belongs to'),
-    round: z.number().describe('the round this report answers: the run round + 1'),
-    inputSha: z.string().describe('the inputSha of the revision captured for this round'),
+    runId: text(REPORT_LIMITS.runId).describe('the run this report belongs to'),
+    round: safeNumber().describe('the round this report answers: the run round + 1'),
+    inputSha: text(REPORT_LIMITS.inputSha).describe('the inputSha of the revision captured for this round'),
     completed: z.boolean().describe('true only when the review finished; anything else is refused'),
-    candidates: z.array(CandidateSchema).default([]),
-    decisions: z.array(DecisionSchema).default([]),
+    candidates: z.array(CandidateSchema).max(REPORT_LIMITS.candidates).default([]),
+    decisions: z.array(DecisionSchema).max(REPORT_LIMITS.decisions).default([]),
     verdict: z
       .enum(VERDICTS)
       .optional()
       .describe('optional; when present it must equal the verdict clearance derives'),
-    notExamined: z.array(z.string()).optional().describe('what the reviewer did not look at, and why'),
-    reviewer: z.string().optional(),
+    notExamined: z
+      .array(text(REPORT_LIMITS.notExaminedItem))
+      .max(REPORT_LIMITS.notExamined)
+      .optional()
+      .describe('what the reviewer did not look at, and why'),
+    reviewer: text(REPORT_LIMITS.reviewer).optional(),
     cost: CostSchema.optional(),
   })
   .describe('clearance round report, v1');
@@ -81,6 +139,14 @@ export type Decision = z.output<typeof DecisionSchema>;
 export type DecisionStatus = Decision['status'];
 export type Verdict = (typeof VERDICTS)[number];
 export type RoundReport = z.output<typeof ReportSchema>;
+
+/** Which code an issue refuses with: over a bound, not Unicode text, or any other shape error. */
+const codeOf = (issue: z.core.$ZodIssue): RejectionCode => {
+  if (issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array'))
+    return 'over-limit';
+  if (issue.code === 'custom' && issue.params?.code === TEXT_ISSUE) return 'invalid-text';
+  return 'invalid-report';
+};
 
 const describeIssue = (issue: z.core.$ZodIssue): { path: Array<string | number>; text: string } => {
   const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
@@ -101,6 +167,7 @@ export const parseReport = (input: unknown): E.Either<Rejection, RoundReport> =>
   if (parsed.success) return E.right(parsed.data);
   const issues = parsed.error.issues.map(describeIssue);
   const first = issues[0] ?? { path: [], text: 'not a round report' };
+  const code = parsed.error.issues[0] === undefined ? 'invalid-report' : codeOf(parsed.error.issues[0]);
   const more =
     issues.length > 1
       ? ` (and ${issues.length - 1} more: ${issues
@@ -108,7 +175,7 @@ export const parseReport = (input: unknown): E.Either<Rejection, RoundReport> =>
           .map((i) => i.text)
           .join('; ')})`
       : '';
-  return E.left(rejection('invalid-report', `invalid round report: ${first.text}${more}`, first.path));
+  return E.left(rejection(code, `invalid round report: ${first.text}${more}`, first.path));
 };
 
 /** The report contract as JSON Schema, for producers in any language. */

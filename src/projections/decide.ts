@@ -3,8 +3,9 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { roundRecorded } from '../events/build.js';
 import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import { parseReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/report.js';
 import { evolve } from './evolve.js';
+import { resolveFindingRef } from './rules/finding-ref.js';
 import type { RunState } from './state.js';
 
 export type Decided = Readonly<{ events: ReadonlyArray<DomainEvent>; state: RunState }>;
@@ -32,6 +33,15 @@ export const evolveAll = (
   return E.right(current);
 };
 
+/** Decisions may name a finding by a unique prefix; the event carries its full id. */
+const withFullIds = (state: RunState, report: RoundReport): RoundReport =>
+  report.decisions.length === 0
+    ? report
+    : {
+        ...report,
+        decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
+      };
+
 /**
  * Validate an untrusted report at the boundary, build the events it becomes, and ask `evolve`.
  * `decide` holds no rule of its own: a `Right` carries the events to append and the state after them.
@@ -43,6 +53,7 @@ export const decide = (
 ): E.Either<Rejection, Decided> =>
   pipe(
     parseReport(input),
+    E.map((report) => withFullIds(state, report)),
     E.map(
       (report): ReadonlyArray<DomainEvent> => [
         ...(context.capture === undefined

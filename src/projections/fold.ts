@@ -11,6 +11,7 @@ import {
   type RunStatus,
   type Suppressed,
 } from './state.js';
+import { itemsFrom } from './vec.js';
 
 /** What one event did, for the audit trail: its effect on the run, or why it was refused. */
 export type TrailEntry = Readonly<{
@@ -57,7 +58,7 @@ const effect = (before: RunState, after: RunState): Effect => {
       if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
     }
   }
-  return { opened, changed, moved, suppressed: after.suppressed.slice(before.suppressed.length), failure };
+  return { opened, changed, moved, suppressed: itemsFrom(after.suppressed, before.suppressed.size), failure };
 };
 
 /** One step of the fold: the next state, or the same state and why the event was refused. */

@@ -1,6 +1,7 @@
 export { type DecideContext, type Decided, decide, evolveAll } from './decide.js';
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
+export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
 export {
   type CostEntry,
   type Extension,
@@ -19,6 +20,7 @@ export {
   type RunStatus,
   type Suppressed,
 } from './state.js';
+export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
 export { type MayAnswer, mayRunStage } from './views/budget.js';
 export { type CostReport, costReport, describeCost } from './views/cost.js';
 export { type BlockingReason, type Explanation, explain, renderExplanation } from './views/explain.js';
@@ -38,6 +40,7 @@ export {
   type GateVerdict,
   gateOf,
 } from './views/gate.js';
+export { historyOf, roundsOpenOf } from './views/history.js';
 export { type NextStep, nextStep } from './views/next.js';
 export { type ReproductionToRun, reproductionsToRun } from './views/reproductions.js';
 export { type StatusView, statusOf } from './views/status.js';

@@ -1,5 +1,6 @@
 import type { FailureReason, RevisionCapturedData, RunOpenedData } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
+import { emptyVec, type Vec } from './vec.js';
 
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
 export type FindingStatus = 'open' | 'fixed' | 'withdrawn';
@@ -31,8 +32,12 @@ export type Finding = Readonly<{
   blocking: boolean;
   status: FindingStatus;
   openedRound: number;
-  /** one step per round since it opened, oldest first */
-  history: ReadonlyArray<FindingStep>;
+  /**
+   * what happened to it, oldest first: opened, decided, ruled. A round that left it open without
+   * a decision is not stored here (that would copy every open finding every round): `historyOf`
+   * derives those `carried` steps from the rounds that ended.
+   */
+  steps: Vec<FindingStep>;
 }>;
 
 /** A confirmed candidate the policy did not admit: kept on the record, never silently dropped. */
@@ -97,7 +102,7 @@ export type RunState = Readonly<{
   findings: Readonly<Record<string, Finding>>;
   /** how many findings of each severity were admitted over the run */
   admitted: Readonly<Record<string, number>>;
-  suppressed: ReadonlyArray<Suppressed>;
+  suppressed: Vec<Suppressed>;
   /** failed attempts at collecting the next round's report (the trail keeps each one) */
   failedAttempts: number;
   lastFailure: RoundFailure | null;
@@ -105,12 +110,13 @@ export type RunState = Readonly<{
   stages: StageProgress;
   /** what the run's stages spent, in all */
   spent: Cost;
-  costs: ReadonlyArray<CostEntry>;
-  outcomes: ReadonlyArray<RoundOutcome>;
+  costs: Vec<CostEntry>;
+  /** how each ended round ended, in order */
+  outcomes: Vec<RoundOutcome>;
   /** rounds a person added past the policy's cap */
   extraRounds: number;
-  rulings: ReadonlyArray<Ruling>;
-  extensions: ReadonlyArray<Extension>;
+  rulings: Vec<Ruling>;
+  extensions: Vec<Extension>;
   /** set when a person's ruling, not a round, made the run converge */
   convergedBy: Readonly<{ by: string; why: string }> | null;
 }>;
@@ -129,16 +135,16 @@ export const initialState: RunState = Object.freeze({
   reviewed: null,
   findings: Object.freeze({}),
   admitted: Object.freeze({}),
-  suppressed: Object.freeze([]),
+  suppressed: emptyVec,
   failedAttempts: 0,
   lastFailure: null,
   stages: NO_STAGES,
   spent: Object.freeze({}),
-  costs: Object.freeze([]),
-  outcomes: Object.freeze([]),
+  costs: emptyVec,
+  outcomes: emptyVec,
   extraRounds: 0,
-  rulings: Object.freeze([]),
-  extensions: Object.freeze([]),
+  rulings: emptyVec,
+  extensions: emptyVec,
   convergedBy: null,
 });
 
@@ -152,4 +158,5 @@ export const maxRoundsOf = (state: RunState): number =>
  * The shape of `RunState` as plain JSON: bump it whenever a field is added, removed or changes
  * meaning. The store's fold cache records it, and a cache written for another shape is ignored.
  */
-export const STATE_SHAPE_VERSION = 1;
+// 2: growing lists became persistent vectors (`Vec`), and a finding keeps `steps` (carried steps derived)
+export const STATE_SHAPE_VERSION = 2;

@@ -1,7 +1,9 @@
-import type { Finding, FindingStep, Suppressed } from '../projections/state.js';
+import type { Finding, FindingStep, RunState, Suppressed } from '../projections/state.js';
+import { toArray } from '../projections/vec.js';
 import { type CostReport, costReport, describeCost } from '../projections/views/cost.js';
 import { explain } from '../projections/views/explain.js';
 import { citationOf } from '../projections/views/findings.js';
+import { historyOf } from '../projections/views/history.js';
 import { statusOf } from '../projections/views/status.js';
 import type { RunHistory, TimelineEntry } from './history.js';
 import { REPORT_CSS } from './html-style.js';
@@ -23,7 +25,7 @@ const stepText = (step: FindingStep, recordedBy: RunHistory['recordedBy']): stri
   return `round ${step.round}: ${verb}, ${step.status}${who === undefined ? '' : ` (by ${who})`}`;
 };
 
-const findingArticle = (f: Finding, history: RunHistory): Markup => {
+const findingArticle = (state: RunState, f: Finding, history: RunHistory): Markup => {
   const checks = history.citations[f.openedRound]?.filter((c) => c.citation === citationOf(f)) ?? [];
   return html`<article class="finding ${f.status}${f.blocking ? ' blocking' : ''}" id="finding-${f.id}" data-finding="${f.id}">
 <p><span class="tag">${f.status}</span><span class="tag">${f.blocking ? 'blocking' : 'advisory'}</span><span class="tag">${f.severity}</span><span class="tag">${f.category}</span>
@@ -36,7 +38,7 @@ ${f.principle === null ? '' : html`<dt>principle</dt><dd>${f.principle}</dd>`}
 ${f.reproduction === null ? '' : html`<dt>reproduction</dt><dd><code>${f.reproduction.command}</code> — expected: ${f.reproduction.expected}</dd>`}
 ${checks.map((c) => html`<dt>citation check</dt><dd class="citation-check">${c.resolved ? 'resolved' : `did not resolve${c.reason === undefined ? '' : `: ${c.reason}`}`} at the captured revision</dd>`)}
 </dl>
-<ol class="history">${f.history.map((step) => html`<li>${stepText(step, history.recordedBy)}${step.evidence === undefined ? '' : html`: <span class="evidence">${step.evidence}</span>`}</li>`)}</ol>
+<ol class="history">${historyOf(state, f).map((step) => html`<li>${stepText(step, history.recordedBy)}${step.evidence === undefined ? '' : html`: <span class="evidence">${step.evidence}</span>`}</li>`)}</ol>
 </article>`;
 };
 
@@ -78,7 +80,7 @@ export const htmlReport = (history: RunHistory, options: ReportOptions): string 
   const runId = status.runId ?? '?';
   const findings = Object.values(state.findings);
   const roundsWithFindings = [
-    ...new Set([...findings.map((f) => f.openedRound), ...state.suppressed.map((s) => s.round)]),
+    ...new Set([...findings.map((f) => f.openedRound), ...toArray(state.suppressed).map((s) => s.round)]),
   ].sort((a, b) => a - b);
   const page = html`<!doctype html>
 <html lang="en">
@@ -121,8 +123,14 @@ ${status.rounds.map((r) => html`<tr data-round="${r.round}"><td>${r.round}</td><
 ${roundsWithFindings.length === 0 ? html`<p>No finding was admitted.</p>` : ''}
 ${roundsWithFindings.map(
   (round) => html`<section class="round" data-round="${round}"><h3>Opened in round ${round}</h3>
-${findings.filter((f) => f.openedRound === round).map((f) => findingArticle(f, history))}
-${state.suppressed.some((s) => s.round === round) ? html`<p>Confirmed but not admitted by the policy:</p><ul class="suppressed">${state.suppressed.filter((s) => s.round === round).map(suppressedItem)}</ul>` : ''}
+${findings.filter((f) => f.openedRound === round).map((f) => findingArticle(state, f, history))}
+${
+  toArray(state.suppressed).some((s) => s.round === round)
+    ? html`<p>Confirmed but not admitted by the policy:</p><ul class="suppressed">${toArray(state.suppressed)
+        .filter((s) => s.round === round)
+        .map(suppressedItem)}</ul>`
+    : ''
+}
 </section>`,
 )}
 </section>

@@ -1,5 +1,7 @@
 import type { Finding, FindingStep, RunState } from '../projections/state.js';
+import { toArray } from '../projections/vec.js';
 import { findingView } from '../projections/views/findings.js';
+import { historyOf } from '../projections/views/history.js';
 import { type RunHistory, stateAtRound } from './history.js';
 import { levelOf } from './level.js';
 
@@ -28,7 +30,7 @@ export type SarifOptions = Readonly<{ round: number; toolVersion: string }>;
 type BaselineState = 'new' | 'unchanged' | 'updated' | 'absent';
 
 /** A person's ruling on the finding, if any: a ruling is final, so there is at most one. */
-const rulingOf = (f: Finding): FindingStep | undefined => f.history.find((s) => s.how === 'ruled');
+const rulingOf = (f: Finding): FindingStep | undefined => toArray(f.steps).find((s) => s.how === 'ruled');
 
 /** Fixed by a round's decision: the reviewer no longer finds it (a ruling is a suppression instead). */
 const fixedByReview = (f: Finding): boolean => f.status === 'fixed' && rulingOf(f) === undefined;
@@ -36,7 +38,9 @@ const fixedByReview = (f: Finding): boolean => f.status === 'fixed' && rulingOf(
 const baselineStateOf = (f: Finding, before: Finding | undefined, round: number): BaselineState => {
   if (before === undefined) return 'new';
   if (fixedByReview(f)) return 'absent';
-  const touched = f.history.some((s) => s.round === round && (s.how === 'decided' || s.how === 'ruled'));
+  const touched = toArray(f.steps).some(
+    (s) => s.round === round && (s.how === 'decided' || s.how === 'ruled'),
+  );
   const changed =
     touched ||
     before.status !== f.status ||
@@ -51,7 +55,7 @@ const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
   const step =
     rulingOf(f) ??
     (f.status === 'withdrawn'
-      ? f.history.find((s) => s.how === 'decided' && s.status === 'withdrawn')
+      ? toArray(f.steps).find((s) => s.how === 'decided' && s.status === 'withdrawn')
       : undefined);
   if (step === undefined) return null;
   const decidedBy =
@@ -86,7 +90,7 @@ const resultOf = (
   ruleIndex: number,
 ): Json => {
   const policy = state.run?.policy;
-  const view = findingView(f);
+  const view = findingView(f, state);
   const fixed = fixedByReview(f);
   const suppression = suppressionOf(f, history);
   return {
@@ -108,7 +112,7 @@ const resultOf = (
       evidence: f.evidence,
       ...(f.principle === null ? {} : { principle: f.principle }),
       ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),
-      history: f.history,
+      history: historyOf(state, f),
       tags: [f.severity, f.blocking ? 'blocking' : 'advisory'],
     },
   };

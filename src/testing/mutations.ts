@@ -3,6 +3,8 @@ import { isFinal, type RunState } from '../projections/state.js';
 import { BINDING_MUTATIONS } from './mutations/binding.js';
 import { CANDIDATES_MUTATIONS } from './mutations/candidates.js';
 import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
+import { IDS_MUTATIONS } from './mutations/ids.js';
+import { INPUT_MUTATIONS } from './mutations/input.js';
 import { LIFECYCLE_MUTATIONS } from './mutations/lifecycle.js';
 import { RUN_MUTATIONS } from './mutations/run.js';
 import { type Context, type Mutation, type Offer, pickOf } from './offers.js';
@@ -17,6 +19,8 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...BINDING_MUTATIONS,
   ...CANDIDATES_MUTATIONS,
   ...DECISIONS_MUTATIONS,
+  ...IDS_MUTATIONS,
+  ...INPUT_MUTATIONS,
   ...LIFECYCLE_MUTATIONS,
 ];
 

@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { DomainEvent } from '../../src/index.js';
 
 /** The README's TypeScript examples, run as they are written (importing the sources instead of the package). */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +38,44 @@ describe('the README examples run as written', () => {
     expect(log).toHaveBeenCalledWith('open');
     log.mockRestore();
     error.mockRestore();
+  });
+
+  it('the round report example decides a finding by its 12-character id, and the event keeps the full id', async () => {
+    const { decide, findingId, fold, PRESETS } = await import('../../src/index.js');
+    const section = readme.slice(readme.indexOf('A round report is JSON'));
+    const json = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    if (json === undefined) throw new Error('no json example after "A round report is JSON"');
+    const example = JSON.parse(json) as { decisions: Array<{ id: string }>; inputSha: string };
+    expect(example.decisions[0]?.id).toHaveLength(12);
+    // round 1 found the handle that round 2's decision closes
+    const earlier = {
+      file: 'src/service.js',
+      line: 10,
+      category: 'correctness',
+      summary: 'Missing close',
+      severity: 'major',
+      confirmed: true,
+      evidence: 'the handle leaks when the request is aborted',
+    };
+    const round1 = { runId: 'pr-236', round: 1, inputSha: 'r1', completed: true, candidates: [earlier] };
+    const events: DomainEvent[] = [
+      {
+        type: 'run.opened',
+        data: { runId: 'pr-236', policy: PRESETS.default, subject: {}, consent: { by: 'ci' } },
+      },
+      { type: 'revision.captured', data: { round: 1, inputSha: 'r1', touchedFiles: [], renames: [] } },
+    ];
+    const after1 = decide(fold(events).state, round1);
+    if (after1._tag === 'Left') throw new Error(after1.left.message);
+    const capture = { round: 2, inputSha: example.inputSha, touchedFiles: ['src/service.js'], renames: [] };
+    const verdict = decide(after1.right.state, example, { capture });
+    if (verdict._tag === 'Left') throw new Error(`${verdict.left.code}: ${verdict.left.message}`);
+    const recorded = verdict.right.events.at(-1);
+    expect(recorded?.type === 'round.recorded' && recorded.data.report.decisions[0]?.id).toBe(
+      findingId(earlier),
+    );
+    expect(findingId(earlier).startsWith(example.decisions[0]?.id ?? '-')).toBe(true);
+    expect(verdict.right.state.findings[findingId(earlier)]?.status).toBe('fixed');
   });
 
   it('property testing with clearance/testing', async () => {

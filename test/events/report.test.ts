@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { parseReport, reportJsonSchema } from '../../src/index.js';
+import { parseReport, REPORT_LIMITS, reportJsonSchema } from '../../src/index.js';
 import { candidate, decision, report } from '../support/builders.js';
 
 const refusal = (input: unknown) => {
@@ -58,5 +58,26 @@ describe('the round report schema (the boundary)', () => {
       expect.arrayContaining(['file', 'category', 'summary', 'severity', 'confirmed', 'evidence']),
     );
     expect(props.candidates?.items?.additionalProperties).toBe(false);
+  });
+
+  it('publishes every bound: each string a maxLength, each list a maxItems, numbers within 2^53', () => {
+    const schema = reportJsonSchema();
+    const unbounded: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      if (n.type === 'string' && n.enum === undefined && typeof n.maxLength !== 'number') unbounded.push(at);
+      if (n.type === 'array' && typeof n.maxItems !== 'number') unbounded.push(at);
+      if ((n.type === 'number' || n.type === 'integer') && typeof n.maximum !== 'number') unbounded.push(at);
+      for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k}`);
+    };
+    walk(schema, '#');
+    expect(unbounded).toEqual([]);
+    const props = schema.properties as Record<
+      string,
+      { maxItems?: number; items?: { properties?: Record<string, { maxLength?: number }> } }
+    >;
+    expect(props.candidates?.maxItems).toBe(REPORT_LIMITS.candidates);
+    expect(props.candidates?.items?.properties?.summary?.maxLength).toBe(REPORT_LIMITS.summary);
   });
 });

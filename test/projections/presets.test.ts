@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingId, PRESETS, roundRecorded } from '../../src/index.js';
+import { type Finding, findingId, last, PRESETS, roundRecorded, toArray } from '../../src/index.js';
 import { candidate, captured, decision, opened, recordedResolved, report } from '../support/builders.js';
 import { given } from '../support/given.js';
 
@@ -34,7 +34,7 @@ describe('the issueflow preset', () => {
       .whenCited(report(2, 'B', { candidates: late }))
       .accepts();
     expect(Object.keys(state.findings)).toHaveLength(9);
-    expect(state.suppressed).toEqual([]);
+    expect(toArray(state.suppressed)).toEqual([]);
   });
 
   it('has 3 rounds: an open blocking finding at round 3 is blocked', () => {
@@ -66,7 +66,7 @@ describe('the issueflow preset', () => {
     const kept = spec
       .whenCited(report(2, 'B', { notExamined, decisions: [decision(high, 'open', 'still there')] }))
       .accepts();
-    expect(kept.findings[findingId(high)]?.history.at(-1)).toEqual({
+    expect(last((kept.findings[findingId(high)] as Finding).steps)).toEqual({
       round: 2,
       how: 'decided',
       status: 'open',

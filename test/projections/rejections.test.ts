@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
-import { PRESETS, REJECTION_CODES, roundRecorded } from '../../src/index.js';
+import { PRESETS, REJECTION_CODES, REPORT_LIMITS, roundRecorded } from '../../src/index.js';
+import { TWIN_PREFIX, TWINS } from '../../src/testing/mutations/ids.js';
 import {
   allStages,
   candidate,
@@ -122,6 +123,53 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .when({ runId: RUN, round: 1 })
         .rejects('invalid-report', /inputSha/);
     });
+    it('invalid-text: a lone surrogate anywhere in the report, which has no UTF-8 form', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      spec
+        .when(report(1, 'A', { candidates: [{ ...major, summary: 'half \uD83D a pair' }] }))
+        .rejects('invalid-text', /candidates\[0\]\.summary: contains a lone surrogate/);
+      spec.when(report(1, 'A', { notExamined: ['\uDE00'] })).rejects('invalid-text', /notExamined\[0\]/);
+      // a well-formed pair is text like any other
+      expect(
+        spec
+          .when(report(1, 'A', { candidates: [{ ...major, summary: 'emoji \uD83D\uDE00 here' }] }))
+          .accepts().status,
+      ).toBe('open');
+    });
+    it('a stored round.recorded with a lone surrogate has no reportSha: refused as inconsistent-event, never thrown', () => {
+      const event = roundRecorded(report(1, 'A', { candidates: [major] }));
+      const forged = {
+        ...event,
+        data: { ...event.data, report: { ...event.data.report, reviewer: '\uD800' } },
+      };
+      given(opened(), captured(1, 'A')).whenEvent(forged).rejects('inconsistent-event');
+    });
+    it('over-limit: every string and list has a published bound', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      spec
+        .when(report(1, 'A', { candidates: [{ ...major, summary: 'x'.repeat(REPORT_LIMITS.summary + 1) }] }))
+        .rejects('over-limit', /candidates\[0\]\.summary/);
+      spec
+        .when(report(1, 'A', { candidates: [{ ...major, summary: 'x'.repeat(REPORT_LIMITS.summary) }] }))
+        .accepts();
+      spec
+        .when(
+          report(1, 'A', { decisions: Array(REPORT_LIMITS.decisions + 1).fill(decision(major, 'fixed')) }),
+        )
+        .rejects('over-limit', /decisions/);
+    });
+    it('invalid-report: numbers past 2^53, which JSON readers round silently', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      const parsed = JSON.parse(
+        JSON.stringify(report(1, 'A', { candidates: [major] })).replace(
+          '"line":10',
+          '"line":9007199254740993',
+        ),
+      );
+      expect(parsed.candidates[0].line).toBe(2 ** 53);
+      spec.when(parsed).rejects('invalid-report', /candidates\[0\]\.line/);
+      spec.when({ ...report(1, 'A'), round: 2 ** 60 }).rejects('invalid-report', /round/);
+    });
   });
 
   describe('candidates', () => {
@@ -186,6 +234,95 @@ describe('every rule refuses with its own code, and leaves the state and the off
           }),
         )
         .rejects('unknown-finding');
+    });
+    it('unknown-finding: the message lists the open findings an author could have meant', () => {
+      const refused = round2Touching(major.file, other.file)
+        .when(report(2, 'B', { decisions: [decision(major, 'fixed'), decision('0123abcd', 'fixed')] }))
+        .rejects(
+          'unknown-finding',
+          new RegExp(`its open findings: .*${idOf(other).slice(0, 12)} src/other.js:10 "Off by one"`),
+        );
+      expect(refused.message).toMatch(/unique prefix of at least 8/);
+      expect(refused.details?.openFindings).toContainEqual({
+        id: idOf(major).slice(0, 12),
+        citation: 'src/service.js:10',
+        summary: major.summary,
+      });
+      // fewer than 8 characters never name a finding, even when they would be unique
+      round2Touching(major.file, other.file)
+        .when(
+          report(2, 'B', {
+            decisions: [decision(other, 'fixed'), decision(idOf(major).slice(0, 7), 'fixed')],
+          }),
+        )
+        .rejects('unknown-finding');
+    });
+    it('a unique prefix of 8 or more hex characters names a finding; the event stores the full id', () => {
+      const accepted = round2Touching(major.file, other.file).when(
+        report(2, 'B', {
+          decisions: [
+            decision(idOf(major).slice(0, 12), 'fixed'),
+            decision(idOf(other).slice(0, 8).toUpperCase(), 'open'),
+          ],
+        }),
+      );
+      const state = accepted.accepts();
+      expect(state.findings[idOf(major)]?.status).toBe('fixed');
+      const event = accepted.result._tag === 'Right' ? accepted.result.right : null;
+      const decided = (event as { events: DomainEvent[] } | null)?.events.at(-1);
+      expect(decided?.type === 'round.recorded' && decided.data.report.decisions.map((d) => d.id)).toEqual([
+        idOf(major),
+        idOf(other),
+      ]);
+      // two prefixes of one finding are one finding decided twice
+      round2Touching(major.file, other.file)
+        .when(
+          report(2, 'B', {
+            decisions: [
+              decision(idOf(major).slice(0, 8), 'fixed'),
+              decision(idOf(major).slice(0, 10), 'fixed'),
+              decision(other, 'fixed'),
+            ],
+          }),
+        )
+        .rejects('duplicate-decision');
+    });
+    it('unknown-finding: a stored event with a short id is refused, however unique the prefix', () => {
+      const short = roundRecorded(
+        report(2, 'B', {
+          decisions: [decision(idOf(major).slice(0, 12), 'fixed'), decision(other, 'fixed')],
+        }),
+      );
+      given(...afterRound1, captured(2, 'B', { touched: [major.file, other.file] }))
+        .whenEvent(short)
+        .rejects('unknown-finding', /a stored event names a finding by its full id/);
+    });
+    it('ambiguous-id: a prefix two findings share, listing both', () => {
+      const twins = TWINS.map((t) => candidate(t));
+      expect(idOf(twins[0] as never).slice(0, 8)).toBe(TWIN_PREFIX);
+      expect(idOf(twins[1] as never).slice(0, 8)).toBe(TWIN_PREFIX);
+      const withTwins = [
+        opened(),
+        captured(1, 'A'),
+        roundRecorded(report(1, 'A', { candidates: twins })),
+        captured(2, 'B', { touched: ['src/a.ts'] }),
+      ];
+      const refused = given(...withTwins)
+        .when(report(2, 'B', { decisions: [decision(TWIN_PREFIX, 'fixed')] }))
+        .rejects('ambiguous-id', /begins 2 finding ids: .*Twin finding 27670.*Twin finding 83260/);
+      expect(refused.details?.matches).toHaveLength(2);
+      // one more character tells them apart
+      const [a, b] = twins.map((t) => idOf(t as never));
+      given(...withTwins)
+        .when(
+          report(2, 'B', {
+            decisions: [
+              decision((a as string).slice(0, 9), 'fixed'),
+              decision((b as string).slice(0, 9), 'fixed'),
+            ],
+          }),
+        )
+        .accepts();
     });
     it('closed-finding: a decision on a fixed finding', () => {
       const closed = [

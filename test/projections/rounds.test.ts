@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingId, fold, openFindings, roundRecorded } from '../../src/index.js';
+import { type Finding, findingId, fold, historyOf, openFindings, roundRecorded } from '../../src/index.js';
 import { candidate, captured, decision, nit, opened, report } from '../support/builders.js';
 import { given } from '../support/given.js';
 
@@ -43,7 +43,12 @@ describe('a review loop under the default policy', () => {
     expect(state.round).toBe(4);
     const finding = state.findings[findingId(major)];
     expect(finding?.status).toBe('open');
-    expect(finding?.history.map((h) => h.how)).toEqual(['opened', 'carried', 'carried', 'carried']);
+    expect(historyOf(state, finding as Finding).map((h) => h.how)).toEqual([
+      'opened',
+      'carried',
+      'carried',
+      'carried',
+    ]);
     given(...events)
       .when(report(5, 'E'), { capture: captured(5, 'E').data })
       .rejects('run-final', /blocked after round 4/);

@@ -1,4 +1,4 @@
-import { canonicalJson, maxRoundsOf, type RunState } from '../../src/index.js';
+import { canonicalJson, maxRoundsOf, type RunState, toArray } from '../../src/index.js';
 
 /**
  * The verdict of a run, in a shape that never changes: what a frozen log must still fold to, byte
@@ -20,7 +20,7 @@ export const verdictOf = (state: RunState): string =>
       blocking: f.blocking,
       openedRound: f.openedRound,
     })),
-    suppressed: state.suppressed.map((s) => ({ id: s.id, round: s.round, reason: s.reason })),
+    suppressed: toArray(state.suppressed).map((s) => ({ id: s.id, round: s.round, reason: s.reason })),
   })}\n`;
 
 /**
@@ -31,7 +31,7 @@ export const verdictOf = (state: RunState): string =>
 export const lifecycleOf = (state: RunState): string =>
   `${canonicalJson({
     cap: maxRoundsOf(state),
-    outcomes: state.outcomes.map((o) => ({ round: o.round, result: o.result, reason: o.reason })),
+    outcomes: toArray(state.outcomes).map((o) => ({ round: o.round, result: o.result, reason: o.reason })),
     failedAttempts: state.failedAttempts,
     stagesOfNextRound: {
       finished: state.stages.finished,
@@ -39,20 +39,25 @@ export const lifecycleOf = (state: RunState): string =>
       failures: state.stages.failures,
     },
     spent: state.spent,
-    costs: state.costs.map((c) => ({
+    costs: toArray(state.costs).map((c) => ({
       round: c.round,
       stage: c.stage,
       runner: c.runner,
       outcome: c.outcome,
       cost: c.cost,
     })),
-    rulings: state.rulings.map((r) => ({
+    rulings: toArray(state.rulings).map((r) => ({
       round: r.round,
       findingId: r.findingId,
       status: r.status,
       why: r.why,
       by: r.by,
     })),
-    extensions: state.extensions.map((x) => ({ round: x.round, rounds: x.rounds, why: x.why, by: x.by })),
+    extensions: toArray(state.extensions).map((x) => ({
+      round: x.round,
+      rounds: x.rounds,
+      why: x.why,
+      by: x.by,
+    })),
     convergedBy: state.convergedBy === null ? null : { by: state.convergedBy.by, why: state.convergedBy.why },
   })}\n`;

@@ -31,7 +31,7 @@ export const registerFindings = (program: Command, io: Io): Command =>
     .action(
       action(io, async (ctx, runId: string, opts: { status?: FindingStatus; format: OutputFormat }) => {
         const { state } = await readIntactRunState(ctx.dir, runId);
-        const findings = findingsOf(state, opts.status).map(findingView);
+        const findings = findingsOf(state, opts.status).map((f) => findingView(f, state));
         return {
           json: { runId, findings },
           text:

@@ -13,7 +13,7 @@ export const registerRule = (program: Command, io: Io): Command =>
       'past the cap, a person closes an open finding of a blocked run: fixed or withdrawn, with a name and a reason',
     )
     .argument('<run>', 'the run id')
-    .argument('<finding>', 'the finding id, or a unique prefix of at least 6 characters')
+    .argument('<finding>', 'the finding id, or a unique prefix of at least 8 hex characters')
     .option('--fixed', 'the finding is fixed')
     .option('--withdrawn', 'the finding does not hold')
     .option('--why <text>', 'the reason, on the record')

@@ -1,5 +1,6 @@
 import { blocksFor, type Policy } from '../../events/policy.js';
 import type { Finding, Suppressed } from '../state.js';
+import { vecOf } from '../vec.js';
 import type { Identified } from './candidates.js';
 
 export type Admission = Readonly<{
@@ -60,7 +61,7 @@ export const admitCandidates = (
       blocking: blocksFor(policy, c.severity, c.category),
       status: 'open',
       openedRound: round,
-      history: [{ round, how: 'opened', status: 'open' }],
+      steps: vecOf([{ round, how: 'opened', status: 'open' } as const]),
     });
   }
   return { opened, suppressed, admitted };

@@ -6,8 +6,12 @@ export type Check = E.Either<Rejection, void>;
 
 export const ok: Check = E.right(undefined);
 
-export const fail = (code: RejectionCode, message: string, path: Path = []): E.Either<Rejection, never> =>
-  E.left(rejection(code, message, path));
+export const fail = (
+  code: RejectionCode,
+  message: string,
+  path: Path = [],
+  details?: Readonly<Record<string, unknown>>,
+): E.Either<Rejection, never> => E.left(rejection(code, message, path, details));
 
 /** Run rules in order and stop at the first that fails: a refusal always names one cause. */
 export const firstFailure = (...checks: ReadonlyArray<() => Check>): Check => {

@@ -1,7 +1,9 @@
+import * as E from 'fp-ts/lib/Either.js';
 import type { Policy } from '../../events/policy.js';
 import type { Decision } from '../../events/report.js';
 import type { Finding } from '../state.js';
 import { type Check, fail, isBlank, ok, shortId } from './check.js';
+import { namedFinding } from './finding-ref.js';
 
 /**
  * Decisions rule on open findings whose file was touched since the last reviewed input; at most
@@ -28,14 +30,9 @@ export const decisionsCoverTouched = (
       );
     }
     decided.set(d.id, i);
-    const finding = findings[d.id];
-    if (finding === undefined) {
-      return fail(
-        'unknown-finding',
-        `decisions[${i}].id ${shortId(d.id)} is not a finding of this run`,
-        at('id'),
-      );
-    }
+    const named = namedFinding(findings, d.id, `decisions[${i}].id`, at('id'));
+    if (E.isLeft(named)) return named;
+    const finding = named.right;
     if (finding.status !== 'open') {
       return fail(
         'closed-finding',

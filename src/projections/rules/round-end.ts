@@ -1,23 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { RoundEnded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import { type Finding, maxRoundsOf, NO_STAGES, type RunState } from '../state.js';
+import { maxRoundsOf, NO_STAGES, type RunState } from '../state.js';
+import { push } from '../vec.js';
 import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
 import { deriveStatus } from './status.js';
-
-/** Every open finding carries forward through a round that reviewed nothing. */
-export const carryForward = (
-  findings: Readonly<Record<string, Finding>>,
-  round: number,
-): Readonly<Record<string, Finding>> => {
-  const next: Record<string, Finding> = {};
-  for (const [id, f] of Object.entries(findings)) {
-    next[id] =
-      f.status === 'open' ? { ...f, history: [...f.history, { round, how: 'carried', status: 'open' }] } : f;
-  }
-  return next;
-};
 
 /**
  * `round.ended`: a round that ends without a complete report — `none` (nothing could be
@@ -36,7 +24,8 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
     ]);
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
-  const findings = carryForward(state.findings, round);
+  // every open finding carries forward through it: derived from `outcomes` (views/history.ts), not copied
+  const findings = state.findings;
   return E.right({
     ...state,
     status: deriveStatus(maxRoundsOf(state), round, findings, result),
@@ -46,6 +35,6 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
     failedAttempts: 0,
     lastFailure: null,
     stages: NO_STAGES,
-    outcomes: [...state.outcomes, { round, result, reason }],
+    outcomes: push(state.outcomes, { round, result, reason }),
   });
 };

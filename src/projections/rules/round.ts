@@ -1,10 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { reportSha } from '../../events/canonical-json.js';
+import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
 import { type Finding, maxRoundsOf, NO_STAGES, type RunState } from '../state.js';
+import { push, pushAll } from '../vec.js';
 import { admitCandidates } from './admission.js';
 import { boundToNextRound } from './binding.js';
 import { overrun } from './budget.js';
@@ -43,21 +44,16 @@ const applyDecisions = (
   decisions: ReadonlyArray<Decision>,
   opened: ReadonlyArray<Finding>,
 ): Readonly<Record<string, Finding>> => {
-  const byId = new Map(decisions.map((d) => [d.id, d]));
-  const next: Record<string, Finding> = {};
-  for (const [id, f] of Object.entries(findings)) {
-    const d = byId.get(id);
-    if (d !== undefined) {
-      next[id] = {
-        ...f,
-        status: d.status,
-        history: [...f.history, { round, how: 'decided', status: d.status, evidence: d.evidence }],
-      };
-    } else if (f.status === 'open') {
-      next[id] = { ...f, history: [...f.history, { round, how: 'carried', status: 'open' }] };
-    } else {
-      next[id] = f;
-    }
+  // only the findings this round decides or opens change; the rest carry forward by derivation
+  if (decisions.length === 0 && opened.length === 0) return findings;
+  const next: Record<string, Finding> = { ...findings };
+  for (const d of decisions) {
+    const f = next[d.id] as Finding;
+    next[d.id] = {
+      ...f,
+      status: d.status,
+      steps: push(f.steps, { round, how: 'decided', status: d.status, evidence: d.evidence }),
+    };
   }
   for (const f of opened) next[f.id] = f;
   return next;
@@ -105,7 +101,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (
     event.data.round !== report.round ||
     event.data.inputSha !== report.inputSha ||
-    event.data.reportSha !== reportSha(report)
+    event.data.reportSha !== reportShaIfCanonical(report)
   ) {
     return fail(
       'inconsistent-event',
@@ -152,11 +148,11 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     failedAttempts: 0,
     lastFailure: null,
     stages: NO_STAGES,
-    outcomes: [
-      ...state.outcomes,
-      { round, result, reason: result === 'partial' ? 'recorded as partial' : null },
-    ],
-    suppressed:
-      admission.suppressed.length === 0 ? state.suppressed : [...state.suppressed, ...admission.suppressed],
+    outcomes: push(state.outcomes, {
+      round,
+      result,
+      reason: result === 'partial' ? 'recorded as partial' : null,
+    }),
+    suppressed: pushAll(state.suppressed, admission.suppressed),
   });
 };

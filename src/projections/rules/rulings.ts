@@ -2,7 +2,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { FindingRuled, RoundsExtended } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { maxRoundsOf, type RunState } from '../state.js';
+import { last, push } from '../vec.js';
 import { fail, isBlank, shortId } from './check.js';
+import { namedFinding } from './finding-ref.js';
 
 /** Past the cap, only a person decides: these are accepted only once the run is blocked, with a name and a reason. */
 const blockedRun = (state: RunState, what: string): E.Either<Rejection, void> => {
@@ -30,11 +32,9 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
   const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { findingId, status, why, by } = event.data;
-  const finding = state.findings[findingId];
-  if (finding === undefined)
-    return fail('unknown-finding', `finding ${shortId(findingId)} is not a finding of this run`, [
-      'findingId',
-    ]);
+  const named = namedFinding(state.findings, findingId, 'the ruling names finding', ['findingId']);
+  if (E.isLeft(named)) return named;
+  const finding = named.right;
   if (finding.status !== 'open') {
     return fail(
       'closed-finding',
@@ -47,16 +47,16 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
     [findingId]: {
       ...finding,
       status,
-      history: [...finding.history, { round: state.round, how: 'ruled' as const, status, evidence: why, by }],
+      steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
     },
   };
   const stillBlocking = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
-  const lastComplete = state.outcomes[state.outcomes.length - 1]?.result === 'complete';
+  const lastComplete = last(state.outcomes)?.result === 'complete';
   const converges = !stillBlocking && lastComplete;
   return E.right({
     ...state,
     findings,
-    rulings: [...state.rulings, { round: state.round, findingId, status, why, by }],
+    rulings: push(state.rulings, { round: state.round, findingId, status, why, by }),
     ...(converges ? { status: 'converged' as const, convergedBy: { by, why } } : {}),
   });
 };
@@ -77,6 +77,6 @@ export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<R
     ...state,
     status: 'open',
     extraRounds: state.extraRounds + rounds,
-    extensions: [...state.extensions, { round: state.round, rounds, why, by }],
+    extensions: push(state.extensions, { round: state.round, rounds, why, by }),
   });
 };

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { StageFailed, StageFinished, StageStarted } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Run, RunState } from '../state.js';
+import { push } from '../vec.js';
 import { addCost, costIsReal, depleted, overrun } from './budget.js';
 import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
@@ -127,7 +128,7 @@ export const finishStage = (state: RunState, event: StageFinished): E.Either<Rej
     ...state,
     stages: { ...state.stages, running: null, finished: [...state.stages.finished, stage] },
     spent: addCost(state.spent, cost),
-    costs: [...state.costs, { round, stage, runner, outcome: 'finished', cost }],
+    costs: push(state.costs, { round, stage, runner, outcome: 'finished', cost }),
   });
 };
 
@@ -146,6 +147,6 @@ export const failStage = (state: RunState, event: StageFailed): E.Either<Rejecti
       failures: { ...state.stages.failures, [stage]: (state.stages.failures[stage] ?? 0) + 1 },
     },
     spent: addCost(state.spent, cost),
-    costs: [...state.costs, { round, stage, runner, outcome: 'failed', cost }],
+    costs: push(state.costs, { round, stage, runner, outcome: 'failed', cost }),
   });
 };

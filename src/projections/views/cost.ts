@@ -1,6 +1,7 @@
 import { COST_KEYS, type Cost } from '../../events/policy.js';
 import { addCost } from '../rules/budget.js';
 import type { CostEntry, RunState } from '../state.js';
+import { toArray } from '../vec.js';
 
 export type CostReport = Readonly<{
   spent: Cost;
@@ -16,8 +17,10 @@ export const costReport = (state: RunState): CostReport => {
   const budget = state.run?.policy.budget ?? {};
   const rounds = new Map<number, CostEntry[]>();
   const runners = new Map<string, Cost>();
-  for (const entry of state.costs) {
-    rounds.set(entry.round, [...(rounds.get(entry.round) ?? []), entry]);
+  for (const entry of toArray(state.costs)) {
+    const stages = rounds.get(entry.round);
+    if (stages === undefined) rounds.set(entry.round, [entry]);
+    else stages.push(entry);
     runners.set(entry.runner, addCost(runners.get(entry.runner) ?? {}, entry.cost));
   }
   const remaining: { -readonly [K in keyof Cost]: number } = {};

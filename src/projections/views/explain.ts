@@ -8,7 +8,9 @@ import {
   type RunState,
   type RunStatus,
 } from '../state.js';
+import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
+import { historyOf } from './history.js';
 
 export type BlockingReason = Readonly<{
   id: string;
@@ -36,7 +38,7 @@ export type Explanation = Readonly<{
   convergedBy: string | null;
 }>;
 
-const blockingReason = (f: Finding): BlockingReason => ({
+const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
   id: f.id,
   file: f.file,
   line: f.line,
@@ -44,7 +46,7 @@ const blockingReason = (f: Finding): BlockingReason => ({
   severity: f.severity,
   summary: f.summary,
   openedRound: f.openedRound,
-  keptOpen: f.history.filter((step) => step.status === 'open'),
+  keptOpen: historyOf(state, f).filter((step) => step.status === 'open'),
 });
 
 const headlineOf = (state: RunState, blocking: number): string => {
@@ -52,7 +54,7 @@ const headlineOf = (state: RunState, blocking: number): string => {
   if (run === null) return 'no run: nothing has been opened';
   const cap = maxRoundsOf(state);
   const findings = blocking === 1 ? '1 blocking finding is' : `${blocking} blocking findings are`;
-  const last = state.outcomes[state.outcomes.length - 1];
+  const last = lastOf(state.outcomes);
   const lastIncomplete =
     last !== undefined && last.result !== 'complete' ? `, and round ${last.round} ended ${last.result}` : '';
   switch (state.status) {
@@ -71,15 +73,15 @@ const headlineOf = (state: RunState, blocking: number): string => {
 
 /** Why the status is what it is: the open blocking findings and the rounds that kept them open. */
 export const explain = (state: RunState): Explanation => {
-  const blocking = openBlockingFindings(state).map(blockingReason);
+  const blocking = openBlockingFindings(state).map((f) => blockingReason(state, f));
   return {
     status: state.status,
     headline: headlineOf(state, blocking.length),
     blocking,
     advisoryOpen: openFindings(state).length - blocking.length,
-    incomplete: state.outcomes.filter((o) => o.result !== 'complete'),
-    rulings: state.rulings,
-    extensions: state.extensions,
+    incomplete: toArray(state.outcomes).filter((o) => o.result !== 'complete'),
+    rulings: toArray(state.rulings),
+    extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
   };
 };

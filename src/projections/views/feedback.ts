@@ -1,40 +1,88 @@
-import type { Finding, RunState } from '../state.js';
+import { type Finding, maxRoundsOf, type RunState } from '../state.js';
+import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
-
-const roundsOpen = (f: Finding) => f.history.filter((s) => s.status === 'open').length;
+import { roundsOpenOf } from './history.js';
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** The id screens show; any unique prefix of 8+ hex characters names a finding in a decision. */
+const shownId = (f: Finding) => f.id.slice(0, 12);
+
+/** How the last round ended, when it did not end with a complete review: its diagnosis is the feedback. */
+const lastRoundEnding = (state: RunState): ReadonlyArray<string> => {
+  const last = lastOf(state.outcomes);
+  if (last === undefined || last.round !== state.round || last.result === 'complete') return [];
+  const reason = last.reason === null ? '' : `: ${oneLine(last.reason)}`;
+  switch (last.result) {
+    case 'ci_failed':
+      return [`Round ${last.round} ended without a review because CI failed${reason}. Fix that first.`];
+    case 'none':
+      return [`Round ${last.round} ended without a review${reason}.`];
+    case 'partial':
+      return [`Round ${last.round} was partial (it can never converge on its own)${reason}.`];
+  }
+};
+
+/** The cap in force, and who moved it: an extension is part of the brief. */
+const capLine = (state: RunState): ReadonlyArray<string> => {
+  if (state.extensions.size === 0) return [];
+  const policyCap = state.run?.policy.maxRounds ?? 0;
+  const by = toArray(state.extensions)
+    .map((e) => `${e.rounds} by ${e.by} (${oneLine(e.why)})`)
+    .join(', ');
+  return [`The cap is ${maxRoundsOf(state)} rounds: the policy's ${policyCap}, extended ${by}.`];
+};
+
 /**
  * "Review feedback, round N": the Markdown section a driver hands back to the producer for the
- * next attempt — what still blocks (with its evidence and how long it has been open), how much
- * advice is pending, and where the full record is.
+ * next attempt — how the last round ended when it was not reviewed (its diagnosis), what still
+ * blocks (with its evidence, how long it has been open, and an id that can be pasted back as a
+ * decision), how much advice is pending, the cap in force, and where the full record is.
  */
 export const feedbackMarkdown = (state: RunState, record: string): string => {
   const blocking = openBlockingFindings(state);
   const advisory = openFindings(state).length - blocking.length;
-  const maxRounds = state.run?.policy.maxRounds ?? 0;
+  const cap = maxRoundsOf(state);
   const lines = [`## Review feedback, round ${state.round}`, ''];
   lines.push(
     state.status === 'converged'
-      ? 'The review converged: nothing blocks.'
+      ? state.convergedBy === null
+        ? 'The review converged: nothing blocks.'
+        : `The review converged by ruling of ${state.convergedBy.by}: ${oneLine(state.convergedBy.why)}.`
       : state.status === 'blocked'
-        ? `The review is blocked: round ${state.round} was the last of ${maxRounds}. Only a person can rule now.`
-        : `${blocking.length} blocking finding${blocking.length === 1 ? '' : 's'} must be fixed or answered before round ${state.round + 1} of ${maxRounds}.`,
+        ? `The review is blocked: round ${state.round} was the last of ${cap}. Only a person can rule now.`
+        : `${blocking.length} blocking finding${blocking.length === 1 ? '' : 's'} must be fixed or answered before round ${state.round + 1} of ${cap}.`,
   );
+  const ending = lastRoundEnding(state);
+  const failure = state.lastFailure;
+  const notes = [
+    ...ending,
+    ...(failure === null
+      ? []
+      : [
+          `The last attempt at round ${failure.round} failed (${failure.reason}): ${oneLine(failure.detail)}.`,
+        ]),
+    ...capLine(state),
+  ];
+  if (notes.length > 0) lines.push('', ...notes);
   if (blocking.length > 0) {
     lines.push('', '### Blocking');
     for (const f of blocking) {
-      const open = roundsOpen(f);
+      const open = roundsOpenOf(state, f);
       lines.push(
         '',
-        `- \`${f.id.slice(0, 12)}\` **${citationOf(f)}** (${f.severity}, open ${open} round${open === 1 ? '' : 's'}): ${oneLine(f.summary)}`,
+        `- \`${shownId(f)}\` **${citationOf(f)}** (${f.severity}, open ${open} round${open === 1 ? '' : 's'}): ${oneLine(f.summary)}`,
         `  - Evidence: ${oneLine(f.evidence)}`,
       );
-      const last = f.history[f.history.length - 1];
+      const last = lastOf(f.steps);
       if (last?.how === 'decided' && last.evidence !== undefined)
         lines.push(`  - Last ruling (round ${last.round}): still open: ${oneLine(last.evidence)}`);
     }
+    const example = shownId(blocking[0] as Finding);
+    lines.push(
+      '',
+      `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${example}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held.`,
+    );
   }
   lines.push('', `Advisory findings open: ${advisory} (they never block).`, '', `Full record: ${record}`);
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,5 @@
 import type { Finding, FindingStatus, RunState } from '../state.js';
+import { roundsOpenOf } from './history.js';
 
 export type FindingView = Readonly<{
   id: string;
@@ -23,9 +24,8 @@ export const citationOf = (
 ): string =>
   f.line !== null ? `${f.file}:${f.line}` : f.section !== null ? `${f.file} § ${f.section}` : f.file;
 
-const roundsOpen = (f: Finding): number => f.history.filter((step) => step.status === 'open').length;
-
-export const findingView = (f: Finding): FindingView => ({
+/** How a finding shows on a screen, in the run `state` it belongs to. */
+export const findingView = (f: Finding, state: RunState): FindingView => ({
   id: f.id,
   file: f.file,
   line: f.line,
@@ -37,7 +37,7 @@ export const findingView = (f: Finding): FindingView => ({
   status: f.status,
   blocking: f.blocking,
   openedRound: f.openedRound,
-  roundsOpen: roundsOpen(f),
+  roundsOpen: roundsOpenOf(state, f),
 });
 
 /** Every finding of the run in the order it opened, optionally only those with one status. */

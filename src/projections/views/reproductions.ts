@@ -1,4 +1,5 @@
 import type { RunState } from '../state.js';
+import { last as lastStep } from '../vec.js';
 import { citationOf } from './findings.js';
 
 export type ReproductionToRun = Readonly<{
@@ -17,7 +18,7 @@ export type ReproductionToRun = Readonly<{
 export const reproductionsToRun = (state: RunState): ReadonlyArray<ReproductionToRun> =>
   Object.values(state.findings).flatMap((f) => {
     if (f.reproduction === null) return [];
-    const last = f.history[f.history.length - 1];
+    const last = lastStep(f.steps);
     const fixedLastRound = f.status === 'fixed' && last?.round === state.round;
     if (f.status !== 'open' && !fixedLastRound) return [];
     return [

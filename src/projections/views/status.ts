@@ -7,6 +7,7 @@ import {
   type RunState,
   type RunStatus,
 } from '../state.js';
+import { toArray } from '../vec.js';
 import { type FindingView, findingsOf, findingView } from './findings.js';
 
 export type StatusView = Readonly<{
@@ -52,7 +53,7 @@ const inProgressOf = (state: RunState): StatusView['inProgress'] => {
 };
 
 export const statusOf = (state: RunState): StatusView => {
-  const findings = findingsOf(state).map(findingView);
+  const findings = findingsOf(state).map((f) => findingView(f, state));
   const count = (pred: (f: FindingView) => boolean) => findings.filter(pred).length;
   return {
     runId: state.run?.runId ?? null,
@@ -67,13 +68,13 @@ export const statusOf = (state: RunState): StatusView => {
       openBlocking: count((f) => f.status === 'open' && f.blocking),
       fixed: count((f) => f.status === 'fixed'),
       withdrawn: count((f) => f.status === 'withdrawn'),
-      suppressed: state.suppressed.length,
+      suppressed: state.suppressed.size,
     },
     findings,
     failedAttempts: state.failedAttempts,
     lastFailure: state.lastFailure,
     inProgress: inProgressOf(state),
-    rounds: state.outcomes,
+    rounds: toArray(state.outcomes),
     spent: state.spent,
   };
 };

@@ -1,0 +1,58 @@
+import { test } from '@fast-check/vitest';
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect } from 'vitest';
+import { evolve, type FindingStep, historyOf, initialState, roundsOpenOf } from '../src/index.js';
+import { reachableRunArb } from '../src/testing.js';
+import { numRuns } from './runs.js';
+
+/**
+ * The history as the fold used to store it, one step per finding per ended round, rebuilt from
+ * the events: the reference `historyOf` must equal now that carrying is derived.
+ */
+const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, FindingStep[]> => {
+  const steps = new Map<string, FindingStep[]>();
+  let state = initialState;
+  for (const event of events) {
+    const next = evolve(state, event);
+    if (E.isLeft(next)) throw new Error(`generated run refused ${event.type}: ${next.left.message}`);
+    const openBefore = Object.values(state.findings).filter((f) => f.status === 'open');
+    if (event.type === 'round.recorded' || event.type === 'round.ended') {
+      const round = event.data.round;
+      const decided = new Map(
+        event.type === 'round.recorded' ? event.data.report.decisions.map((d) => [d.id, d]) : [],
+      );
+      for (const f of openBefore) {
+        const d = decided.get(f.id);
+        steps
+          .get(f.id)
+          ?.push(
+            d === undefined
+              ? { round, how: 'carried', status: 'open' }
+              : { round, how: 'decided', status: d.status, evidence: d.evidence },
+          );
+      }
+      for (const id of Object.keys(next.right.findings))
+        if (!steps.has(id)) steps.set(id, [{ round, how: 'opened', status: 'open' }]);
+    }
+    if (event.type === 'finding.ruled') {
+      const { findingId, status, why, by } = event.data;
+      steps.get(findingId)?.push({ round: state.round, how: 'ruled', status, evidence: why, by });
+    }
+    state = next.right;
+  }
+  return steps;
+};
+
+describe('a finding history derived, not copied per round', () => {
+  test.prop([reachableRunArb], { numRuns })(
+    'historyOf equals one stored step per ended round, and roundsOpenOf counts its open steps',
+    (run) => {
+      const reference = storedPerRound([...run.events]);
+      for (const f of Object.values(run.state.findings)) {
+        const history = historyOf(run.state, f);
+        expect(history).toEqual(reference.get(f.id));
+        expect(roundsOpenOf(run.state, f)).toBe(history.filter((s) => s.status === 'open').length);
+      }
+    },
+  );
+});

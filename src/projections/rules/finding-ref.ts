@@ -1,0 +1,89 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Path, Rejection } from '../../events/rejection.js';
+import type { Finding } from '../state.js';
+import { citationOf } from '../views/findings.js';
+import { fail, shortId } from './check.js';
+
+/**
+ * How people name a finding: its full 64-hex id, or any unique prefix of at least 8 hex characters
+ * (screens show 12). An offer is resolved to the full id where it becomes an event, so a stored
+ * event always carries the full id, and a short id read back from a log is refused like any
+ * unknown one.
+ */
+export const MIN_ID_PREFIX = 8;
+
+const HEX_PREFIX = new RegExp(`^[0-9a-f]{${MIN_ID_PREFIX},64}$`);
+
+/** The ids a typed reference could mean: itself when it is one, else every id it begins. */
+export const findingsNamed = (
+  findings: Readonly<Record<string, Finding>>,
+  ref: string,
+): ReadonlyArray<string> => {
+  if (Object.hasOwn(findings, ref)) return [ref];
+  const prefix = ref.toLowerCase();
+  if (!HEX_PREFIX.test(prefix)) return [];
+  return Object.keys(findings).filter((id) => id.startsWith(prefix));
+};
+
+/**
+ * `decide`'s part: a reference that names exactly one finding becomes its full id; anything else
+ * is left as typed, for the rule below to refuse with the reason.
+ */
+export const resolveFindingRef = (findings: Readonly<Record<string, Finding>>, ref: string): string => {
+  const named = findingsNamed(findings, ref);
+  return named.length === 1 ? (named[0] as string) : ref;
+};
+
+const LISTED = 10;
+const DETAILED = 100;
+
+const described = (f: Finding) => ({ id: shortId(f.id), citation: citationOf(f), summary: f.summary });
+const listed = (items: ReadonlyArray<ReturnType<typeof described>>): string =>
+  items
+    .slice(0, LISTED)
+    .map((f) => `${f.id} ${f.citation} ${JSON.stringify(f.summary)}`)
+    .join('; ') + (items.length > LISTED ? `; and ${items.length - LISTED} more` : '');
+
+/**
+ * The rule: an event names a finding of this run by its full id. A prefix shared by several
+ * findings is `ambiguous-id` (listing them); anything else is `unknown-finding`, listing the open
+ * findings the author could have meant.
+ */
+export const namedFinding = (
+  findings: Readonly<Record<string, Finding>>,
+  ref: string,
+  where: string,
+  path: Path,
+): E.Either<Rejection, Finding> => {
+  if (Object.hasOwn(findings, ref)) return E.right(findings[ref] as Finding);
+  const named = findingsNamed(findings, ref);
+  const shown = JSON.stringify(ref.length > 80 ? `${ref.slice(0, 80)}…` : ref);
+  if (named.length > 1) {
+    const matches = named.map((id) => described(findings[id] as Finding));
+    return fail(
+      'ambiguous-id',
+      `${where} ${shown} begins ${named.length} finding ids: ${listed(matches)}. Give more characters of the one you mean`,
+      path,
+      { matches: matches.slice(0, DETAILED) },
+    );
+  }
+  if (named.length === 1) {
+    return fail(
+      'unknown-finding',
+      `${where} ${shown} is a prefix of finding ${shortId(named[0] as string)}, but a stored event names a finding by its full id`,
+      path,
+    );
+  }
+  const open = Object.values(findings)
+    .filter((f) => f.status === 'open')
+    .map(described);
+  const form = `a finding id is its 64 hex characters or a unique prefix of at least ${MIN_ID_PREFIX}`;
+  return fail(
+    'unknown-finding',
+    `${where} ${shown} is not a finding of this run (${form}); ${
+      open.length === 0 ? 'the run has no open finding' : `its open findings: ${listed(open)}`
+    }`,
+    path,
+    { openFindings: open.slice(0, DETAILED), openCount: open.length },
+  );
+};
