@@ -157,7 +157,7 @@ describe('clearance mcp', () => {
     const recorded2 = structured(
       await call(client, 'record', {
         runId: 'pr-1',
-        findingsMarkdown: `## Findings\n\n- [fixed] ${id} :: closed on every path\n`,
+        findingsMarkdown: `## Findings\n\n- [fixed] ${id.slice(0, 12)} :: closed on every path\n`,
       }),
     );
     expect(recorded2).toMatchObject({
