@@ -31,7 +31,7 @@ const failedAttempt = (round, inputSha, i) => ({
     round,
     inputSha,
     reason: 'timeout',
-    detail: `attempt ${i}: no report within 600000 ms at /work/review/round-${round}.json`,
+    detail: `attempt ${i}: no report within 600000 ms at review/round-${round}.json`,
   },
 });
 

@@ -320,6 +320,90 @@ const midRound = () => {
   return run;
 };
 
+/**
+ * A round from several reviewers (v3): three expected experts; two and an anonymous reviewer
+ * contribute (a same-line candidate of another category and one within mergeWithinLines merge into
+ * the major), one is absent at the merge, so round 1 is partial; a duplicate contribution is refused. In round 2 all
+ * three contribute, split on the fix (one says open), and the round stays open.
+ */
+const contributed = () => {
+  const run = 'v3-contributions';
+  const policy = file('panel-policy.json', {
+    ...PRESETS.default,
+    name: 'panel',
+    experts: ['ada', 'bob', 'cy'],
+    mergeWithinLines: 3,
+  });
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('p1')]);
+  const sameLine = { ...MAJOR, category: 'security', summary: 'Sockets exhaust under aborts' };
+  const near = { ...MAJOR, line: 44, summary: 'The abort path skips release()' };
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'ada',
+    '--report',
+    file('c-ada-1.json', report(run, 1, sha('p1'), { candidates: [MAJOR, OTHER] })),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'bob',
+    '--report',
+    file('c-bob-1.json', report(run, 1, sha('p1'), { candidates: [sameLine] })),
+  ]);
+  clearance(
+    ['contribute', run, '--expert', 'bob', '--report', file('c-bob-1b.json', report(run, 1, sha('p1')))],
+    1,
+  );
+  clearance([
+    'contribute',
+    run,
+    '--report',
+    file('c-anon-1.json', report(run, 1, sha('p1'), { candidates: [near] })),
+  ]);
+  clearance(['record', run, '--merge']);
+  clearance(['capture', run, '--input-sha', sha('p2'), '--touched', MAJOR.file]);
+  // which candidate the merge kept depends on the reports' hashes: ask the run
+  const listed = execFileSync(process.execPath, [CLI, '--dir', store, 'findings', run, '--json'], {
+    cwd: work,
+  });
+  const kept = JSON.parse(String(listed)).findings.find((f) => f.file === MAJOR.file).id;
+  const vote = (status) => ({
+    decisions: [{ id: kept, status, evidence: `${status}: read the abort path` }],
+  });
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'ada',
+    '--report',
+    file('c-ada-2.json', report(run, 2, sha('p2'), vote('fixed'))),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'bob',
+    '--report',
+    file('c-bob-2.json', report(run, 2, sha('p2'), vote('open'))),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'cy',
+    '--report',
+    file('c-cy-2.json', report(run, 2, sha('p2'))),
+  ]);
+  clearance(['record', run, '--merge']);
+  return run;
+};
+
+/** Which scenarios each folder freezes: a new folder freezes the events its format added. */
+const SCENARIOS = { v2: [stagedConverges, budgetPartial, endedRuled, midRound], v3: [contributed] };
+
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */
 const replayKit = async () => {
   const bundled = path.join(root, 'node_modules', '.cache', 'clearance-freeze', 'replay-kit.mjs');
@@ -344,7 +428,9 @@ const replayKit = async () => {
 };
 
 try {
-  const runs = [stagedConverges(), budgetPartial(), endedRuled(), midRound()];
+  const scenarios = SCENARIOS[folder];
+  if (scenarios === undefined) throw new Error(`no scenarios for ${folder}: add them to SCENARIOS`);
+  const runs = scenarios.map((scenario) => scenario());
   const { lifecycleOf, verdictOf, fold, parseHead, parseLog } = await replayKit();
   mkdirSync(target, { recursive: true });
   for (const run of runs) {

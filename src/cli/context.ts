@@ -37,7 +37,7 @@ export const colorsFor = (io: Io, json: boolean): Colors =>
   );
 
 /** Commands that never read or write a store: they need not ask git where it is. */
-const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait']);
+const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait', 'help']);
 
 /**
  * Where the store is: `--dir`, else `CLEARANCE_DIR`, else inside git's own directory of the

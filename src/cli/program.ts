@@ -4,6 +4,8 @@ import { exitStatusOf } from './action.js';
 import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
 import { EXIT, exitTable } from './exit-codes.js';
+import { defaultFrom } from './help-topics/environment.js';
+import { registerHelp } from './help-topics/index.js';
 import { parsePositiveInt } from './inputs.js';
 import { printFailure } from './output.js';
 
@@ -27,13 +29,13 @@ export const buildProgram = async (
     .version(VERSION)
     .option(
       '--dir <dir>',
-      "the store (default $CLEARANCE_DIR; else, in a git work tree or with --repo, git's own <git common dir>/clearance, never committed and shared by linked worktrees; else ./.clearance)",
+      `the store ${defaultFrom('CLEARANCE_DIR')}; never committed, and shared by linked worktrees`,
     )
-    .option('--by <name>', 'who is acting (default $CLEARANCE_ACTOR, or the OS user)')
+    .option('--by <name>', `who is acting ${defaultFrom('CLEARANCE_ACTOR')}`)
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
     .option(
       '--lock-timeout <ms>',
-      'how long an append waits for the run lock (default 10000, or $CLEARANCE_LOCK_TIMEOUT_MS)',
+      `how long an append waits for the run lock, in ms ${defaultFrom('CLEARANCE_LOCK_TIMEOUT_MS')}`,
       parsePositiveInt,
     )
     .showHelpAfterError(!json)
@@ -47,6 +49,7 @@ export const buildProgram = async (
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });
   await registerCommands(program, io, commandsNeeded(argv, program.options));
+  registerHelp(program, io);
   program.addHelpText(
     'after',
     `
@@ -57,6 +60,8 @@ offset); JSON must be exact: no duplicated key, integers within ±(2^53-1), nest
 
 Exit statuses:
 ${exitTable()}
+
+More: clearance help exit-codes, clearance help environment.
 
 Start with: clearance demo`,
   );

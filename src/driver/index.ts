@@ -1,5 +1,6 @@
 export { type ActorOptions, captureRound, captureWorkspace, type WorkspaceSource } from './capture.js';
 export { type CollectOptions, collectRound } from './collect.js';
+export { collectContributions, contribute, type ExpertSource, recordMerged } from './contribute.js';
 export { type GateSource, gate } from './gate.js';
 export {
   endRound,

@@ -1,5 +1,5 @@
 import { reportSha } from './canonical-json.js';
-import type { CitationCheck, RoundRecorded, RoundResult } from './event.js';
+import type { CitationCheck, ContributionRecorded, RoundRecorded, RoundResult } from './event.js';
 import type { RoundReport } from './report.js';
 
 export type RecordedOptions = Readonly<{
@@ -22,5 +22,17 @@ export const roundRecorded = (report: RoundReport, options: RecordedOptions = {}
     report,
     result: options.result ?? 'complete',
     ...(options.citations === undefined ? {} : { citations: options.citations }),
+  },
+});
+
+/** The event one reviewer's validated report becomes; `expert` absent means anonymous. */
+export const contributionRecorded = (report: RoundReport, expert?: string): ContributionRecorded => ({
+  type: 'contribution.recorded',
+  data: {
+    round: report.round,
+    inputSha: report.inputSha,
+    reportSha: reportSha(report),
+    report,
+    ...(expert === undefined ? {} : { expert }),
   },
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ABSENCE_REASONS } from './codecs/contribution.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
 import { PolicySchema } from './policy-schema.js';
 import { ReportSchema } from './report.js';
@@ -142,6 +143,28 @@ export const EventLineSchema = z
       'rounds.extended',
       1,
       z.strictObject({ rounds: z.number().int(), why: z.string(), by: z.string() }),
+    ),
+    envelope(
+      'contribution.recorded',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        inputSha: z.string(),
+        reportSha: z.string().describe("SHA-256 of the report's RFC 8785 canonical JSON"),
+        report: ReportSchema,
+        expert: z.string().optional().describe('the reviewer; absent for an anonymous contribution'),
+      }),
+    ),
+    envelope(
+      'contribution.absent',
+      1,
+      z.strictObject({
+        round: z.number().int(),
+        inputSha: z.string(),
+        expert: z.string(),
+        reason: z.enum(ABSENCE_REASONS),
+        detail: z.string(),
+      }),
     ),
   ])
   .describe('one line of a clearance run log (<dir>/runs/<runId>.jsonl)');

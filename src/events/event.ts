@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import type { ABSENCE_REASONS, ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution.js';
 import type {
   CitationCheck as CitationCheckCodec,
   FAILURE_REASONS,
@@ -48,6 +49,11 @@ export type StageFailedData = WithCost<t.TypeOf<typeof StageFailedV1>>;
 export type RoundEndedData = Readonly<t.TypeOf<typeof RoundEndedV1>>;
 export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV1>>;
 export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV1>>;
+export type ContributionRecordedData = Readonly<
+  Omit<t.TypeOf<typeof ContributionRecordedV1>, 'report'> & { report: RoundReport }
+>;
+export type ContributionAbsentData = Readonly<t.TypeOf<typeof ContributionAbsentV1>>;
+export type AbsenceReason = (typeof ABSENCE_REASONS)[number];
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export type Rename = RevisionCapturedData['renames'][number];
 
@@ -62,6 +68,12 @@ export type RoundEnded = Readonly<{ type: 'round.ended'; data: RoundEndedData }>
 export type FindingRuled = Readonly<{ type: 'finding.ruled'; data: FindingRuledData }>;
 export type RoundsExtended = Readonly<{ type: 'rounds.extended'; data: RoundsExtendedData }>;
 
+export type ContributionRecorded = Readonly<{
+  type: 'contribution.recorded';
+  data: ContributionRecordedData;
+}>;
+export type ContributionAbsent = Readonly<{ type: 'contribution.absent'; data: ContributionAbsentData }>;
+
 export type DomainEvent =
   | RunOpened
   | RevisionCaptured
@@ -72,7 +84,9 @@ export type DomainEvent =
   | StageFailed
   | RoundEnded
   | FindingRuled
-  | RoundsExtended;
+  | RoundsExtended
+  | ContributionRecorded
+  | ContributionAbsent;
 export type EventType = DomainEvent['type'];
 export type EventOf<K extends EventType> = Extract<DomainEvent, { type: K }>;
 

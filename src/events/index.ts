@@ -1,4 +1,4 @@
-export { type RecordedOptions, roundRecorded } from './build.js';
+export { contributionRecorded, type RecordedOptions, roundRecorded } from './build.js';
 export { canonicalJson, reportSha } from './canonical-json.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
 export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';

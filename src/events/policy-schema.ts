@@ -22,6 +22,8 @@ export const PolicySchema = z.strictObject({
   untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
+  experts: z.array(z.string().min(1)).optional(),
+  mergeWithinLines: z.number().int().nonnegative().optional(),
   stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
   budget: z
     .strictObject({

@@ -26,6 +26,10 @@ export type Policy = Readonly<{
    * an approval survive a new commit whose tree is identical, such as a message-only amend.
    */
   bind?: BindPolicy;
+  /** the reviewers a round expects (default none: any contributors, or one anonymous report) */
+  experts?: ReadonlyArray<string>;
+  /** candidates of one category in one file this many lines apart or closer merge (default 3) */
+  mergeWithinLines?: number;
   /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
   stages: ReadonlyArray<string>;
   /** what the whole run may spend; a stage that would overrun it is refused */
@@ -106,6 +110,10 @@ export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 export const isPresetName = (name: string): name is PresetName => Object.hasOwn(PRESETS, name);
+
+export const DEFAULT_MERGE_WITHIN_LINES = 3;
+export const mergeWithinLinesOf = (policy: Policy): number =>
+  policy.mergeWithinLines ?? DEFAULT_MERGE_WITHIN_LINES;
 
 export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 

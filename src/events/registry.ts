@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution.js';
 import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
 import {
   FindingRuledV1,
@@ -47,6 +48,8 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'round.ended': { latest: 1, versions: { 1: { codec: RoundEndedV1 } } },
   'finding.ruled': { latest: 1, versions: { 1: { codec: FindingRuledV1 } } },
   'rounds.extended': { latest: 1, versions: { 1: { codec: RoundsExtendedV1 } } },
+  'contribution.recorded': { latest: 1, versions: { 1: { codec: ContributionRecordedV1 } } },
+  'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

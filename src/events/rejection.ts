@@ -50,6 +50,11 @@ export const REJECTION_CODES = [
   'invalid-cost',
   'budget-exhausted',
   'stages-unfinished',
+  // a round from several reviewers: contributions, absences, the merge
+  'duplicate-contribution',
+  'merge-mismatch',
+  'expert-unaccounted',
+  'absent-reviewer',
   // decisions only a person makes, past the cap
   'not-blocked',
   'invalid-extension',

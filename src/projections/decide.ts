@@ -1,11 +1,20 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { roundRecorded } from '../events/build.js';
-import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
+import { contributionRecorded, roundRecorded } from '../events/build.js';
+import type {
+  AbsenceReason,
+  CitationCheck,
+  DomainEvent,
+  RevisionCapturedData,
+  RoundResult,
+} from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/report.js';
 import { evolve } from './evolve.js';
+import { fail } from './rules/check.js';
+import { panelOfNextRound } from './rules/contribution.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
+import { mergeContributions, reviewerOf } from './rules/merge.js';
 import type { RunState } from './state.js';
 
 export type Decided = Readonly<{ events: ReadonlyArray<DomainEvent>; state: RunState }>;
@@ -64,3 +73,61 @@ export const decide = (
     ),
     E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),
   );
+
+/** One reviewer's report for the round in progress, validated and decided like a round report. */
+export const decideContribution = (
+  state: RunState,
+  input: unknown,
+  expert: string | undefined,
+): E.Either<Rejection, Decided> =>
+  pipe(
+    parseReport(input),
+    E.map((report) => withFullIds(state, report)),
+    E.map((report): ReadonlyArray<DomainEvent> => [contributionRecorded(report, expert)]),
+    E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),
+  );
+
+export type Missing = Readonly<{ expert: string; reason: AbsenceReason; detail: string }>;
+
+/** The `contribution.absent` event of a reviewer who handed in nothing usable for the round in progress. */
+export const absenceOf = (state: RunState, missing: Missing): DomainEvent => ({
+  type: 'contribution.absent',
+  data: { round: state.round + 1, inputSha: state.capture?.inputSha ?? '', ...missing },
+});
+
+/**
+ * Close the round in progress from its contributions: every expected reviewer not heard from is
+ * recorded absent (`missing`, or the reason given), and the round is their merge, `partial` when
+ * anyone was absent. The rules are evolve's; this only builds the events.
+ */
+export const decideMerge = (
+  state: RunState,
+  missing: ReadonlyArray<Missing> = [],
+): E.Either<Rejection, Decided> => {
+  const panel = panelOfNextRound(state);
+  const [first, ...rest] = panel.contributions;
+  if (first === undefined || state.run === null) {
+    return fail(
+      'merge-mismatch',
+      `round ${state.round + 1} has no contribution to merge: record some first (clearance contribute)`,
+      ['contributions'],
+    );
+  }
+  const heard = new Set([...panel.contributions.map(reviewerOf), ...panel.absent.map((a) => a.expert)]);
+  const given = missing.filter((m) => !heard.has(m.expert));
+  const named = new Set(given.map((m) => m.expert));
+  const unheard = (state.run.policy.experts ?? [])
+    .filter((e) => !heard.has(e) && !named.has(e))
+    .map(
+      (expert): Missing => ({
+        expert,
+        reason: 'missing',
+        detail: 'handed in no report before the round was closed',
+      }),
+    );
+  const absences = [...given, ...unheard].map((m) => absenceOf(state, m));
+  const merge = mergeContributions(state.run.policy, [first, ...rest]);
+  const partial = absences.length > 0 || panel.absent.length > 0;
+  const events = [...absences, roundRecorded(merge.report, { result: partial ? 'partial' : 'complete' })];
+  return E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events));
+};

@@ -3,6 +3,7 @@ import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { captureRevision } from './rules/capture.js';
 import { fail } from './rules/check.js';
+import { recordAbsence, recordContribution } from './rules/contribution.js';
 import { failRound } from './rules/failure.js';
 import { openRun } from './rules/lifecycle.js';
 import { recordRound } from './rules/round.js';
@@ -38,6 +39,10 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
       return ruleFinding(state, event);
     case 'rounds.extended':
       return extendRounds(state, event);
+    case 'contribution.recorded':
+      return recordContribution(state, event);
+    case 'contribution.absent':
+      return recordAbsence(state, event);
     default:
       return fail(
         'unknown-event',

@@ -1,8 +1,20 @@
-export { type DecideContext, type Decided, decide, evolveAll } from './decide.js';
+export {
+  absenceOf,
+  type DecideContext,
+  type Decided,
+  decide,
+  decideContribution,
+  decideMerge,
+  evolveAll,
+  type Missing,
+} from './decide.js';
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
+export { ANONYMOUS, type Merge, mergeContributions, mergeOrder, type Provenance } from './rules/merge.js';
 export {
+  type Absentee,
+  type Contribution,
   type CostEntry,
   type Extension,
   type Finding,
@@ -10,7 +22,9 @@ export {
   type FindingStep,
   initialState,
   isFinal,
+  type MergedFrom,
   maxRoundsOf,
+  type Panel,
   type Reproduction,
   type RoundFailure,
   type RoundOutcome,

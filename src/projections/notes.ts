@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../events/event.js';
-import { describeCost } from './views/cost.js';
+import { describeCost } from './cost-text.js';
 
 /** What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who ruled and why. */
 export const noteOf = (event: DomainEvent): string | null => {
@@ -18,6 +18,12 @@ export const noteOf = (event: DomainEvent): string | null => {
       return `ruling of ${event.data.by}: ${event.data.findingId.slice(0, 12)} ${event.data.status}, because ${event.data.why}`;
     case 'rounds.extended':
       return `extension by ${event.data.by}: ${event.data.rounds} more round(s), because ${event.data.why}`;
+    case 'contribution.recorded': {
+      const { report } = event.data;
+      return `contribution of ${event.data.expert ?? 'an anonymous reviewer'}: ${report.candidates.length} candidate(s), ${report.decisions.length} decision(s), report ${event.data.reportSha.slice(0, 12)}`;
+    }
+    case 'contribution.absent':
+      return `${event.data.expert} absent (${event.data.reason}): ${event.data.detail}`;
     default:
       return null;
   }

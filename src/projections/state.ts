@@ -1,5 +1,6 @@
-import type { FailureReason, RevisionCapturedData, RunOpenedData } from '../events/event.js';
+import type { AbsenceReason, FailureReason, RevisionCapturedData, RunOpenedData } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
+import type { RoundReport } from '../events/report.js';
 import { emptyVec, type Vec } from './vec.js';
 
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
@@ -38,6 +39,41 @@ export type Finding = Readonly<{
    * derives those `carried` steps from the rounds that ended.
    */
   steps: Vec<FindingStep>;
+  /** the reviewers whose contributions proposed it (set only for a round merged from contributions) */
+  reviewers?: ReadonlyArray<string>;
+  /** the other candidates the merge folded into it, with the reviewer of each */
+  mergedFrom?: ReadonlyArray<MergedFrom>;
+}>;
+
+export type MergedFrom = Readonly<{
+  id: string;
+  reviewer: string;
+  file: string;
+  line: number | null;
+  category: string;
+}>;
+
+/** One reviewer's report for the round in progress; `expert` null is an anonymous contributor. */
+export type Contribution = Readonly<{
+  round: number;
+  expert: string | null;
+  reportSha: string;
+  report: RoundReport;
+}>;
+/** A reviewer who handed in nothing usable by the deadline. */
+export type Absentee = Readonly<{
+  round: number;
+  inputSha: string;
+  expert: string;
+  reason: AbsenceReason;
+  detail: string;
+}>;
+
+/** Who reviewed a round that was merged from contributions, and who was absent. */
+export type Panel = Readonly<{
+  round: number;
+  contributors: ReadonlyArray<string>;
+  absent: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason; detail: string }>>;
 }>;
 
 /** A confirmed candidate the policy did not admit: kept on the record, never silently dropped. */
@@ -119,6 +155,11 @@ export type RunState = Readonly<{
   extensions: Vec<Extension>;
   /** set when a person's ruling, not a round, made the run converge */
   convergedBy: Readonly<{ by: string; why: string }> | null;
+  /** contributions and absences recorded for the round in progress (round + 1) */
+  contributions: ReadonlyArray<Contribution>;
+  absent: ReadonlyArray<Absentee>;
+  /** each merged round's reviewers and absentees, in order */
+  panels: Vec<Panel>;
 }>;
 
 export const NO_STAGES: StageProgress = Object.freeze({
@@ -146,6 +187,9 @@ export const initialState: RunState = Object.freeze({
   rulings: emptyVec,
   extensions: emptyVec,
   convergedBy: null,
+  contributions: Object.freeze([]),
+  absent: Object.freeze([]),
+  panels: emptyVec,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
@@ -159,4 +203,6 @@ export const maxRoundsOf = (state: RunState): number =>
  * meaning. The store's fold cache records it, and a cache written for another shape is ignored.
  */
 // 2: growing lists became persistent vectors (`Vec`), and a finding keeps `steps` (carried steps derived)
-export const STATE_SHAPE_VERSION = 2;
+// 3: contributions and absences of the round in progress, each merged round's panel, a finding's
+//    reviewers and mergedFrom
+export const STATE_SHAPE_VERSION = 3;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { CitationCheck } from '../events/event.js';
 import type { Candidate } from '../events/report.js';
 import { sha256Hex } from '../events/sha256.js';
-import { citationOf } from '../projections/views/findings.js';
+import { citationOf } from '../projections/citation.js';
 import { type FileAtRevision, filesAtRevision } from './blobs.js';
 
 export type CitationSource = Readonly<{

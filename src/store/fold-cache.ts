@@ -197,3 +197,8 @@ export const recalledCheckpoint = (log: string): FoldCheckpoint | null => inMemo
 export const forgetCheckpoint = (log: string): void => {
   inMemory.delete(log);
 };
+
+/** Forget every checkpoint this process folded to: what a fresh process starts with (for in-process runs). */
+export const forgetCheckpoints = (): void => {
+  inMemory.clear();
+};

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { isFinal, type RunState } from '../projections/state.js';
 import { BINDING_MUTATIONS } from './mutations/binding.js';
 import { CANDIDATES_MUTATIONS } from './mutations/candidates.js';
+import { CONTRIBUTIONS_MUTATIONS } from './mutations/contributions.js';
 import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
 import { IDS_MUTATIONS } from './mutations/ids.js';
 import { INPUT_MUTATIONS } from './mutations/input.js';
@@ -22,6 +23,7 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...IDS_MUTATIONS,
   ...INPUT_MUTATIONS,
   ...LIFECYCLE_MUTATIONS,
+  ...CONTRIBUTIONS_MUTATIONS,
 ];
 
 export type InvalidOffer = Readonly<{ mutation: Mutation; offer: Offer }>;

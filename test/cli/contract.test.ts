@@ -6,13 +6,15 @@ import { cli } from '../support/cli.js';
 import { holdLock, kill } from '../support/holder.js';
 import { tempDir } from '../support/tmp.js';
 
-/** Every command the DESIGN names; the test also checks `--help` lists no command it does not know. */
+/** Every command docs/design.md names; the test also checks `--help` lists no command it does not know. */
 const COMMANDS = [
   'open',
   'capture',
   'publish',
   'wait',
   'stage',
+  'contribute',
+  'collect',
   'record',
   'status',
   'findings',

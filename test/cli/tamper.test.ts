@@ -1,8 +1,8 @@
-import { chmod, cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidate, report, sha } from '../support/builders.js';
-import { CLI, type CliOptions, cli } from '../support/cli.js';
+import { type CliOptions, cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 /** A run with 4 lines: opened, captured, round 1, captured. */
@@ -21,27 +21,10 @@ const fourLineRun = async () => {
 
 /**
  * How to run the CLI as uid 65534 (nobody) when the suite runs as root, for whom permissions do
- * not bite. The checkout may sit in a directory only its owner can enter (a clone under a
- * `mktemp -d` folder, or root's home), so the bundle is copied into a fresh directory under the
- * temporary directory, which every user can reach: dist/cli.js with the chunks it imports.
+ * not bite. `cli` copies the built CLI where that uid can reach it (test/support/cli.ts).
  */
-const asNobody = async (): Promise<CliOptions> => {
-  if (process.getuid?.() !== 0) return {};
-  const home = await tempDir('clearance-nobody-');
-  await chmod(home, 0o755);
-  for (let dir = path.dirname(home); ; dir = path.dirname(dir)) {
-    const mode = (await stat(dir)).mode;
-    if ((mode & 0o001) === 0)
-      throw new Error(
-        `${dir} (mode ${(mode & 0o777).toString(8)}) is closed to other users: set TMPDIR to a directory every user can reach`,
-      );
-    if (dir === path.dirname(dir)) break;
-  }
-  await cp(path.dirname(CLI), home, { recursive: true });
-  const entry = path.join(home, 'cli.js');
-  await chmod(entry, 0o755);
-  return { uid: 65534, gid: 65534, entry };
-};
+const asNobody = async (): Promise<CliOptions> =>
+  process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
 const verifyAfter = async (change: (lines: string[], bytes: Buffer) => Buffer) => {
   const { dir, log, lines } = await fourLineRun();

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
-import { PRESETS, REJECTION_CODES, REPORT_LIMITS, roundRecorded } from '../../src/index.js';
+import {
+  contributionRecorded,
+  PRESETS,
+  REJECTION_CODES,
+  REPORT_LIMITS,
+  roundRecorded,
+} from '../../src/index.js';
 import { TWIN_PREFIX, TWINS } from '../../src/testing/mutations/ids.js';
 import {
   allStages,
@@ -468,6 +474,40 @@ describe('every rule refuses with its own code, and leaves the state and the off
       given(...blocked)
         .whenEvent(extended(1, 'more', ' '))
         .rejects('empty-field', /a person must sign it/);
+    });
+  });
+
+  describe('a round from several reviewers', () => {
+    const panel = opened({ ...PRESETS.default, experts: ['ada', 'bob'] });
+    const r1 = report(1, 'A', { candidates: [major] });
+    it('one reviewer, one contribution per round', () => {
+      given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'))
+        .whenEvent(contributionRecorded(report(1, 'A'), 'ada'))
+        .rejects('duplicate-contribution', /ada already handed in/);
+    });
+    it('a round with contributions is their merge, and nothing else', () => {
+      given(
+        panel,
+        captured(1, 'A'),
+        contributionRecorded(r1, 'ada'),
+        contributionRecorded(report(1, 'A'), 'bob'),
+      )
+        .whenEvent(roundRecorded(report(1, 'A')))
+        .rejects('merge-mismatch', /must be their merge/);
+    });
+    it('every expected expert handed in or is absent', () => {
+      given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'))
+        .whenEvent(roundRecorded(r1, { result: 'partial' }))
+        .rejects('expert-unaccounted', /expects bob/);
+    });
+    it('a round with an absent reviewer is partial', () => {
+      const absent: DomainEvent = {
+        type: 'contribution.absent',
+        data: { round: 1, inputSha: sha('A'), expert: 'bob', reason: 'oversized', detail: 'over 4 MiB' },
+      };
+      given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'), absent)
+        .whenEvent(roundRecorded(r1))
+        .rejects('absent-reviewer', /bob: oversized/);
     });
   });
 

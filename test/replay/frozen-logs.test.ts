@@ -41,6 +41,7 @@ describe('frozen logs fold to the verdict they were written with', () => {
         'v2/v2-budget-partial',
         'v2/v2-ended-ruled',
         'v2/v2-mid-round',
+        'v3/v3-contributions',
       ]),
     );
   });

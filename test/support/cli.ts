@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forgetCheckpoints } from '../../src/store/fold-cache.js';
+import { runInProcess } from './in-process.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 
@@ -19,7 +23,54 @@ export type CliOptions = Readonly<{
   cwd?: string;
   /** the CLI bundle to run, when not the checkout's dist/cli.js (a copy another uid can reach) */
   entry?: string;
+  /**
+   * Run the built bundle as a real process. Only where the process is the point: racing
+   * processes, signals, a TTY, another uid, and the one smoke test per exit status.
+   * `uid` and `entry` imply it.
+   */
+  process?: boolean;
 }>;
+
+/** What the command line sees of the environment: ours, then the test's, colour off, a fixed actor. */
+const environmentOf = (options: CliOptions): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NO_COLOR: '1',
+  CLEARANCE_ACTOR: 'tester',
+  ...options.env,
+});
+
+const jsonOf = (stdout: string): Record<string, unknown> => {
+  try {
+    return JSON.parse(stdout) as Record<string, unknown>;
+  } catch {
+    return {}; // not JSON: human output
+  }
+};
+
+let reachable: string | undefined;
+
+/**
+ * The built CLI (`dist/cli.js` and the chunks it loads), copied where another uid can run it: the
+ * checkout may sit in a directory only its owner can enter (root's home, a `mktemp -d` folder),
+ * while the temporary directory is open to every user. Copied once per test process.
+ */
+const entryForAnotherUser = (): string => {
+  if (reachable === undefined) {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'clearance-cli-'));
+    for (let dir = path.dirname(home); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0)
+        throw new Error(
+          `${dir} (mode ${(mode & 0o777).toString(8)}) is closed to other users: set TMPDIR to a directory every user can reach`,
+        );
+    }
+    cpSync(path.dirname(CLI), path.join(home, 'dist'), { recursive: true });
+    for (const dir of [home, path.join(home, 'dist')]) chmodSync(dir, 0o755);
+    reachable = path.join(home, 'dist', path.basename(CLI));
+    process.once('exit', () => rmSync(home, { recursive: true, force: true }));
+  }
+  return reachable;
+};
 
 /** Start the built CLI as a real process; `result` settles when it exits. */
 export const spawnCli = (
@@ -28,8 +79,9 @@ export const spawnCli = (
 ): { pid: number; result: Promise<CliResult> } => {
   let pid = -1;
   const result = new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [options.entry ?? CLI, ...args], {
-      env: { ...process.env, NO_COLOR: '1', CLEARANCE_ACTOR: 'tester', ...options.env },
+    const entry = options.entry ?? (options.uid === undefined ? CLI : entryForAnotherUser());
+    const child = spawn(process.execPath, [entry, ...args], {
+      env: environmentOf(options),
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
@@ -44,13 +96,7 @@ export const spawnCli = (
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(stdout) as Record<string, unknown>;
-      } catch {
-        // not JSON: human output
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
+      resolve({ code: code ?? -1, stdout, stderr, json: jsonOf(stdout) });
     });
     pid = child.pid ?? -1;
     child.stdin.end(options.input ?? '');
@@ -58,6 +104,62 @@ export const spawnCli = (
   return { pid, result };
 };
 
-/** Run the built CLI as a real process; `json` is stdout parsed when it is one JSON object. */
+/**
+ * In-process runs under way, and whether one of them moved the working directory. The working
+ * directory is the process's own, so a run that needs another one must be alone: asking for two
+ * at once fails loudly rather than letting one run see the other's directory.
+ */
+let running = 0;
+let moved = false;
+
+const runHere = async (args: ReadonlyArray<string>, options: CliOptions): Promise<CliResult> => {
+  if (moved || (options.cwd !== undefined && running > 0)) {
+    throw new Error(
+      'in-process CLI runs with a cwd cannot overlap others: await each, or pass { process: true }',
+    );
+  }
+  const home = process.cwd();
+  running += 1;
+  try {
+    if (options.cwd !== undefined) {
+      process.chdir(options.cwd);
+      moved = true;
+    }
+    // a fresh process remembers no fold checkpoint: neither does a fresh in-process run
+    forgetCheckpoints();
+    const result = await runInProcess(args, {
+      ...(options.input === undefined ? {} : { stdin: options.input }),
+      env: environmentOf(options),
+    });
+    return { code: result.code, stdout: result.stdout, stderr: result.stderr, json: jsonOf(result.stdout) };
+  } finally {
+    if (moved) {
+      process.chdir(home);
+      moved = false;
+    }
+    running -= 1;
+  }
+};
+
+/**
+ * Variables the CLI does not read through its `Io` but hands to the programs it starts (git reads
+ * GIT_TRACE, PATH, HOME, …): a run that changes one of them needs its own process to mean it.
+ */
+const changesChildren = (env: NodeJS.ProcessEnv | undefined): boolean =>
+  Object.entries(env ?? {}).some(
+    ([name, value]) => /^(GIT_|PATH$|HOME$|XDG_|LC_|LANG)/.test(name) && value !== process.env[name],
+  );
+
+/**
+ * Run the CLI; `json` is stdout parsed when it is one JSON object. By default in this process,
+ * through `run(argv, io)` with captured streams (no process start: the suite's time went there);
+ * `{ process: true }` (or `uid`/`entry`, or an environment for git: `changesChildren`) runs the
+ * built bundle as a real process.
+ */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
-  spawnCli(args, options).result;
+  options.process === true ||
+  options.uid !== undefined ||
+  options.entry !== undefined ||
+  changesChildren(options.env)
+    ? spawnCli(args, options).result
+    : runHere(args, options);

@@ -13,7 +13,7 @@ export type InProcessResult = Readonly<{
 /** Run the CLI in this process, through `run(argv, io)`, with plain objects for its streams. */
 export const runInProcess = async (
   argv: ReadonlyArray<string>,
-  options: Readonly<{ stdin?: Uint8Array | string; env?: Record<string, string> }> = {},
+  options: Readonly<{ stdin?: Uint8Array | string; env?: Readonly<Record<string, string | undefined>> }> = {},
 ): Promise<InProcessResult> => {
   let stdout = '';
   let stderr = '';

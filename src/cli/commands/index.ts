@@ -15,6 +15,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   publish: async () => (await import('./write-commands.js')).registerPublish,
   wait: async () => (await import('./write-commands.js')).registerWait,
   stage: async () => (await import('./write-commands.js')).registerStage,
+  contribute: async () => (await import('./write-commands.js')).registerContribute,
+  collect: async () => (await import('./write-commands.js')).registerCollect,
   record: async () => (await import('./write-commands.js')).registerRecord,
   status: async () => (await import('./read-commands.js')).registerStatus,
   findings: async () => (await import('./read-commands.js')).registerFindings,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { resolveBudget } from '../../completion/budget.js';
 import { collectRound } from '../../driver/collect.js';
+import { recordMerged } from '../../driver/contribute.js';
 import { endRound } from '../../driver/lifecycle.js';
 import { recordFindingsMarkdown, recordReport } from '../../driver/record.js';
 import { ClearanceError } from '../../errors.js';
@@ -38,6 +39,7 @@ type Options = WaitFlags & {
   partial?: boolean;
   expectSeq?: number;
   repo?: string;
+  merge?: boolean;
 };
 
 /** `record --end`: the round in progress ends without a complete report, saying why. */
@@ -86,6 +88,10 @@ export const registerRecord = (program: Command, io: Io): Command =>
           ...ROUND_END_RESULTS,
         ]),
       )
+      .option(
+        '--merge',
+        'close the round from the contributions recorded so far (see clearance contribute --help)',
+      )
       .option('--reason <text>', 'with --end: why (for ci_failed, the diagnosis: it is the feedback)')
       .option(
         '--partial',
@@ -111,17 +117,22 @@ export const registerRecord = (program: Command, io: Io): Command =>
         'clearance record pr-236 --findings-md review.md',
         'clearance record pr-236 --end ci_failed --reason "npm test: 3 failures in test/service.test.js"',
         'clearance record pr-236 --report round-3.json --partial',
+        'clearance record pr-236 --merge',
       ),
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
-        const sources = [opts.report, opts.wait, opts.findingsMd, opts.end].filter((s) => s !== undefined);
+        const sources = [opts.report, opts.wait, opts.findingsMd, opts.end, opts.merge].filter(
+          (s) => s !== undefined,
+        );
         if (sources.length !== 1) {
           throw new ClearanceError(
             'usage',
-            'record needs exactly one of --report <file|->, --wait <path>, --findings-md <file> or --end <result>',
+            'record needs exactly one of --report <file|->, --wait <path>, --findings-md <file>, --merge or --end <result>',
           );
         }
+        if (opts.merge === true)
+          return recordedOutcome(ctx, runId, await recordMerged(ctx.dir, runId, actorOf(ctx)));
         if (opts.end !== undefined) return endWithoutReport(ctx, runId, opts.end, opts.reason);
         if (opts.reason !== undefined) throw new ClearanceError('usage', '--reason goes with --end');
         const options = {

@@ -1,6 +1,8 @@
 // The commands that append to a run or parse what a user hands in (a report, a policy), loaded as
 // one module: they share the lock, the appender and zod.
 export { registerCapture } from './capture.js';
+export { registerCollect } from './collect.js';
+export { registerContribute } from './contribute.js';
 export { registerExtend } from './extend.js';
 export { registerOpen } from './open.js';
 export { registerPublish } from './publish.js';

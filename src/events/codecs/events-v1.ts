@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { PolicyCodecV1 } from './policy.js';
 import { ReportCodecV1 } from './report.js';
 
-/** Version 1 of every event's `data`, as DESIGN.md "Events (v1)" defines it. Never edit: add a v2. */
+/** Version 1 of every event's `data`, as docs/design.md "Events (v1)" defines it. Never edit: add a v2. */
 
 export const RunOpenedV1 = t.type({
   runId: t.string,

@@ -19,5 +19,7 @@ export const PolicyCodecV1 = t.intersection([
   t.partial({
     citations: t.keyof({ required: null, optional: null }),
     bind: t.keyof({ commit: null, tree: null }),
+    experts: t.array(t.string),
+    mergeWithinLines: t.number,
   }),
 ]);

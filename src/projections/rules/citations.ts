@@ -1,7 +1,7 @@
 import type { CitationCheck } from '../../events/event.js';
 import { citationsRequired, type Policy } from '../../events/policy.js';
 import type { Candidate } from '../../events/report.js';
-import { citationOf } from '../views/findings.js';
+import { citationOf } from '../citation.js';
 import { type Check, fail, ok } from './check.js';
 
 const citedBy = (c: Candidate): string =>

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Path, Rejection } from '../../events/rejection.js';
+import { citationOf } from '../citation.js';
 import type { Finding } from '../state.js';
-import { citationOf } from '../views/findings.js';
 import { fail, shortId } from './check.js';
 
 /**

@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { reportShaIfCanonical } from '../../events/canonical-json.js';
+import { reportSha, reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
-import { type Finding, maxRoundsOf, NO_STAGES, type RunState } from '../state.js';
+import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type RunState } from '../state.js';
 import { push, pushAll } from '../vec.js';
 import { admitCandidates } from './admission.js';
 import { boundToNextRound } from './binding.js';
@@ -12,8 +12,10 @@ import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
+import { panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
+import { type Merge, mergeContributions, reviewerOf } from './merge.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 
@@ -91,7 +93,83 @@ const completeMeansComplete = (
 };
 
 /**
- * `round.recorded`: every rule of DESIGN.md "The one transition function". Any failing rule refuses
+ * A round with contributions is closed by their merge, and nothing else: the stored report must be
+ * exactly what `mergeContributions` makes of them (so it is re-derivable from the log). Every
+ * reviewer the policy expects has handed in or been recorded absent, and a round with an absent
+ * reviewer is `partial`. Returns the merge (null for a single-report round) and the panel.
+ */
+const closedByItsPanel = (
+  state: RunState,
+  policy: Policy,
+  reportShaOffered: string,
+  result: RoundResult,
+): E.Either<Rejection, Readonly<{ merge: Merge | null; panel: Panel | null }>> => {
+  const { contributions, absent } = panelOfNextRound(state);
+  const round = state.round + 1;
+  if (absent.length > 0 && result === 'complete') {
+    return fail(
+      'absent-reviewer',
+      `round ${round} had an absent reviewer (${absent.map((a) => `${a.expert}: ${a.reason}`).join(', ')}): it can only be recorded as partial`,
+      ['result'],
+    );
+  }
+  const [first, ...rest] = contributions;
+  if (first === undefined) {
+    return E.right({
+      merge: null,
+      panel:
+        absent.length === 0
+          ? null
+          : {
+              round,
+              contributors: [],
+              absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
+            },
+    });
+  }
+  const merge = mergeContributions(policy, [first, ...rest]);
+  if (reportSha(merge.report) !== reportShaOffered) {
+    return fail(
+      'merge-mismatch',
+      `round ${round} has ${contributions.length} contribution(s): its report must be their merge (clearance record --merge), and this one is not`,
+      ['report'],
+    );
+  }
+  const heard = new Set([...contributions.map(reviewerOf), ...absent.map((a) => a.expert)]);
+  const unaccounted = (policy.experts ?? []).filter((e) => !heard.has(e));
+  if (unaccounted.length > 0) {
+    return fail(
+      'expert-unaccounted',
+      `policy ${policy.name} expects ${unaccounted.join(', ')} in every round: record their contribution, or record them absent (clearance collect does at its deadline)`,
+      ['expert'],
+    );
+  }
+  return E.right({
+    merge,
+    panel: {
+      round,
+      contributors: [...new Set(contributions.map(reviewerOf))].sort(),
+      absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
+    },
+  });
+};
+
+const partialReason = (panel: Panel | null): string =>
+  panel === null || panel.absent.length === 0
+    ? 'recorded as partial'
+    : `absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
+
+/** A merged round's findings say who proposed them and what they absorbed. */
+const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): ReadonlyArray<Finding> =>
+  merge === null
+    ? opened
+    : opened.map((f) => {
+        const p = merge.provenance[f.id];
+        return p === undefined ? f : { ...f, reviewers: p.reviewers, mergedFrom: p.mergedFrom };
+      });
+
+/**
+ * `round.recorded`: every rule of docs/design.md "The one transition function". Any failing rule refuses
  * the whole report; nothing is partially applied.
  */
 export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rejection, RunState> => {
@@ -123,6 +201,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const { result } = event.data;
   const lifecycle = completeMeansComplete(state, policy, result);
   if (E.isLeft(lifecycle)) return lifecycle;
+  const panel = closedByItsPanel(state, policy, event.data.reportSha, result);
+  if (E.isLeft(panel)) return panel;
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
@@ -133,7 +213,12 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
   const admission = admitCandidates(policy, round, state.admitted, candidates.right);
-  const findings = applyDecisions(round, moved, report.decisions, admission.opened);
+  const findings = applyDecisions(
+    round,
+    moved,
+    report.decisions,
+    withProvenance(admission.opened, panel.right.merge),
+  );
   const status = deriveStatus(maxRoundsOf(state), round, findings, result);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
@@ -151,8 +236,11 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     outcomes: push(state.outcomes, {
       round,
       result,
-      reason: result === 'partial' ? 'recorded as partial' : null,
+      reason: result === 'partial' ? partialReason(panel.right.panel) : null,
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
+    contributions: [],
+    absent: [],
+    panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),
   });
 };

@@ -1,4 +1,5 @@
 import { COST_KEYS, type Cost } from '../../events/policy.js';
+import { describeCost } from '../cost-text.js';
 import { addCost } from '../rules/budget.js';
 import type { CostEntry, RunState } from '../state.js';
 import { toArray } from '../vec.js';
@@ -41,12 +42,4 @@ export const costReport = (state: RunState): CostReport => {
   };
 };
 
-/** `1,200 tokens, $0.04, 35 s` */
-export const describeCost = (cost: Cost): string =>
-  [
-    cost.tokens === undefined ? '' : `${cost.tokens.toLocaleString('en')} tokens`,
-    cost.usd === undefined ? '' : `$${cost.usd.toFixed(2)}`,
-    cost.seconds === undefined ? '' : `${cost.seconds} s`,
-  ]
-    .filter((s) => s !== '')
-    .join(', ') || 'nothing';
+export { describeCost };

@@ -2,7 +2,9 @@ import {
   type Extension,
   type Finding,
   type FindingStep,
+  type MergedFrom,
   maxRoundsOf,
+  type Panel,
   type RoundOutcome,
   type Ruling,
   type RunState,
@@ -22,6 +24,10 @@ export type BlockingReason = Readonly<{
   openedRound: number;
   /** every round that kept it open, and how: decided open, or carried forward untouched */
   keptOpen: ReadonlyArray<FindingStep>;
+  /** the reviewers who proposed it, when its round was merged from contributions */
+  reviewers: ReadonlyArray<string>;
+  /** the candidates the merge folded into it */
+  mergedFrom: ReadonlyArray<MergedFrom>;
 }>;
 
 export type Explanation = Readonly<{
@@ -36,6 +42,8 @@ export type Explanation = Readonly<{
   extensions: ReadonlyArray<Extension>;
   /** the person whose ruling made the run converge */
   convergedBy: string | null;
+  /** each round merged from contributions: who reviewed it, who was absent and why */
+  panels: ReadonlyArray<Panel>;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
@@ -47,6 +55,8 @@ const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
   summary: f.summary,
   openedRound: f.openedRound,
   keptOpen: historyOf(state, f).filter((step) => step.status === 'open'),
+  reviewers: f.reviewers ?? [],
+  mergedFrom: f.mergedFrom ?? [],
 });
 
 const headlineOf = (state: RunState, blocking: number): string => {
@@ -83,6 +93,7 @@ export const explain = (state: RunState): Explanation => {
     rulings: toArray(state.rulings),
     extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
+    panels: toArray(state.panels),
   };
 };
 
@@ -104,7 +115,19 @@ export const renderExplanation = (e: Explanation): string => {
   const lines = [e.headline];
   for (const b of e.blocking) {
     lines.push(`- ${b.id.slice(0, 12)} [${b.severity}] ${b.citation} ${b.summary}`);
+    if (b.reviewers.length > 0)
+      lines.push(`    proposed by ${b.reviewers.join(', ')} (corroborated ${b.reviewers.length}×)`);
+    for (const m of b.mergedFrom)
+      lines.push(
+        `    merged from ${m.id.slice(0, 12)} (${m.category}, ${m.file}${m.line === null ? '' : `:${m.line}`}) by ${m.reviewer}`,
+      );
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
+  }
+  for (const p of e.panels) {
+    const absent = p.absent.map((a) => `${a.expert} (${a.reason}: ${a.detail})`).join('; ');
+    lines.push(
+      `round ${p.round} reviewed by ${p.contributors.join(', ') || 'no one'}${absent === '' ? '' : `; absent: ${absent}`}`,
+    );
   }
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
   for (const o of e.incomplete)

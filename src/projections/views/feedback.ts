@@ -39,8 +39,12 @@ const capLine = (state: RunState): ReadonlyArray<string> => {
  * blocks (with its evidence, how long it has been open, and an id that can be pasted back as a
  * decision), how much advice is pending, the cap in force, and where the full record is.
  */
+/** Most corroborated first (the order of the rest is kept): what more reviewers saw is likelier real. */
+const byCorroboration = (findings: ReadonlyArray<Finding>): Finding[] =>
+  [...findings].sort((a, b) => (b.reviewers?.length ?? 0) - (a.reviewers?.length ?? 0));
+
 export const feedbackMarkdown = (state: RunState, record: string): string => {
-  const blocking = openBlockingFindings(state);
+  const blocking = byCorroboration(openBlockingFindings(state));
   const advisory = openFindings(state).length - blocking.length;
   const cap = maxRoundsOf(state);
   const lines = [`## Review feedback, round ${state.round}`, ''];
@@ -74,6 +78,10 @@ export const feedbackMarkdown = (state: RunState, record: string): string => {
         `- \`${shownId(f)}\` **${citationOf(f)}** (${f.severity}, open ${open} round${open === 1 ? '' : 's'}): ${oneLine(f.summary)}`,
         `  - Evidence: ${oneLine(f.evidence)}`,
       );
+      if (f.reviewers !== undefined && f.reviewers.length > 0)
+        lines.push(
+          `  - Seen by: ${f.reviewers.join(', ')}${(f.mergedFrom?.length ?? 0) > 0 ? ` (${f.mergedFrom?.length} candidate(s) merged in)` : ''}`,
+        );
       const last = lastOf(f.steps);
       if (last?.how === 'decided' && last.evidence !== undefined)
         lines.push(`  - Last ruling (round ${last.round}): still open: ${oneLine(last.evidence)}`);

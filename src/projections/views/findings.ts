@@ -1,3 +1,4 @@
+import { citationOf } from '../citation.js';
 import type { Finding, FindingStatus, RunState } from '../state.js';
 import { roundsOpenOf } from './history.js';
 
@@ -18,11 +19,7 @@ export type FindingView = Readonly<{
   roundsOpen: number;
 }>;
 
-/** How a finding cites its place: `src/a.ts:12`, or `docs/guide.md § Install`. */
-export const citationOf = (
-  f: Readonly<{ file: string; line: number | null; section: string | null }>,
-): string =>
-  f.line !== null ? `${f.file}:${f.line}` : f.section !== null ? `${f.file} § ${f.section}` : f.file;
+export { citationOf };
 
 /** How a finding shows on a screen, in the run `state` it belongs to. */
 export const findingView = (f: Finding, state: RunState): FindingView => ({

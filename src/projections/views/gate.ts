@@ -1,13 +1,7 @@
+import type { GateObservation } from '../observation.js';
 import type { RunState, RunStatus } from '../state.js';
 
-/** What is in front of the gate now (observed by `src/revision`), to compare with what was reviewed. */
-export type GateObservation = Readonly<{
-  commit?: string;
-  tree?: string;
-  /** the working files' tree id; compared only when the review was bound to a dirty work tree */
-  workingTree?: string;
-  artifactSha?: string;
-}>;
+export type { GateObservation };
 
 export const GATE_REFUSALS = [
   'no-review',

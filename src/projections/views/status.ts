@@ -2,6 +2,7 @@ import type { Cost } from '../../events/policy.js';
 import {
   isFinal,
   maxRoundsOf,
+  type Panel,
   type RoundFailure,
   type RoundOutcome,
   type RunState,
@@ -43,6 +44,10 @@ export type StatusView = Readonly<{
   /** every round that is done, and how it ended */
   rounds: ReadonlyArray<RoundOutcome>;
   spent: Cost;
+  /** each round merged from contributions: who reviewed it, and who was absent and why */
+  panels: ReadonlyArray<Panel>;
+  /** the round in progress: who has contributed so far, and who was recorded absent */
+  contributions: Readonly<{ contributors: ReadonlyArray<string>; absent: ReadonlyArray<string> }>;
 }>;
 
 const inProgressOf = (state: RunState): StatusView['inProgress'] => {
@@ -76,5 +81,12 @@ export const statusOf = (state: RunState): StatusView => {
     inProgress: inProgressOf(state),
     rounds: toArray(state.outcomes),
     spent: state.spent,
+    panels: toArray(state.panels),
+    contributions: {
+      contributors: state.contributions
+        .filter((c) => c.round === state.round + 1)
+        .map((c) => c.expert ?? 'anonymous'),
+      absent: state.absent.filter((a) => a.round === state.round + 1).map((a) => a.expert),
+    },
   };
 };

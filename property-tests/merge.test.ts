@@ -1,0 +1,136 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import {
+  blocksFor,
+  type Candidate,
+  type Contribution,
+  type Decision,
+  findingId,
+  mergeContributions,
+  type Policy,
+  PRESETS,
+  type RoundReport,
+  reportSha,
+} from '../src/index.js';
+import { numRuns } from './runs.js';
+
+const policy: Policy = { ...PRESETS.default, mergeWithinLines: 3 };
+const FINDINGS = ['a'.repeat(64), 'b'.repeat(64)];
+
+/** Candidates from small pools, so same ids, same lines and near lines all happen often. */
+const candidateArb: fc.Arbitrary<Candidate> = fc.record({
+  file: fc.constantFrom('src/a.ts', 'src/b.ts'),
+  line: fc.integer({ min: 1, max: 12 }),
+  category: fc.constantFrom('correctness', 'security', 'style'),
+  summary: fc.constantFrom('leak', 'race', 'naming', 'off by one'),
+  severity: fc.constantFrom('major', 'nit'),
+  confirmed: fc.constant(true as const),
+  evidence: fc.constantFrom('seen', 'reproduced'),
+});
+
+const decisionArb: fc.Arbitrary<Decision> = fc.record({
+  id: fc.constantFrom(...FINDINGS),
+  status: fc.constantFrom('fixed', 'open', 'withdrawn'),
+  evidence: fc.constantFrom('checked', 'still there'),
+});
+
+const reportArb: fc.Arbitrary<RoundReport> = fc
+  .record({
+    // within one contribution ids are unique, as the seed's rules require
+    candidates: fc.uniqueArray(candidateArb, { maxLength: 5, selector: findingId }),
+    decisions: fc.uniqueArray(decisionArb, { maxLength: 2, selector: (d) => d.id }),
+  })
+  .map(({ candidates, decisions }) => ({
+    runId: 'run-1',
+    round: 2,
+    inputSha: 'in',
+    completed: true,
+    candidates,
+    decisions,
+  }));
+
+const contribution = (expert: string | null, report: RoundReport): Contribution => ({
+  round: 2,
+  expert,
+  reportSha: reportSha(report),
+  report,
+});
+
+const panelArb = fc
+  .uniqueArray(fc.constantFrom('ada', 'bob', 'cy', 'dee'), { minLength: 1, maxLength: 4 })
+  .chain((experts) =>
+    fc.tuple(...experts.map((e) => reportArb.map((r) => contribution(e, r)))),
+  ) as fc.Arbitrary<[Contribution, ...Contribution[]]>;
+
+const shuffled = <T>(items: ReadonlyArray<T>, keys: ReadonlyArray<number>): T[] =>
+  items
+    .map((item, i) => ({ item, key: keys[i % keys.length] ?? 0, i }))
+    .sort((a, b) => a.key - b.key || a.i - b.i)
+    .map((x) => x.item);
+
+describe('the merge of a round’s contributions', () => {
+  test.prop([panelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
+    'is independent of the order the contributions arrived in',
+    (panel, keys) => {
+      const reordered = shuffled(panel, keys) as [Contribution, ...Contribution[]];
+      expect(mergeContributions(policy, reordered)).toEqual(mergeContributions(policy, panel));
+    },
+  );
+
+  test.prop([panelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
+    'a duplicate contribution changes nothing but corroboration',
+    (panel, which, newcomer) => {
+      const copied = panel[which % panel.length] as Contribution;
+      const before = mergeContributions(policy, panel);
+      const after = mergeContributions(policy, [...panel, contribution(newcomer, copied.report)]);
+      expect(after.report.candidates).toEqual(before.report.candidates);
+      expect(after.report.decisions.map((d) => [d.id, d.status])).toEqual(
+        before.report.decisions.map((d) => [d.id, d.status]),
+      );
+      for (const [id, p] of Object.entries(before.provenance)) {
+        const q = after.provenance[id];
+        expect(q?.mergedFrom.map((m) => m.id).sort()).toEqual(
+          expect.arrayContaining(p.mergedFrom.map((m) => m.id).sort()),
+        );
+        expect(new Set(q?.reviewers)).toEqual(
+          new Set([
+            ...p.reviewers,
+            ...(copied.report.candidates.some((c) => {
+              const cid = findingId(c);
+              return cid === id || p.mergedFrom.some((m) => m.id === cid);
+            })
+              ? [newcomer]
+              : []),
+          ]),
+        );
+      }
+    },
+  );
+
+  test.prop([panelArb], { numRuns })('never loses a blocking candidate', (panel) => {
+    const { report, provenance } = mergeContributions(policy, panel);
+    const keptBy = new Map<string, Candidate>();
+    for (const kept of report.candidates) {
+      const id = findingId(kept);
+      keptBy.set(id, kept);
+      for (const m of provenance[id]?.mergedFrom ?? []) keptBy.set(m.id, kept);
+    }
+    for (const c of panel.flatMap((x) => x.report.candidates)) {
+      const kept = keptBy.get(findingId(c));
+      expect(kept, `${c.file}:${c.line} ${c.summary} is in no merged finding`).toBeDefined();
+      if (blocksFor(policy, c.severity, c.category))
+        expect(blocksFor(policy, kept?.severity ?? '', kept?.category ?? '')).toBe(true);
+    }
+  });
+
+  test.prop([panelArb], { numRuns })(
+    'decides fixed or withdrawn only when no reviewer says open',
+    (panel) => {
+      const { report } = mergeContributions(policy, panel);
+      for (const d of report.decisions) {
+        const votes = panel.flatMap((c) => c.report.decisions.filter((x) => x.id === d.id));
+        expect(d.status === 'open').toBe(votes.some((v) => v.status === 'open'));
+      }
+    },
+  );
+});

@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { contribute } from '../../driver/contribute.js';
+import { ClearanceError } from '../../errors.js';
+import { action, examples } from '../action.js';
+import { actorOf, type Io } from '../context.js';
+import { parseJsonInput, readTextInput } from '../inputs.js';
+
+const MERGE_HELP = `
+A round from several reviewers:
+  Each reviewer's report is appended with contribute, bound to the run, the round and the
+  captured input exactly like a round report; within one report the usual rules hold (a
+  duplicated candidate is refused). record --merge then closes the round with the merge:
+    - candidates with the same finding id are one finding, corroborated by each reviewer;
+    - candidates on the same file and line, whatever their category, are one finding;
+    - candidates of one category in one file within the policy's mergeWithinLines (default 3)
+      are one finding. The first contribution's candidate is kept (contributions are read in
+      order of report hash, then reviewer name, so arrival order never matters), unless it does
+      not block and another does; mergedFrom lists the rest with their reviewers.
+    - decisions: fixed or withdrawn only if no reviewer says open; every vote stays in the evidence.
+  Every reviewer the policy's experts names and that handed in nothing is recorded absent, and
+  the round is partial: its findings count, it never converges, at the cap it is blocked.`;
+
+export const registerContribute = (program: Command, io: Io): Command =>
+  program
+    .command('contribute')
+    .description(
+      "append one reviewer's report to the round in progress (close the round with record --merge)",
+    )
+    .argument('<run>', 'the run id')
+    .requiredOption('--report <file>', "the reviewer's report as JSON (- for standard input)")
+    .option('--expert <name>', 'who reviewed (default: an anonymous contributor)')
+    .addHelpText('after', MERGE_HELP)
+    .addHelpText(
+      'after',
+      examples(
+        'clearance contribute pr-236 --expert security --report security.json',
+        'reviewer | clearance contribute pr-236 --expert style --report - --json',
+        'clearance record pr-236 --merge',
+      ),
+    )
+    .action(
+      action(io, async (ctx, runId: string, opts: { report: string; expert?: string }) => {
+        if (opts.expert !== undefined && opts.expert.trim() === '')
+          throw new ClearanceError(
+            'usage',
+            '--expert needs a name (leave it out for an anonymous contribution)',
+          );
+        const report = parseJsonInput(
+          await readTextInput(opts.report, io, 'report'),
+          opts.report,
+          (m) => new ClearanceError('invalid-report', `invalid report: ${m}`),
+        );
+        const result = await contribute(ctx.dir, runId, report, opts.expert, actorOf(ctx));
+        const { state } = result.folded;
+        const round = state.round + 1;
+        const heard = state.contributions.filter((c) => c.round === round);
+        const who = opts.expert ?? 'anonymous';
+        return {
+          json: {
+            runId,
+            round,
+            expert: opts.expert ?? null,
+            seq: result.appended[0]?.seq ?? null,
+            contributions: heard.map((c) => c.expert ?? 'anonymous'),
+          },
+          text: `${who}'s report for round ${round} of ${runId} recorded (${heard.length} contribution(s) so far); close the round with clearance record ${runId} --merge`,
+        };
+      }),
+    );

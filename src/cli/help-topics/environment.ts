@@ -1,0 +1,84 @@
+export type EnvironmentVariable = Readonly<{
+  name: string;
+  /** what it sets, and the flag that wins over it when there is one */
+  meaning: string;
+  /** what holds when it is unset */
+  unset: string;
+  /** read by the test suite only, never by the CLI */
+  testsOnly?: true;
+}>;
+
+/**
+ * Every environment variable clearance reads: the one table `clearance help environment` prints,
+ * and the option descriptions quote (`--dir`, `--by`, `--lock-timeout`).
+ */
+export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
+  {
+    name: 'CLEARANCE_DIR',
+    meaning: 'the store, when --dir is not given',
+    unset:
+      "git's own <git common dir>/clearance inside a git work tree (or the one --repo names), else ./.clearance",
+  },
+  {
+    name: 'CLEARANCE_ACTOR',
+    meaning: 'who is acting, when --by is not given (never for rule and extend, which need --by)',
+    unset: 'the OS user',
+  },
+  {
+    name: 'CLEARANCE_LOCK_TIMEOUT_MS',
+    meaning: "how long an append waits for the run's lock, in ms, when --lock-timeout is not given",
+    // the store's DEFAULT_LOCK_TIMEOUT_MS, written out so that --help does not load the lock
+    // (test/cli/help-topics.test.ts holds the two equal)
+    unset: '10000',
+  },
+  {
+    name: 'NO_COLOR',
+    meaning: 'any non-empty value turns colour off; colour is never used off a terminal or under --json',
+    unset: 'colour on a terminal',
+  },
+  {
+    name: 'TERM',
+    meaning: 'dumb turns colour off, as NO_COLOR does',
+    unset: 'colour on a terminal',
+  },
+  {
+    name: 'GITHUB_STEP_SUMMARY',
+    meaning: 'the file --format github appends its Markdown step summary to (GitHub Actions sets it)',
+    unset: 'no step summary',
+  },
+  {
+    name: 'XDG_CACHE_HOME',
+    meaning:
+      "where Node's compile cache is kept (<dir>/clearance/compile-cache), on Node >= 22.1; NODE_COMPILE_CACHE wins, NODE_DISABLE_COMPILE_CACHE=1 turns it off",
+    unset: '~/.cache (~/Library/Caches on macOS)',
+  },
+  {
+    name: 'LOCALAPPDATA',
+    meaning: "Windows: where Node's compile cache is kept, as XDG_CACHE_HOME elsewhere",
+    unset: 'no compile cache on Windows',
+  },
+  {
+    name: 'CLEARANCE_PROPERTY_RUNS',
+    meaning:
+      'how many runs each property test gets; lower it for a quick local loop; under CI (CI set) never below 1000',
+    unset: '1000',
+    testsOnly: true,
+  },
+];
+
+const variable = (name: string): EnvironmentVariable => {
+  const found = ENVIRONMENT.find((v) => v.name === name);
+  if (found === undefined) throw new Error(`${name} is not in the environment table`);
+  return found;
+};
+
+/** `(default $NAME, else …)`: how an option names the variable behind it, from the one table. */
+export const defaultFrom = (name: string): string => `(default $${name}; else ${variable(name).unset})`;
+
+export const environmentTable = (): string => {
+  const width = Math.max(...ENVIRONMENT.map((v) => v.name.length));
+  return ENVIRONMENT.map(
+    (v) =>
+      `  ${v.name.padEnd(width)}  ${v.testsOnly === true ? '(tests only) ' : ''}${v.meaning}\n  ${' '.repeat(width)}  unset: ${v.unset}`,
+  ).join('\n');
+};

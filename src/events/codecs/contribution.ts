@@ -1,0 +1,24 @@
+import * as t from 'io-ts';
+import { ReportCodecV2 } from './report.js';
+
+/**
+ * One reviewer's report for the round in progress (`clearance contribute`, `clearance collect`):
+ * bound to run, round and captured input exactly like a round report. The round is closed by a
+ * `round.recorded` whose report is the merge of these (src/projections/rules/merge.ts).
+ */
+export const ContributionRecordedV1 = t.intersection([
+  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV2 }),
+  /** who reviewed; absent for an anonymous contribution */
+  t.partial({ expert: t.string }),
+]);
+
+export const ABSENCE_REASONS = ['missing', 'malformed', 'oversized'] as const;
+
+/** A reviewer who handed in nothing usable by the deadline: the round it belongs to is `partial`. */
+export const ContributionAbsentV1 = t.type({
+  round: t.number,
+  inputSha: t.string,
+  expert: t.string,
+  reason: t.keyof({ missing: null, malformed: null, oversized: null }),
+  detail: t.string,
+});

@@ -1,0 +1,107 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { reportShaIfCanonical } from '../../events/canonical-json.js';
+import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
+import type { Rejection } from '../../events/rejection.js';
+import type { RunState } from '../state.js';
+import { boundToNextRound } from './binding.js';
+import { identifyCandidates } from './candidates.js';
+import { fail } from './check.js';
+import { namedFinding } from './finding-ref.js';
+import { acceptingRounds } from './lifecycle.js';
+
+/** The contributions and absences that belong to the round in progress at the captured input. */
+export const panelOfNextRound = (state: RunState) => {
+  const round = state.round + 1;
+  const inputSha = state.capture?.inputSha;
+  return {
+    contributions: state.contributions.filter((c) => c.round === round && c.report.inputSha === inputSha),
+    absent: state.absent.filter((a) => a.round === round && a.inputSha === inputSha),
+  };
+};
+
+/** A reviewer hands in one report, or is absent, once per round. */
+const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Rejection, void> => {
+  if (expert === undefined) return E.right(undefined);
+  const { contributions, absent } = panelOfNextRound(state);
+  const heard = contributions.some((c) => c.expert === expert) || absent.some((a) => a.expert === expert);
+  return heard
+    ? fail(
+        'duplicate-contribution',
+        `${expert} already handed in (or was recorded absent for) round ${state.round + 1}: one report per reviewer per round`,
+        ['expert'],
+      )
+    : E.right(undefined);
+};
+
+/**
+ * `contribution.recorded`: one reviewer's report, held for the round's merge. It is bound exactly
+ * like a round report, and the seed's rules hold within it (complete, confirmed, well-formed, no
+ * duplicated candidate, no existing finding as a candidate, decisions name findings of the run).
+ * Whether every open finding of a touched file got a decision is asked of the merged round.
+ */
+export const recordContribution = (
+  state: RunState,
+  event: ContributionRecorded,
+): E.Either<Rejection, RunState> => {
+  const run = acceptingRounds(state);
+  if (E.isLeft(run)) return run;
+  const { report, expert } = event.data;
+  if (
+    event.data.round !== report.round ||
+    event.data.inputSha !== report.inputSha ||
+    event.data.reportSha !== reportShaIfCanonical(report)
+  ) {
+    return fail(
+      'inconsistent-event',
+      'contribution.recorded round, inputSha and reportSha must be those of its report: this event was not written by clearance as it stands',
+      ['reportSha'],
+    );
+  }
+  const capture = boundToNextRound(state, run.right, report);
+  if (E.isLeft(capture)) return capture;
+  if (report.completed !== true) {
+    return fail(
+      'not-completed',
+      `the round ${report.round} contribution says completed: ${report.completed}; only a complete report counts`,
+      ['completed'],
+    );
+  }
+  const heard = notYetHeard(state, expert);
+  if (E.isLeft(heard)) return heard;
+  const candidates = identifyCandidates(state, run.right.policy, report.candidates);
+  if (E.isLeft(candidates)) return candidates;
+  const seen = new Set<string>();
+  for (const [i, d] of report.decisions.entries()) {
+    const named = namedFinding(state.findings, d.id, `decisions[${i}].id`, ['decisions', i, 'id']);
+    if (E.isLeft(named)) return named;
+    if (seen.has(d.id)) {
+      return fail('duplicate-decision', `decisions[${i}] decides ${d.id.slice(0, 12)} a second time`, [
+        'decisions',
+        i,
+      ]);
+    }
+    seen.add(d.id);
+  }
+  return E.right({
+    ...state,
+    contributions: [
+      ...state.contributions,
+      { round: report.round, expert: expert ?? null, reportSha: event.data.reportSha, report },
+    ],
+  });
+};
+
+/** `contribution.absent`: a reviewer handed in nothing usable by the deadline; the round will be `partial`. */
+export const recordAbsence = (state: RunState, event: ContributionAbsent): E.Either<Rejection, RunState> => {
+  const run = acceptingRounds(state);
+  if (E.isLeft(run)) return run;
+  const capture = boundToNextRound(state, run.right, {
+    runId: run.right.runId,
+    round: event.data.round,
+    inputSha: event.data.inputSha,
+  });
+  if (E.isLeft(capture)) return capture;
+  const heard = notYetHeard(state, event.data.expert);
+  if (E.isLeft(heard)) return heard;
+  return E.right({ ...state, absent: [...state.absent, event.data] });
+};
