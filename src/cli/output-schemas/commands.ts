@@ -119,6 +119,8 @@ export const StatusRunOutput = z.strictObject({
     .nullable(),
   rounds: z.array(RoundOutcome),
   spent: Cost,
+  panels: z.array(z.looseObject({})).describe('each round merged from contributions'),
+  contributions: z.unknown().describe('contributions handed in for the round in progress'),
   seq: Seq,
   tornTail: TornTail.nullable(),
 });
@@ -170,6 +172,10 @@ export const ExplainOutput = z.strictObject({
       summary: z.string(),
       openedRound: z.number().int(),
       keptOpen: z.array(FindingStep),
+      reviewers: z
+        .array(z.string())
+        .describe('who proposed it, when its round was merged from contributions'),
+      mergedFrom: z.array(z.looseObject({})).describe('the candidates the merge folded into it'),
     }),
   ),
   advisoryOpen: z.number().int(),
@@ -177,6 +183,9 @@ export const ExplainOutput = z.strictObject({
   rulings: z.array(Ruling),
   extensions: z.array(Extension),
   convergedBy: z.string().nullable(),
+  panels: z
+    .array(z.looseObject({}))
+    .describe('each round merged from contributions: who reviewed, who was absent'),
 });
 
 export const FeedbackOutput = z.strictObject({
