@@ -11,8 +11,19 @@ import { printFailure } from './output.js';
 
 export const VERSION = '0.1.0';
 
+/**
+ * `--help` and `--version` under `--json` print one object too: commander's text is held here and
+ * handed to `run`, which wraps it.
+ */
+type Held = { text: string };
+
 /** The program, with the commands `argv` can reach (all of them for help or anything unclear). */
-export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<string>): Promise<Command> => {
+export const buildProgram = async (
+  io: Io,
+  json: boolean,
+  argv: ReadonlyArray<string>,
+  held: Held = { text: '' },
+): Promise<Command> => {
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
@@ -34,7 +45,10 @@ export const buildProgram = async (io: Io, json: boolean, argv: ReadonlyArray<st
     .showHelpAfterError(!json)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
+      writeOut: (text) => {
+        if (json) held.text += text;
+        else io.stdout.write(text);
+      },
       // under --json a usage error is printed once, as the JSON envelope, by `run`
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });
@@ -58,10 +72,18 @@ Start with: clearance demo`,
   return program;
 };
 
+const heldAsJson = (code: string, text: string): Readonly<Record<string, unknown>> => {
+  if (code === 'commander.version') return { ok: true, version: VERSION };
+  // the usage line names the command: "Usage: clearance record [options] <run>"
+  const command = /^Usage: (clearance(?: [a-z-]+)?)/.exec(text)?.[1] ?? 'clearance';
+  return { ok: true, command, help: text };
+};
+
 /** Run the command line and return its exit status (the caller sets process.exitCode). */
 export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
   const json = argv.includes('--json');
-  const program = await buildProgram(io, json, argv);
+  const held: Held = { text: '' };
+  const program = await buildProgram(io, json, argv, held);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitStatusOf(program);
@@ -72,6 +94,7 @@ export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> 
         error.code === 'commander.version' ||
         error.code === 'commander.help'
       ) {
+        if (json) io.stdout.write(`${JSON.stringify(heldAsJson(error.code, held.text))}\n`);
         return EXIT.ok;
       }
       if (json)

@@ -61,14 +61,14 @@ const timelineItem = (t: TimelineEntry): Markup => {
 };
 
 const costSection = (cost: CostReport): Markup => html`<section id="cost"><h2>Cost</h2>
-<p class="panel">Spent <strong>${describeCost(cost.total)}</strong>${Object.keys(cost.budget).length === 0 ? ' (no budget)' : html` of ${describeCost(cost.budget)}; left ${describeCost(cost.remaining)}`}.</p>
+<p class="panel">Spent <strong>${describeCost(cost.spent)}</strong>${Object.keys(cost.budget).length === 0 ? ' (no budget)' : html` of ${describeCost(cost.budget)}; left ${describeCost(cost.remaining)}`}.</p>
 ${
   cost.byRound.length === 0
     ? html`<p class="muted">No stage reported a cost.</p>`
     : html`<table><thead><tr><th>round</th><th>stage</th><th>outcome</th><th>runner</th><th>cost</th></tr></thead><tbody>
 ${cost.byRound.flatMap((r) => r.stages.map((s) => html`<tr><td>${r.round}</td><td>${s.stage}</td><td>${s.outcome}</td><td>${s.runner}</td><td>${describeCost(s.cost)}</td></tr>`))}
 </tbody></table>
-<ul>${cost.byRunner.map((r) => html`<li>by ${r.runner}: ${describeCost(r.total)}</li>`)}</ul>`
+<ul>${cost.byRunner.map((r) => html`<li>by ${r.runner}: ${describeCost(r.spent)}</li>`)}</ul>`
 }
 </section>`;
 

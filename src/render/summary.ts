@@ -57,6 +57,6 @@ export const stepSummary = ({ status, explanation, cost, gate }: SummaryInput): 
     lines.push('');
   }
   const budget = Object.keys(cost.budget).length === 0 ? ' (no budget)' : ` of ${describeCost(cost.budget)}`;
-  lines.push('### Cost', '', `${markdownText(describeCost(cost.total))}${markdownText(budget)}`, '');
+  lines.push('### Cost', '', `${markdownText(describeCost(cost.spent))}${markdownText(budget)}`, '');
   return lines.join('\n');
 };

@@ -32,6 +32,7 @@ const ALL = [
   'export',
   'import',
   'store',
+  'mcp',
   'demo',
 ];
 

@@ -36,6 +36,7 @@ const COMMANDS = [
   'demo',
   'sarif',
   'report',
+  'mcp',
 ];
 
 describe('the command-line contract', () => {

@@ -173,8 +173,10 @@ describe('revision binding and the approval gate', () => {
     expect(captured.json).toMatchObject({
       ok: true,
       round: 2,
-      renames: [{ from: 'src/service.js', to: 'src/io/service.js' }],
-      touchedFiles: ['src/io/service.js'],
+      capture: {
+        renames: [{ from: 'src/service.js', to: 'src/io/service.js' }],
+        touchedFiles: ['src/io/service.js'],
+      },
     });
     const id = findingId({ file: 'src/service.js', category: 'prose', summary: 'read() is unchecked' });
     const report = (decisions: unknown[]) => ({

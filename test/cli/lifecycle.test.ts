@@ -88,7 +88,7 @@ describe('the lifecycle from the command line', () => {
     });
     const cost = await run('cost', 'r', '--json');
     expect(cost.json).toMatchObject({
-      total: { usd: expect.closeTo(0.3, 5), tokens: 1500 },
+      spent: { usd: expect.closeTo(0.3, 5), tokens: 1500 },
       remaining: { usd: expect.closeTo(0.7, 5) },
       byRunner: [{ runner: 'planner' }],
     });
@@ -122,7 +122,8 @@ describe('the lifecycle from the command line', () => {
       allowed: true,
     });
     const over = await run('may', 'r', '--stage', 'planning', '--cost', 'usd=1.5', '--json');
-    expect([over.code, errorOf(over).code]).toEqual([1, 'over-budget']);
+    expect(over.code).toBe(0);
+    expect(over.json).toMatchObject({ ok: true, allowed: false, rejection: { code: 'over-budget' } });
     const consent = await run('stage', 'r', 'planning', '--start', '--command', 'rm -rf /', '--json');
     expect([consent.code, errorOf(consent).code]).toEqual([1, 'no-consent']);
     expect(await readFile(log)).toEqual(before);
@@ -192,9 +193,9 @@ describe('the lifecycle from the command line', () => {
     );
     expect(ruled.json).toMatchObject({
       ok: true,
-      status: 'withdrawn',
+      findingStatus: 'withdrawn',
       by: 'Ada Lovelace',
-      runStatus: 'converged',
+      status: 'converged',
       convergedBy: 'Ada Lovelace',
     });
     expect((await run('explain', 'r')).stdout).toMatch(

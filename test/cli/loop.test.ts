@@ -35,7 +35,7 @@ describe('driving a loop from the command line', () => {
     expect(r1.json.opened).toHaveLength(2);
 
     const cap = await run('capture', 'run-1', '--input-sha', sha('B'), '--touched', major.file, '--json');
-    expect(cap.json).toMatchObject({ ok: true, round: 2, inputSha: sha('B'), seq: 4 });
+    expect(cap.json).toMatchObject({ ok: true, round: 2, capture: { inputSha: sha('B') }, seq: 4 });
 
     const before = await readFile(log);
     const refused = await run('record', 'run-1', '--report', await reportFile('r2-bad.json', report(2, 'B')));

@@ -160,19 +160,19 @@ describe('budgets', () => {
       finished(1, 'planning', { tokens: 200, usd: 0.5 }),
     ];
     const cost = costReport(fold(events).state);
-    expect(cost.total).toEqual({ tokens: 250, usd: 0.5 });
+    expect(cost.spent).toEqual({ tokens: 250, usd: 0.5 });
     expect(cost.remaining).toEqual({ tokens: 750 });
     expect(cost.byRound).toEqual([
       {
         round: 1,
-        total: { tokens: 250, usd: 0.5 },
+        spent: { tokens: 250, usd: 0.5 },
         stages: [
           expect.objectContaining({ outcome: 'failed' }),
           expect.objectContaining({ outcome: 'finished' }),
         ],
       },
     ]);
-    expect(cost.byRunner).toEqual([{ runner: 'planning-agent', total: { tokens: 250, usd: 0.5 } }]);
+    expect(cost.byRunner).toEqual([{ runner: 'planning-agent', spent: { tokens: 250, usd: 0.5 } }]);
   });
 });
 

@@ -78,16 +78,18 @@ export const registerCapture = (program: Command, io: Io): Command =>
                 },
                 actorOf(ctx),
               );
-        const capture = result.folded.state.capture;
-        if (result.alreadyRecorded && capture !== null) {
+        const waiting = result.folded.state.capture;
+        if (result.alreadyRecorded && waiting !== null) {
+          const { round, ...capture } = waiting;
           return {
-            json: { runId, seq: null, alreadyRecorded: true, ...capture },
-            text: `already captured: round ${capture.round} of ${runId} waits for input ${capture.inputSha}; nothing was appended`,
+            json: { runId, seq: null, round, alreadyRecorded: true, capture },
+            text: `already captured: round ${round} of ${runId} waits for input ${capture.inputSha}; nothing was appended`,
           };
         }
         const event = result.appended[0];
         if (event?.type !== 'revision.captured') throw new ClearanceError('usage', 'nothing was captured');
-        const { round, inputSha, touchedFiles, renames } = event.data;
+        const { round, ...capture } = event.data;
+        const { inputSha, touchedFiles, renames } = capture;
         const changes = [
           touchedFiles.length > 0 ? `${touchedFiles.length} touched file(s)` : '',
           renames.length > 0 ? `${renames.length} rename(s)` : '',
@@ -95,7 +97,7 @@ export const registerCapture = (program: Command, io: Io): Command =>
           .filter((s) => s !== '')
           .join(', ');
         return {
-          json: { runId, seq: event.seq, alreadyRecorded: false, ...event.data },
+          json: { runId, seq: event.seq, round, alreadyRecorded: false, capture },
           text: `captured round ${round} of ${runId}: input ${inputSha}${event.data.dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`,
         };
       }),

@@ -9,22 +9,22 @@ export const registerCost = (program: Command, io: Io): Command =>
     .command('cost')
     .description('what the run spent, per round and stage, and by whom, against its budget')
     .argument('<run>', 'the run id')
-    .addHelpText('after', examples('clearance cost pr-236', 'clearance cost pr-236 --json | jq .total'))
+    .addHelpText('after', examples('clearance cost pr-236', 'clearance cost pr-236 --json | jq .spent'))
     .action(
       action(io, async (ctx, runId: string) => {
         const { state } = await readIntactState(ctx.store, runId);
         const report = costReport(state);
         const lines = [
-          `${runId}: spent ${describeCost(report.total)}${Object.keys(report.budget).length === 0 ? ' (no budget)' : ` of ${describeCost(report.budget)}; left ${describeCost(report.remaining)}`}`,
+          `${runId}: spent ${describeCost(report.spent)}${Object.keys(report.budget).length === 0 ? ' (no budget)' : ` of ${describeCost(report.budget)}; left ${describeCost(report.remaining)}`}`,
         ];
         for (const r of report.byRound) {
-          lines.push(`round ${r.round}: ${describeCost(r.total)}`);
+          lines.push(`round ${r.round}: ${describeCost(r.spent)}`);
           for (const s of r.stages)
             lines.push(
               `  ${s.stage.padEnd(10)} ${s.outcome.padEnd(8)} ${s.runner.padEnd(14)} ${describeCost(s.cost)}`,
             );
         }
-        for (const r of report.byRunner) lines.push(`by ${r.runner}: ${describeCost(r.total)}`);
+        for (const r of report.byRunner) lines.push(`by ${r.runner}: ${describeCost(r.spent)}`);
         return { json: { runId, ...report }, text: lines.join('\n') };
       }),
     );

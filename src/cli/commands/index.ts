@@ -37,6 +37,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   export: async () => (await import('./write-commands.js')).registerExport,
   import: async () => (await import('./write-commands.js')).registerImport,
   store: async () => (await import('./write-commands.js')).registerStore,
+  // the MCP server: its SDK is a chunk of its own, imported by mcp.ts only when it serves
+  mcp: async () => (await import('./mcp.js')).registerMcp,
   demo: async () => (await import('./demo.js')).registerDemo,
 };
 

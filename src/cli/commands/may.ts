@@ -20,7 +20,7 @@ export const registerMay = (program: Command, io: Io): Command =>
     .option('--command <command>', 'a command it would run (repeatable)', collect)
     .addHelpText(
       'after',
-      `${examples('clearance may pr-236 --stage experts --cost usd=1.20')}\nExit 0 when it may; 1 with the rule that refuses it.`,
+      `${examples('clearance may pr-236 --stage experts --cost usd=1.20')}\nAnswers allowed: true or false (with the rule that refuses it), exit 0 either way: asking is not\nrefused. Exit 1 only when the run cannot be read (missing, damaged).`,
     )
     .action(
       action(io, async (ctx, runId: string, opts: { stage?: string; cost?: Cost; command?: string[] }) => {
@@ -28,15 +28,20 @@ export const registerMay = (program: Command, io: Io): Command =>
         const { state } = await readIntactState(ctx.store, runId);
         const answer = mayRunStage(state, opts.stage, opts.cost ?? {}, opts.command ?? []);
         const spent = `spent ${describeCost(answer.spent)} of ${describeCost(answer.budget)}`;
-        if (answer.rejection !== null) {
-          throw new ClearanceError(answer.rejection.code, `may not: ${answer.rejection.message} (${spent})`, {
+        const { rejection } = answer;
+        return {
+          json: {
+            runId,
+            stage: opts.stage,
+            allowed: rejection === null,
+            rejection: rejection === null ? null : { code: rejection.code, message: rejection.message },
             spent: answer.spent,
             budget: answer.budget,
-          });
-        }
-        return {
-          json: { runId, allowed: true, stage: opts.stage, spent: answer.spent, budget: answer.budget },
-          text: `may: stage ${opts.stage} fits (${spent})`,
+          },
+          text:
+            rejection === null
+              ? `may: stage ${opts.stage} fits (${spent})`
+              : `may not: ${rejection.message} [${rejection.code}] (${spent})`,
         };
       }),
     );

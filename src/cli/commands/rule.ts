@@ -37,9 +37,9 @@ Refused unless the run is blocked. --by NAME is required here and is never taken
             json: {
               runId,
               findingId: event?.type === 'finding.ruled' ? event.data.findingId : finding,
-              status,
+              findingStatus: status,
               by: person.by,
-              runStatus: state.status,
+              status: state.status,
               convergedBy: state.convergedBy?.by ?? null,
               seq: event?.seq ?? null,
             },

@@ -157,7 +157,7 @@ export const stagedLoop = async (ctx: Context, n: Narrator, runId: string): Prom
   const cost = costReport(ended.folded.state);
   n.command(`cost ${runId}`);
   n.say(
-    `spent ${describeCost(cost.total)} of ${describeCost(cost.budget)}: ${cost.byRunner.map((r) => `${r.runner} ${describeCost(r.total)}`).join(', ')}`,
+    `spent ${describeCost(cost.spent)} of ${describeCost(cost.budget)}: ${cost.byRunner.map((r) => `${r.runner} ${describeCost(r.spent)}`).join(', ')}`,
   );
 };
 

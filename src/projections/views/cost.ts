@@ -5,12 +5,12 @@ import type { CostEntry, RunState } from '../state.js';
 import { toArray } from '../vec.js';
 
 export type CostReport = Readonly<{
-  total: Cost;
+  spent: Cost;
   budget: Cost;
   /** what is left in every unit the budget names (never below zero) */
   remaining: Cost;
-  byRound: ReadonlyArray<Readonly<{ round: number; total: Cost; stages: ReadonlyArray<CostEntry> }>>;
-  byRunner: ReadonlyArray<Readonly<{ runner: string; total: Cost }>>;
+  byRound: ReadonlyArray<Readonly<{ round: number; spent: Cost; stages: ReadonlyArray<CostEntry> }>>;
+  byRunner: ReadonlyArray<Readonly<{ runner: string; spent: Cost }>>;
 }>;
 
 /** What the run spent, per round and stage, and by whom. */
@@ -30,15 +30,15 @@ export const costReport = (state: RunState): CostReport => {
     if (limit !== undefined) remaining[key] = Math.max(0, limit - (state.spent[key] ?? 0));
   }
   return {
-    total: state.spent,
+    spent: state.spent,
     budget,
     remaining,
     byRound: [...rounds].map(([round, stages]) => ({
       round,
       stages,
-      total: stages.reduce<Cost>((t, s) => addCost(t, s.cost), {}),
+      spent: stages.reduce<Cost>((t, s) => addCost(t, s.cost), {}),
     })),
-    byRunner: [...runners].map(([runner, total]) => ({ runner, total })),
+    byRunner: [...runners].map(([runner, spent]) => ({ runner, spent })),
   };
 };
 

@@ -1,0 +1,372 @@
+import { z } from 'zod';
+import {
+  Capture,
+  Cost,
+  Extension,
+  FindingStep,
+  FindingView,
+  Rejection,
+  Rename,
+  RoundOutcome,
+  Ruling,
+  RunStatus,
+  Seq,
+  Sha,
+  Suppressed,
+} from './parts.js';
+
+/**
+ * What each command prints under `--json` when it succeeds: `{"ok":true, …}`. A failure is always
+ * the one envelope in `parts.ts` (`Failure`). These are the contracts `clearance schema output`
+ * prints and the MCP tools declare as their outputSchema: one definition for both.
+ */
+
+const ok = z.literal(true);
+const RunId = z.string().describe('the run id');
+const TornTail = z
+  .strictObject({ offset: z.number().int(), bytes: z.number().int() })
+  .describe('an unterminated last line (a crash mid-append), set aside and repaired by the next append');
+
+export const OpenOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  policy: z.string(),
+  maxRounds: z.number().int(),
+  seq: Seq,
+  subject: z.strictObject({ repo: z.string().optional(), artifact: z.string().optional() }),
+  capture: Capture.nullable().describe("round 1's input, when open captured it"),
+  store: z.string().describe('where the run is kept: a directory, or a database (never its credentials)'),
+});
+
+export const CaptureOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  seq: Seq.nullable().describe('null when the capture was already recorded'),
+  alreadyRecorded: z
+    .boolean()
+    .describe('the very capture already waits for the next round: nothing was appended'),
+  round: z.number().int().describe('the round this input is for'),
+  capture: Capture,
+});
+
+export const PublishOutput = z.strictObject({
+  ok,
+  path: z.string(),
+  runId: RunId,
+  round: z.number().int(),
+  inputSha: Sha,
+  completed: z.boolean(),
+});
+
+export const WaitOutput = z.strictObject({
+  ok,
+  path: z.string(),
+  report: z
+    .record(z.string(), z.unknown())
+    .describe('the report as published (not yet checked: record checks it)'),
+  bytes: z.number().int(),
+  waitedMs: z.number(),
+});
+
+export const StageOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int(),
+  stage: z.string(),
+  event: z.enum(['stage.started', 'stage.finished', 'stage.failed']),
+  seq: Seq.nullable(),
+  outputSha: Sha.nullable().optional().describe('stage.finished: the archived output'),
+  spent: Cost.optional().describe("stage.finished: the run's spending so far"),
+});
+
+export const RecordOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int().describe('the last round that ended'),
+  status: RunStatus,
+  seq: Seq.nullable(),
+  opened: z.array(Sha).describe('findings this round opened'),
+  changed: z.array(z.strictObject({ id: Sha, from: z.string(), to: z.string() })),
+  suppressed: z.array(Suppressed),
+  repairedTail: TornTail.nullable(),
+  alreadyRecorded: z
+    .boolean()
+    .describe('this very report was already recorded for its round: nothing was appended'),
+});
+
+const Counts = z.strictObject({
+  open: z.number().int(),
+  openBlocking: z.number().int(),
+  fixed: z.number().int(),
+  withdrawn: z.number().int(),
+  suppressed: z.number().int(),
+});
+
+export const StatusRunOutput = z.strictObject({
+  ok,
+  runId: RunId.nullable(),
+  status: RunStatus,
+  policy: z.string().nullable(),
+  round: z.number().int().describe('the last round that ended'),
+  maxRounds: z.number().int().nullable(),
+  inputSha: Sha.nullable(),
+  captured: z.boolean(),
+  counts: Counts,
+  findings: z.array(FindingView),
+  failedAttempts: z.number().int(),
+  lastFailure: z.strictObject({ round: z.number().int(), reason: z.string(), detail: z.string() }).nullable(),
+  inProgress: z
+    .strictObject({
+      round: z.number().int(),
+      phase: z.enum(['queued', 'running']),
+      finished: z.array(z.string()),
+      running: z.string().nullable(),
+    })
+    .nullable(),
+  rounds: z.array(RoundOutcome),
+  spent: Cost,
+  panels: z.array(z.looseObject({})).describe('each round merged from contributions'),
+  contributions: z.unknown().describe('contributions handed in for the round in progress'),
+  seq: Seq,
+  tornTail: TornTail.nullable(),
+});
+
+export const StatusListOutput = z.strictObject({
+  ok,
+  store: z.string().describe('where the runs are kept: a directory, or a database'),
+  runs: z.array(
+    z.strictObject({
+      runId: RunId,
+      status: z.enum([...RunStatus.options, 'damaged']),
+      round: z.number().int().nullable(),
+      maxRounds: z.number().int().nullable(),
+    }),
+  ),
+});
+
+export const FindingsOutput = z.strictObject({ ok, runId: RunId, findings: z.array(FindingView) });
+
+export const ReplayOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  status: RunStatus,
+  round: z.number().int(),
+  events: z.array(
+    z.looseObject({
+      seq: Seq,
+      type: z.string(),
+      round: z.number().int().nullable(),
+      status: RunStatus,
+      at: z.string(),
+      by: z.string(),
+    }),
+  ),
+});
+
+export const ExplainOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  status: RunStatus,
+  headline: z.string(),
+  blocking: z.array(
+    z.strictObject({
+      id: Sha,
+      file: z.string(),
+      line: z.number().int().nullable(),
+      citation: z.string(),
+      severity: z.string(),
+      summary: z.string(),
+      openedRound: z.number().int(),
+      keptOpen: z.array(FindingStep),
+      reviewers: z
+        .array(z.string())
+        .describe('who proposed it, when its round was merged from contributions'),
+      mergedFrom: z.array(z.looseObject({})).describe('the candidates the merge folded into it'),
+    }),
+  ),
+  advisoryOpen: z.number().int(),
+  incomplete: z.array(RoundOutcome),
+  rulings: z.array(Ruling),
+  extensions: z.array(Extension),
+  convergedBy: z.string().nullable(),
+  panels: z
+    .array(z.looseObject({}))
+    .describe('each round merged from contributions: who reviewed, who was absent'),
+});
+
+export const FeedbackOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int(),
+  status: RunStatus,
+  markdown: z.string().describe('the feedback for the author, as Markdown'),
+});
+
+export const GateOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  approved: z.literal(true).describe('a refused gate is a failure (exit 1), never approved: false'),
+  inputSha: Sha,
+  boundBy: z.enum(['commit', 'tree', 'working-tree', 'artifact']),
+  message: z.string(),
+});
+
+export const NextOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  action: z.enum(['open', 'capture', 'run-stage', 'end-partial', 'wait-report', 'stop']),
+  why: z.string(),
+  round: z.number().int().optional(),
+  stage: z.string().optional(),
+  attempt: z.number().int().optional(),
+  resume: z.boolean().optional(),
+  inputSha: Sha.optional(),
+  result: z.enum(['complete', 'partial']).optional(),
+  status: RunStatus.optional(),
+});
+
+export const MayOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  stage: z.string(),
+  allowed: z.boolean(),
+  rejection: Rejection.nullable().describe('the rule that refuses it, when allowed is false'),
+  spent: Cost,
+  budget: Cost,
+});
+
+const CostEntry = z.strictObject({
+  round: z.number().int(),
+  stage: z.string(),
+  runner: z.string(),
+  outcome: z.enum(['finished', 'failed']),
+  cost: Cost,
+});
+
+export const CostOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  spent: Cost,
+  budget: Cost,
+  remaining: Cost.describe('what is left in every unit the budget names'),
+  byRound: z.array(z.strictObject({ round: z.number().int(), spent: Cost, stages: z.array(CostEntry) })),
+  byRunner: z.array(z.strictObject({ runner: z.string(), spent: Cost })),
+});
+
+export const ReproductionsOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int(),
+  reproductions: z.array(
+    z.strictObject({
+      findingId: Sha,
+      citation: z.string(),
+      summary: z.string(),
+      status: z.enum(['open', 'fixed']),
+      command: z.string(),
+      expected: z.string(),
+    }),
+  ),
+});
+
+export const RuleOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  findingId: Sha,
+  findingStatus: z.enum(['fixed', 'withdrawn']),
+  by: z.string(),
+  status: RunStatus,
+  convergedBy: z.string().nullable(),
+  seq: Seq.nullable(),
+});
+
+export const ExtendOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  rounds: z.number().int(),
+  by: z.string(),
+  maxRounds: z.number().int(),
+  status: RunStatus,
+  seq: Seq.nullable(),
+});
+
+export const SarifOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int(),
+  sarif: z
+    .looseObject({ version: z.literal('2.1.0'), runs: z.array(z.unknown()) })
+    .describe('a SARIF 2.1.0 log (its own schema is the OASIS one)'),
+});
+
+export const ReportOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  file: z.string(),
+  bytes: z.number().int(),
+  status: RunStatus,
+});
+
+export const VerifyOutput = z.strictObject({
+  ok,
+  runs: z.array(
+    z.looseObject({
+      runId: RunId,
+      intact: z.boolean(),
+      events: z.number().int(),
+      lastSeq: z.number().int(),
+      tornTail: TornTail.nullable(),
+    }),
+  ),
+});
+
+export const SchemaOutput = z.strictObject({
+  ok,
+  schema: z.string().describe('which schema: report, event or output <command>'),
+  jsonSchema: z.record(z.string(), z.unknown()),
+});
+
+export const DemoOutput = z.strictObject({
+  ok,
+  dir: z.string(),
+  runs: z.array(z.looseObject({ runId: RunId, status: RunStatus })),
+});
+
+export const VersionOutput = z.strictObject({ ok, version: z.string() });
+export const HelpOutput = z.strictObject({ ok, command: z.string(), help: z.string() });
+
+export const ContributeOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int().describe('the round in progress this contribution is for'),
+  expert: z.string().nullable().describe('the reviewer, or null for an anonymous contribution'),
+  seq: Seq.nullable(),
+  contributions: z.array(z.string()).describe('who has handed in for this round so far'),
+});
+
+export const ExportOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  lines: z.number().int(),
+  bytes: z.number().int(),
+  objects: z.array(z.string()).describe('the archived outputs copied with --objects'),
+  log: z.string().describe("the run's log lines, exactly as stored"),
+});
+
+export const ImportOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  events: z.number().int(),
+  objects: z.number().int(),
+  store: z.string(),
+});
+
+export const StoreInitOutput = z.strictObject({
+  ok,
+  store: z.string().describe('the database (or the directory, which needs no init), never its credentials'),
+  kind: z.enum(['file', 'postgres']),
+  from: z.number().int().nullable().describe('the schema version found, null when there was none'),
+  to: z.number().int().nullable(),
+});
+
+export { Rename };

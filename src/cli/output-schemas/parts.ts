@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { CostSchema, ReportSchema } from '../../events/report.js';
+
+/**
+ * The pieces several commands' `--json` outputs share, described once so a field has one name and
+ * one shape wherever it appears. They describe shape only; what the values mean is decided in
+ * src/projections.
+ */
+
+export const RUN_STATUSES = ['unopened', 'open', 'converged', 'blocked'] as const;
+export const RunStatus = z.enum(RUN_STATUSES).describe("the run's status, derived by the fold");
+export const FindingStatus = z.enum(['open', 'fixed', 'withdrawn']);
+export const Sha = z.string().describe('a hex digest or git object id');
+export const Seq = z.number().int().describe('the sequence number of the last event appended');
+
+/** what was spent or is allowed: tokens, usd, seconds (a unit absent is nothing) */
+export const Cost = CostSchema.describe('an amount in tokens, usd and seconds; a unit absent is nothing');
+
+export const Report = ReportSchema;
+
+export const Rename = z.strictObject({ from: z.string(), to: z.string() });
+
+/** a captured revision: the input a round reviews (`open` and `capture` print the same shape) */
+export const Capture = z
+  .strictObject({
+    inputSha: Sha.describe('what the round reviews: the tree, or the artifact digest'),
+    touchedFiles: z.array(z.string()),
+    renames: z.array(Rename),
+    commit: Sha.optional(),
+    tree: Sha.optional(),
+    dirty: z.boolean().optional().describe('true: the working tree, uncommitted changes included'),
+    artifactSha: Sha.optional(),
+    base: z.string().optional(),
+  })
+  .describe('the revision captured for a round');
+
+export const FindingStep = z.strictObject({
+  round: z.number().int(),
+  how: z.enum(['opened', 'decided', 'carried', 'ruled']),
+  status: FindingStatus,
+  evidence: z.string().optional(),
+  by: z.string().optional(),
+});
+
+export const FindingView = z.strictObject({
+  id: Sha.describe('the finding id: stable across line moves'),
+  file: z.string(),
+  line: z.number().int().nullable(),
+  section: z.string().nullable(),
+  citation: z.string().describe('file:line, or file § Section'),
+  category: z.string(),
+  summary: z.string(),
+  severity: z.string(),
+  status: FindingStatus,
+  blocking: z.boolean(),
+  openedRound: z.number().int(),
+  roundsOpen: z.number().int(),
+});
+
+export const RoundOutcome = z.strictObject({
+  round: z.number().int(),
+  result: z.enum(['complete', 'partial', 'none', 'ci_failed']),
+  reason: z.string().nullable(),
+  reportSha: z.string().optional().describe("the recorded report's hash, for a round that ended with one"),
+});
+
+export const Ruling = z.strictObject({
+  round: z.number().int(),
+  findingId: Sha,
+  status: z.enum(['fixed', 'withdrawn']),
+  why: z.string(),
+  by: z.string(),
+});
+
+export const Extension = z.strictObject({
+  round: z.number().int(),
+  rounds: z.number().int(),
+  why: z.string(),
+  by: z.string(),
+});
+
+export const Suppressed = z.strictObject({
+  id: Sha,
+  round: z.number().int(),
+  file: z.string(),
+  line: z.number().int().nullable(),
+  section: z.string().nullable(),
+  severity: z.string(),
+  summary: z.string(),
+  reason: z.enum(['late', 'cap']),
+});
+
+export const Rejection = z.strictObject({
+  code: z.string().describe('the rule that refuses, e.g. over-budget'),
+  message: z.string(),
+});
+
+/** every failure, of every command: `{"ok":false,"error":{code,message,details?}}` */
+export const Failure = z
+  .strictObject({
+    ok: z.literal(false),
+    error: z.strictObject({
+      code: z
+        .string()
+        .describe('a stable code: a rule (over-budget) or an operational failure (run-missing)'),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .describe('a refusal or failure; the exit status says which kind');

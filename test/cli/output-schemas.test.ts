@@ -1,0 +1,211 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OUTPUT_NAMES } from '../../src/cli/output-schemas/index.js';
+import { candidate, report } from '../support/builders.js';
+import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { runInProcess } from '../support/in-process.js';
+import { tempDir } from '../support/tmp.js';
+
+// Every command's real --json output, validated against the JSON Schema `clearance schema output`
+// prints for it: the schemas are the contract, so a renamed or retyped field fails here.
+
+afterAll(removeTempDirs);
+
+// ajv is CommonJS: under NodeNext its class is the default export's `default`
+const Ajv2020 = Ajv2020Module.default;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+const seen = new Set<string>();
+
+const validate = async (name: string, output: Record<string, unknown> | undefined): Promise<void> => {
+  expect(output, `${name} printed one JSON object`).toBeDefined();
+  let check = validators.get(name);
+  if (check === undefined) {
+    const printed = await runInProcess(['schema', 'output', name, '--json']);
+    expect(printed.code).toBe(0);
+    check = ajv.compile(printed.json?.jsonSchema as object);
+    validators.set(name, check);
+  }
+  const valid = check(output);
+  expect(valid, `${name}: ${ajv.errorsText(check.errors)}\n${JSON.stringify(output)}`).toBe(true);
+  seen.add(name);
+};
+
+/** Run a command with --json, expect its exit status, validate what it printed. */
+const expectValid = async (name: string, argv: string[], code = 0): Promise<Record<string, unknown>> => {
+  const result = await runInProcess([...argv, '--json']);
+  expect(result.code, result.stdout + result.stderr).toBe(code);
+  await validate(name, result.json);
+  return result.json ?? {};
+};
+
+describe('clearance schema output', () => {
+  it("validates every command's real --json output, successes and refusals alike", async () => {
+    const dir = await tempDir();
+    const g = ['--dir', dir, '--by', 'tester'];
+    const file = async (name: string, value: unknown): Promise<string> => {
+      const p = path.join(dir, name);
+      await writeFile(p, typeof value === 'string' ? value : JSON.stringify(value));
+      return p;
+    };
+    const repo = makeRepo();
+    repo.write('src/service.js', 'open()\nread()\n');
+    repo.commitAll('first');
+
+    const opened = await expectValid('open', [
+      ...g,
+      'open',
+      'r',
+      '--repo',
+      repo.dir,
+      '--consent',
+      'npm test',
+    ]);
+    const inputSha = (opened.capture as { inputSha: string }).inputSha;
+    await expectValid('gate', [...g, 'gate', 'r'], 1);
+    await expectValid('may', [...g, 'may', 'r', '--stage', 'planning']);
+    await expectValid('stage', [...g, 'stage', 'r', 'planning', '--start']);
+    await expectValid('stage', [
+      ...g,
+      'stage',
+      'r',
+      'planning',
+      '--fail',
+      'timed out',
+      '--runner',
+      'planner',
+    ]);
+    await runInProcess([...g, 'stage', 'r', 'planning', '--start']);
+    const plan = await file('plan.json', '{"plan":"read service.js"}');
+    const finish = ['--finish', '--output', plan, '--cost', 'usd=0.2', '--runner', 'planner'];
+    await expectValid('stage', [...g, 'stage', 'r', 'planning', ...finish]);
+
+    const major = candidate({ file: 'src/service.js', line: 1 });
+    const r1 = await file('r1.json', report(1, 'A', { runId: 'r', inputSha, candidates: [major] }));
+    const published = path.join(dir, 'published', 'round-1.json');
+    await expectValid('publish', ['publish', published, '--report', r1]);
+    await expectValid('wait', ['wait', published, '--run', 'r', '--round', '1', '--input-sha', inputSha]);
+    const recorded = await expectValid('record', [...g, 'record', 'r', '--report', r1, '--partial']);
+    const id = (recorded.opened as string[])[0] as string;
+
+    for (const name of [
+      'next',
+      'findings',
+      'replay',
+      'explain',
+      'feedback',
+      'cost',
+      'reproductions',
+      'sarif',
+    ]) {
+      await expectValid(name, [...g, name, 'r']);
+    }
+    await expectValid('status', [...g, 'status', 'r']);
+    await expectValid('status', [...g, 'status']);
+    await expectValid('report', [...g, 'report', 'r', '--html', path.join(dir, 'report.html')]);
+    await expectValid('verify', [...g, 'verify']);
+
+    repo.write('src/service.js', 'open()\nread()\nclose()\n');
+    repo.commitAll('close it');
+    const captured = await expectValid('capture', [...g, 'capture', 'r']);
+    const input2 = (captured.capture as { inputSha: string }).inputSha;
+    const fixed = { id, status: 'fixed' as const, evidence: 'closed' };
+    const r2 = await file('r2.json', report(2, 'B', { runId: 'r', inputSha: input2, decisions: [fixed] }));
+    expect((await expectValid('record', [...g, 'record', 'r', '--report', r2])).status).toBe('converged');
+    await expectValid('gate', [...g, 'gate', 'r']);
+
+    // past the cap: may says no (exit 0), a person rules, another extends
+    const policy = await file('policy.json', {
+      name: 'capped',
+      maxRounds: 1,
+      severities: { major: { blocks: true } },
+      budget: { usd: 1 },
+    });
+    for (const run of ['p', 'q']) {
+      await runInProcess([...g, 'open', run, '--policy-file', policy, '--input-sha', 'A'.padEnd(40, '0')]);
+      const rp = await file(`${run}.json`, report(1, 'A', { runId: run, candidates: [major] }));
+      await runInProcess([...g, 'record', run, '--report', rp]);
+    }
+    const refused = await expectValid('may', [...g, 'may', 'p', '--stage', 'planning', '--cost', 'usd=5']);
+    expect(refused).toMatchObject({ allowed: false, rejection: { code: expect.any(String) } });
+    const ruling = ['--withdrawn', '--why', 'accepted risk', '--by', 'Ada Lovelace'];
+    await expectValid('rule', [...g, 'rule', 'p', (recorded.opened as string[])[0] as string, ...ruling]);
+    await expectValid('extend', [
+      ...g,
+      'extend',
+      'q',
+      '--rounds',
+      '1',
+      '--why',
+      'late fix',
+      '--by',
+      'Grace Hopper',
+    ]);
+
+    // several reviewers: one contribution by hand, and collect closing a round from a published report
+    await runInProcess([...g, 'open', 'm', '--input-sha', 'C'.padEnd(40, '0')]);
+    const mine = await file('m1.json', report(1, 'C', { runId: 'm', candidates: [major] }));
+    await expectValid('contribute', [...g, 'contribute', 'm', '--expert', 'security', '--report', mine]);
+    await runInProcess([...g, 'open', 'n', '--input-sha', 'D'.padEnd(40, '0')]);
+    const styled = path.join(dir, 'published', 'style.json');
+    await runInProcess([
+      'publish',
+      styled,
+      '--report',
+      await file('n1.json', report(1, 'D', { runId: 'n', candidates: [major] })),
+    ]);
+    await expectValid('collect', [
+      ...g,
+      'collect',
+      'n',
+      '--expert',
+      `style=${styled}`,
+      '--timeout-ms',
+      '5000',
+    ]);
+
+    // moving a run: export it, import it into another store; the directory store needs no init
+    const objects = path.join(dir, 'objects');
+    const exported = await expectValid('export', [...g, 'export', 'r', '--objects', objects]);
+    const moved = await file('r.jsonl', exported.log as string);
+    await expectValid('import', [
+      '--dir',
+      path.join(dir, 'other'),
+      'import',
+      'r',
+      moved,
+      '--objects',
+      objects,
+    ]);
+    await expectValid('store', [...g, 'store', 'init']);
+
+    await expectValid('schema', ['schema', 'report']);
+    await expectValid('schema', ['schema', 'output', 'may']);
+    await expectValid('demo', ['demo']);
+    await expectValid('help', ['--help']);
+    await expectValid('help', ['record', '--help']);
+    await expectValid('version', ['--version']);
+
+    // every schema was exercised by a real output, and every command has one
+    expect([...seen].sort()).toEqual([...OUTPUT_NAMES].sort());
+  });
+
+  it('refuses an unknown command, naming the choices', async () => {
+    const result = await runInProcess(['schema', 'output', 'nope', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.json).toMatchObject({
+      ok: false,
+      error: { code: 'usage', details: { choices: OUTPUT_NAMES } },
+    });
+  });
+
+  it('names every command the CLI has, but mcp, which speaks the protocol instead', async () => {
+    const help = await runInProcess(['--help']);
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1] as string);
+    expect(commands.length).toBeGreaterThan(20);
+    const expected = commands.filter((c) => c !== 'mcp' && c !== 'help');
+    expect(OUTPUT_NAMES.filter((n) => n !== 'help' && n !== 'version').sort()).toEqual(expected.sort());
+  });
+});

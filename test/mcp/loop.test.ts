@@ -1,0 +1,222 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { findingId } from '../../src/events/finding-id.js';
+import { runCommand } from '../../src/mcp/run-command.js';
+import { CLI } from '../support/cli.js';
+import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+
+// The whole loop an agent drives, through the SDK's own client, over stdio, against the built CLI
+// (`node dist/cli.js mcp`) in a real git repository: the store is git's own .git/clearance.
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+});
+afterAll(removeTempDirs);
+
+const connect = async (cwd: string): Promise<Client> => {
+  const client = new Client({ name: 'clearance-test', version: '0.0.0' });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd,
+      env: { ...env, CLEARANCE_ACTOR: 'review-agent', NO_COLOR: '1' },
+      stderr: 'pipe',
+    }),
+  );
+  clients.push(client);
+  return client;
+};
+
+const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+/** The structured result, which must also be the text content, byte for byte as JSON. */
+const structured = (result: CallToolResult): Record<string, unknown> => {
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  expect(result.isError ?? false, text).toBe(false);
+  expect(JSON.parse(text)).toEqual(result.structuredContent);
+  return result.structuredContent as Record<string, unknown>;
+};
+
+const refusal = (result: CallToolResult): { code: string; message: string } => {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  const parsed = JSON.parse(text) as { ok: boolean; error: { code: string; message: string } };
+  expect(parsed.ok).toBe(false);
+  return parsed.error;
+};
+
+const TOOL_NAMES = [
+  'capture',
+  'explain',
+  'feedback',
+  'findings',
+  'gate',
+  'may',
+  'next',
+  'open',
+  'record',
+  'status',
+  'wait',
+];
+
+describe('clearance mcp', () => {
+  it('offers one tool per loop command, each with an input and an output schema, and never rule or extend', async () => {
+    const repo = makeRepo();
+    repo.commitAll('empty');
+    const client = await connect(repo.dir);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.outputSchema?.properties).toHaveProperty('ok');
+    }
+    expect(client.getInstructions()).toMatch(/rule and extend are not tools: .*only a named person decides/);
+  });
+
+  it('drives a loop: open, record, capture, record with decisions, gate', async () => {
+    const repo = makeRepo();
+    repo.write('src/service.js', 'open()\nread()\n');
+    const first = repo.commitAll('first');
+    const client = await connect(repo.dir);
+
+    const opened = structured(await call(client, 'open', { runId: 'pr-1', repo: repo.dir }));
+    const capture1 = opened.capture as { inputSha: string; commit: string };
+    expect(opened).toMatchObject({ ok: true, runId: 'pr-1', policy: 'default', seq: 2 });
+    expect(capture1.commit).toBe(first);
+    expect(opened.store).toBe(path.join(repo.dir, '.git', 'clearance'));
+
+    // before convergence the gate refuses, as a tool error carrying the command's envelope
+    expect(refusal(await call(client, 'gate', { runId: 'pr-1' })).code).toBe('no-review');
+
+    const candidate = {
+      file: 'src/service.js',
+      line: 1,
+      category: 'correctness',
+      summary: 'the handle is never closed',
+      severity: 'major',
+      confirmed: true,
+      evidence: 'abort mid-read: one more open handle',
+    };
+    const recorded1 = structured(
+      await call(client, 'record', {
+        runId: 'pr-1',
+        report: {
+          runId: 'pr-1',
+          round: 1,
+          inputSha: capture1.inputSha,
+          completed: true,
+          candidates: [candidate],
+        },
+      }),
+    );
+    const id = findingId(candidate);
+    expect(recorded1).toMatchObject({ ok: true, round: 1, status: 'open', opened: [id] });
+    expect(structured(await call(client, 'next', { runId: 'pr-1' }))).toMatchObject({
+      action: 'capture',
+      round: 2,
+    });
+    expect(structured(await call(client, 'may', { runId: 'pr-1', stage: 'experts' }))).toMatchObject({
+      ok: true,
+      allowed: false,
+      rejection: { code: 'no-revision' },
+    });
+
+    repo.write('src/service.js', 'open()\nread()\nclose()\n');
+    const second = repo.commitAll('close it');
+    const captured = structured(await call(client, 'capture', { runId: 'pr-1' }));
+    expect(captured).toMatchObject({
+      ok: true,
+      round: 2,
+      capture: { commit: second, touchedFiles: ['src/service.js'] },
+    });
+    const inputSha = (captured.capture as { inputSha: string }).inputSha;
+
+    // a report without the decision its touched file needs is refused, and nothing is written
+    const missing = refusal(
+      await call(client, 'record', {
+        runId: 'pr-1',
+        report: { runId: 'pr-1', round: 2, inputSha, completed: true },
+      }),
+    );
+    expect(missing.code).toBe('missing-decision');
+    expect(structured(await call(client, 'status', { runId: 'pr-1' }))).toMatchObject({ round: 1, seq: 4 });
+
+    const recorded2 = structured(
+      await call(client, 'record', {
+        runId: 'pr-1',
+        findingsMarkdown: `## Findings\n\n- [fixed] ${id.slice(0, 12)} :: closed on every path\n`,
+      }),
+    );
+    expect(recorded2).toMatchObject({
+      ok: true,
+      round: 2,
+      status: 'converged',
+      changed: [{ id, from: 'open', to: 'fixed' }],
+    });
+    expect(structured(await call(client, 'findings', { runId: 'pr-1' }))).toMatchObject({
+      findings: [{ id, status: 'fixed', blocking: true }],
+    });
+    expect(structured(await call(client, 'explain', { runId: 'pr-1' }))).toMatchObject({
+      status: 'converged',
+      blocking: [],
+    });
+    expect(
+      (structured(await call(client, 'feedback', { runId: 'pr-1' })).markdown as string).length,
+    ).toBeGreaterThan(0);
+
+    expect(structured(await call(client, 'gate', { runId: 'pr-1' }))).toMatchObject({
+      ok: true,
+      runId: 'pr-1',
+      approved: true,
+      inputSha,
+      boundBy: 'commit',
+    });
+  });
+
+  it('stops a wait when the client cancels the request, and goes on serving', async () => {
+    const repo = makeRepo();
+    repo.commitAll('empty');
+    const client = await connect(repo.dir);
+    const cancel = new AbortController();
+    const wait = {
+      path: path.join(repo.dir, '..', 'never.json'),
+      runId: 'pr-1',
+      round: 1,
+      inputSha: 'abc',
+      timeoutMs: 600_000,
+    };
+    const cancelled = client.callTool({ name: 'wait', arguments: wait }, undefined, {
+      signal: cancel.signal,
+    });
+    setTimeout(() => cancel.abort(new Error('the agent moved on')), 100);
+    await expect(cancelled).rejects.toThrow(/the agent moved on|abort/i);
+    expect(refusal(await call(client, 'status', { runId: 'nothing' })).code).toBe('run-missing');
+  });
+});
+
+describe('a tool runs its command in process', () => {
+  it('and an aborted signal interrupts a wait as Ctrl-C does: aborted, exit 130', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'clearance-mcp-'));
+    const signal = AbortSignal.abort();
+    const wait = ['wait', path.join(dir, 'never.json'), '--run', 'r', '--round', '1', '--input-sha', 'abc'];
+    const result = await runCommand([...wait, '--timeout-ms', '600000'], {
+      globals: ['--dir', dir],
+      env: {},
+      signal,
+    });
+    expect([result.code, (result.json.error as { code: string }).code]).toEqual([130, 'aborted']);
+  });
+});
