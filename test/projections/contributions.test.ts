@@ -210,6 +210,7 @@ describe('absent reviewers', () => {
       round: 1,
       result: 'partial',
       reason: 'absent: cy (missing)',
+      reportSha: expect.any(String),
     });
     expect(toArray(r1.state.panels)[0]?.absent).toEqual([
       { expert: 'cy', reason: 'missing', detail: 'handed in no report before the round was closed' },
