@@ -72,13 +72,17 @@ export const decide = (
         roundRecorded(report, { citations: context.citations, result: context.result }),
       ],
     ),
-    E.chain((events) =>
-      // a retry of a report already on the record is no new fact: the store answers it, writing nothing
-      events.every((event) => alreadyRecorded(state, event))
-        ? E.right({ events, state })
-        : E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events)),
-    ),
+    E.chain((events) => decided(state, events)),
   );
+
+/**
+ * The events an offer becomes, checked by `evolve`; a retry of what is already on the record is no
+ * new fact, so it is handed on unchecked and the store answers it "already recorded", writing nothing.
+ */
+const decided = (state: RunState, events: ReadonlyArray<DomainEvent>): E.Either<Rejection, Decided> =>
+  events.every((event) => alreadyRecorded(state, event))
+    ? E.right({ events, state })
+    : E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events));
 
 /** One reviewer's report for the round in progress, validated and decided like a round report. */
 export const decideContribution = (
@@ -90,7 +94,7 @@ export const decideContribution = (
     parseReport(input),
     E.map((report) => withFullIds(state, report)),
     E.map((report): ReadonlyArray<DomainEvent> => [contributionRecorded(report, expert)]),
-    E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),
+    E.chain((events) => decided(state, events)),
   );
 
 export type Missing = Readonly<{ expert: string; reason: AbsenceReason; detail: string }>;

@@ -9,6 +9,7 @@ import {
   type RunState,
   roundRecorded,
 } from '../../src/index.js';
+import { decideContribution } from '../../src/projections/index.js';
 import type { Store } from '../../src/store/store.js';
 import { candidate, report, sha } from '../support/builders.js';
 import { freshStore, STORE_KINDS, type StoreKind } from '../support/stores.js';
@@ -109,6 +110,20 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     });
     expect(await codeOf(other)).toBe('wrong-round');
     expect(await logBytes(store, 'r1')).toBe(before);
+  });
+
+  it('answers a reviewer\'s retried contribution "already recorded"; another reviewer with the same report is new', async () => {
+    const { store } = await fresh(kind);
+    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    const mine = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
+    const as = (expert: string) => (state: RunState) =>
+      E.map((d: Decided) => d.events)(decideContribution(state, mine, expert));
+    expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(false);
+    const before = await logBytes(store, 'r1');
+    expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(true);
+    expect(await logBytes(store, 'r1')).toBe(before);
+    const other = await store.append('r1', as('style'), { by, now });
+    expect([other.alreadyRecorded, other.appended.length]).toEqual([false, 1]);
   });
 
   it('answers a retried capture "already recorded" (the next round keeps its stages), a new input appends', async () => {

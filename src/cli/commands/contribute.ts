@@ -61,9 +61,12 @@ export const registerContribute = (program: Command, io: Io): Command =>
             round,
             expert: opts.expert ?? null,
             seq: result.appended[0]?.seq ?? null,
+            alreadyRecorded: result.alreadyRecorded,
             contributions: heard.map((c) => c.expert ?? 'anonymous'),
           },
-          text: `${who}'s report for round ${round} of ${runId} recorded (${heard.length} contribution(s) so far); close the round with clearance record ${runId} --merge`,
+          text: result.alreadyRecorded
+            ? `already recorded: ${who} handed in this very report for round ${round} of ${runId}; nothing was appended`
+            : `${who}'s report for round ${round} of ${runId} recorded (${heard.length} contribution(s) so far); close the round with clearance record ${runId} --merge`,
         };
       }),
     );

@@ -341,6 +341,9 @@ export const ContributeOutput = z.strictObject({
   round: z.number().int().describe('the round in progress this contribution is for'),
   expert: z.string().nullable().describe('the reviewer, or null for an anonymous contribution'),
   seq: Seq.nullable(),
+  alreadyRecorded: z
+    .boolean()
+    .describe('this reviewer already handed in this very report: nothing was appended'),
   contributions: z.array(z.string()).describe('who has handed in for this round so far'),
 });
 

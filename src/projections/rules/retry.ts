@@ -10,6 +10,7 @@ import { toArray } from '../vec.js';
  *
  * - a round report: the round ended with a report of this very `reportSha` (same run, round,
  *   input, findings and decisions); the same round with another report is still refused;
+ * - a reviewer's contribution: the same reviewer already handed in this very report this round;
  * - a capture: it is exactly the capture already waiting for the next round (capturing it again
  *   would restart that round's stages for nothing).
  *
@@ -20,6 +21,13 @@ export const alreadyRecorded = (state: RunState, event: DomainEvent): boolean =>
     case 'round.recorded':
       return toArray(state.outcomes).some(
         (o) => o.round === event.data.round && o.reportSha === event.data.reportSha,
+      );
+    case 'contribution.recorded':
+      return state.contributions.some(
+        (c) =>
+          c.round === event.data.round &&
+          c.reportSha === event.data.reportSha &&
+          c.expert === (event.data.expert ?? null),
       );
     case 'revision.captured':
       return state.capture !== null && canonicalJson(state.capture) === canonicalJson(event.data);
