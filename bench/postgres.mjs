@@ -32,14 +32,20 @@ export const postgresBench = async ({ windows = 4, perWindow = 150 } = {}) => {
       await raw.connect();
       raws.push(raw);
     }
-    // each writer has its own realistic run (a 4-round history, still open), as a fleet of CI jobs would
+    // each writer appends round-robin to runs of its own (a 4-round history, still open), as a
+    // fleet of CI jobs would, so no run grows past what a real one holds (as bench/store.mjs does)
+    const PER_WRITER = 40;
     const runs = [];
     for (let w = 0; w < 8; w += 1) {
-      const id = `bench-${w}`;
-      const history = realisticRun(id).slice(0, 12);
-      await stores[w].openRun(history[0].data, { by: 'bench' });
-      await stores[w].append(id, history.slice(1), { by: 'bench' });
-      runs.push({ id, inputSha: history[10].data.inputSha });
+      const mine = [];
+      for (let r = 0; r < PER_WRITER; r += 1) {
+        const id = `bench-${w}-${r}`;
+        const history = realisticRun(id).slice(0, 12);
+        await stores[w].openRun(history[0].data, { by: 'bench' });
+        await stores[w].append(id, history.slice(1), { by: 'bench' });
+        mine.push({ id, inputSha: history[10].data.inputSha });
+      }
+      runs.push(mine);
     }
     const line = JSON.stringify({
       seq: 14,
@@ -48,17 +54,17 @@ export const postgresBench = async ({ windows = 4, perWindow = 150 } = {}) => {
       at: new Date().toISOString(),
       by: 'bench',
       prev: '0'.repeat(64),
-      data: failedAttempt(4, runs[0].inputSha, 0).data,
+      data: failedAttempt(4, runs[0][0].inputSha, 0).data,
     });
     let attempt = 0;
     const appendWindow = async (writers) => {
       const started = performance.now();
       await Promise.all(
         Array.from({ length: writers }, async (_, w) => {
-          for (let i = 0; i < perWindow / writers; i += 1)
-            await stores[w].append(runs[w].id, [failedAttempt(4, runs[w].inputSha, attempt++)], {
-              by: 'bench',
-            });
+          for (let i = 0; i < perWindow / writers; i += 1) {
+            const run = runs[w][attempt % PER_WRITER];
+            await stores[w].append(run.id, [failedAttempt(4, run.inputSha, attempt++)], { by: 'bench' });
+          }
         }),
       );
       return perWindow / ((performance.now() - started) / 1000);

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { ClearanceError } from '../errors.js';
 import { sharedGitDirOf } from '../revision/shared-git-dir.js';
-import { fileStore, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { Io } from './io.js';
 import { openStoreAt, parseStoreLocation, type StoreLocation } from './store-location.js';
 
@@ -97,8 +97,9 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
       : await storeDirOf(command, location?.dir, opts.repo);
   return {
     dir,
-    store:
-      location?.kind === 'postgres' && opensStore(command) ? await openStoreAt(location) : fileStore(dir),
+    store: await openStoreAt(
+      location?.kind === 'postgres' && opensStore(command) ? location : { kind: 'file', dir },
+    ),
     location: location ?? { kind: 'file', dir },
     by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
     lockTimeoutMs:

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClearanceError } from '../errors.js';
 import type { Store } from '../store/store.js';
-import { fileStore } from '../store/store.js';
 
 /** Where a store is: a directory (the JSONL file store) or a PostgreSQL connection string. */
 export type StoreLocation = Readonly<{ kind: 'file'; dir: string } | { kind: 'postgres'; url: string }>;
@@ -40,7 +39,8 @@ export const parseStoreLocation = (location: string): StoreLocation => {
  * file store never pay for it at start.
  */
 export const openStoreAt = async (location: StoreLocation): Promise<Store> => {
-  if (location.kind === 'file') return fileStore(location.dir);
+  // loaded here, not at start: `--version`, `--help` and `schema` never pay for the store
+  if (location.kind === 'file') return (await import('../store/store.js')).fileStore(location.dir);
   const { openPostgresStore } = await import('../store/postgres/index.js');
   return openPostgresStore(location.url);
 };

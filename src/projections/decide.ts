@@ -10,7 +10,10 @@ import type {
 } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/report.js';
-import { evolve } from './evolve.js';
+import { evolveAll } from './evolve-all.js';
+
+export { evolveAll } from './evolve-all.js';
+
 import { fail } from './rules/check.js';
 import { panelOfNextRound } from './rules/contribution.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
@@ -28,20 +31,6 @@ export type DecideContext = Readonly<{
   /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
   result?: RoundResult;
 }>;
-
-/** Apply events in order with `evolve`; the first refusal refuses them all. */
-export const evolveAll = (
-  state: RunState,
-  events: ReadonlyArray<DomainEvent>,
-): E.Either<Rejection, RunState> => {
-  let current = state;
-  for (const event of events) {
-    const next = evolve(current, event);
-    if (E.isLeft(next)) return next;
-    current = next.right;
-  }
-  return E.right(current);
-};
 
 /** Decisions may name a finding by a unique prefix; the event carries its full id. */
 const withFullIds = (state: RunState, report: RoundReport): RoundReport =>

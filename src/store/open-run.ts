@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
 import { ZERO_HASH } from '../events/sha256.js';
-import { evolveAll } from '../projections/decide.js';
+import { evolveAll } from '../projections/evolve-all.js';
 import { initialState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
 import { encodeEvents, type Head } from './log-format.js';

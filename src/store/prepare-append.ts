@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import { evolveAll } from '../projections/decide.js';
+import { evolveAll } from '../projections/evolve-all.js';
 import type { Folded } from '../projections/fold.js';
 import { alreadyRecorded } from '../projections/rules/retry.js';
 import type { RunState } from '../projections/state.js';

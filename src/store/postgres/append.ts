@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { ClearanceError, refusal } from '../../errors.js';
 import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
 import { ZERO_HASH } from '../../events/sha256.js';
-import { evolveAll } from '../../projections/decide.js';
+import { evolveAll } from '../../projections/evolve-all.js';
 import { fold } from '../../projections/fold.js';
 import { initialState } from '../../projections/state.js';
 import type { AppendResult } from '../append.js';
