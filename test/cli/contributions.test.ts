@@ -102,13 +102,25 @@ describe('contributions from the command line', () => {
     );
     expect(twice.code).toBe(1);
     expect((twice.json.error as { code: string }).code).toBe('duplicate-candidate');
-    const again = await run(
+    // the same reviewer with the very same report is a retry: answered, nothing appended
+    const retried = await run(
       'contribute',
       'run-1',
       '--expert',
       'ada',
       '--report',
       await write('a2.json', report(1, 'A')),
+      '--json',
+    );
+    expect([retried.code, retried.json.alreadyRecorded]).toEqual([0, true]);
+    // the same reviewer with another report is refused: one contribution a reviewer a round
+    const again = await run(
+      'contribute',
+      'run-1',
+      '--expert',
+      'ada',
+      '--report',
+      await write('a3.json', report(1, 'A', { candidates: [major] })),
       '--json',
     );
     expect((again.json.error as { code: string }).code).toBe('duplicate-contribution');
