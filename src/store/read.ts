@@ -145,18 +145,23 @@ export const readRunSummary = (dir: string, runId: string): RunSummaryRead => {
       if (fd !== null) closeSync(fd);
     }
   }
-  const read = readRunStatus(dir, runId);
-  return {
-    status: read.state.status,
-    round: read.state.round,
-    maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
-    runId,
-    lastSeq: read.lastSeq,
-    issue: read.issue,
-    tornTail: read.tornTail,
-    fromCheckpoint: false,
-  };
+  return summaryOfFolded(readRunStatus(dir, runId), runId);
 };
+
+/** A listing line from a run folded from its log (no checkpoint's header to take it from). */
+export const summaryOfFolded = (
+  read: Pick<LogSummary, 'lastSeq' | 'issue' | 'tornTail'> & Readonly<{ state: RunState }>,
+  runId: string,
+): RunSummaryRead => ({
+  status: read.state.status,
+  round: read.state.round,
+  maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
+  runId,
+  lastSeq: read.lastSeq,
+  issue: read.issue,
+  tornTail: read.tornTail,
+  fromCheckpoint: false,
+});
 
 export const integrityError = (
   read: Pick<LogSummary, 'issue'> & Pick<Located, 'path' | 'runId'>,

@@ -1,8 +1,14 @@
 import type pg from 'pg';
 import { fold, step } from '../../projections/fold.js';
-import { initialState, maxRoundsOf, type RunState } from '../../projections/state.js';
+import { initialState, type RunState } from '../../projections/state.js';
 import { parseLog, scanLog } from '../log-format.js';
-import type { RunRead, RunStateRead, RunStatusRead, RunSummaryRead } from '../read.js';
+import {
+  type RunRead,
+  type RunStateRead,
+  type RunStatusRead,
+  type RunSummaryRead,
+  summaryOfFolded,
+} from '../read.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
 /**
@@ -78,16 +84,4 @@ export const readRunSummaryPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
-): Promise<RunSummaryRead> => {
-  const read = await readRunStatePostgres(client, where, runId);
-  return {
-    status: read.state.status,
-    round: read.state.round,
-    maxRounds: read.state.run === null ? null : maxRoundsOf(read.state),
-    runId,
-    lastSeq: read.lastSeq,
-    issue: read.issue,
-    tornTail: read.tornTail,
-    fromCheckpoint: false,
-  };
-};
+): Promise<RunSummaryRead> => summaryOfFolded(await readRunStatePostgres(client, where, runId), runId);
