@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { MISSING_SERVER, postgresBinDir, startPostgres } from '../../scripts/postgres-server.mjs';
 
@@ -17,6 +19,12 @@ declare module 'vitest' {
 
 let stop: (() => void) | null = null;
 
+/** A fresh cluster kept between runs (a copy of it starts faster than initdb); ours alone. */
+const TEMPLATE_CACHE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../node_modules/.cache/clearance-postgres',
+);
+
 export const setup = (project: TestProject): void => {
   const existing = process.env.CLEARANCE_TEST_PG;
   if (existing !== undefined && existing !== '') {
@@ -29,7 +37,7 @@ export const setup = (project: TestProject): void => {
     project.provide('pgMissing', MISSING_SERVER);
     return;
   }
-  const server = startPostgres();
+  const server = startPostgres({ templateCache: TEMPLATE_CACHE });
   stop = server.stop;
   project.provide('pgUrl', server.url);
   project.provide('pgMissing', '');
