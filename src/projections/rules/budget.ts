@@ -29,6 +29,10 @@ export const costIsReal = (cost: Cost, path: ReadonlyArray<string>): Check => {
   return ok;
 };
 
+/** A report's cost (round or contribution) is a cost like any other: finite and >= 0 in each unit. */
+export const reportCostIsReal = (report: Readonly<{ cost?: Cost }>): Check =>
+  report.cost === undefined ? ok : costIsReal(report.cost, ['report', 'cost']);
+
 /** The first unit in which `spent + extra` goes past the budget, described; null when within. */
 export const overrun = (budget: Budget, spent: Cost, extra: Cost = {}): string | null => {
   for (const key of COST_KEYS) {
