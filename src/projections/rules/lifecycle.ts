@@ -69,14 +69,14 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
     ),
   ],
   (p) =>
-    Object.entries(p.severities).flatMap(([name, rule]) => [
+    Object.entries(p.severities).map(([name, rule]) =>
       field(
         ['severities', name, 'maxAdmitted'],
         rule.maxAdmitted,
         rule.maxAdmitted === null || integerFrom(rule.maxAdmitted, 0),
         'null or an integer >= 0',
       ),
-    ]),
+    ),
   (p) => [
     field(['stages'], p.stages, names(p.stages) && distinct(p.stages), 'distinct, non-empty stage names'),
   ],
