@@ -26,6 +26,7 @@ export {
   maxRoundsOf,
   type Panel,
   type Reproduction,
+  type Rerun,
   type RoundFailure,
   type RoundOutcome,
   type Ruling,

@@ -67,6 +67,7 @@ const TOOL_NAMES = [
   'next',
   'open',
   'record',
+  'reproduce',
   'status',
   'wait',
 ];
