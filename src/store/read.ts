@@ -23,7 +23,7 @@ export type RunStateRead = LogSummary &
     state: RunState;
     events: number;
     refused: number;
-    /** the archived outputs the log names (stage.finished), for verify to check */
+    /** the archived outputs the log names (stage.finished, reproduction.recorded), for verify to check */
     outputs: ReadonlyArray<string>;
   }>;
 
