@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { recordReproduction } from '../../driver/reproduce.js';
 import { ClearanceError } from '../../errors.js';
+import { resolveFindingRef } from '../../projections/rules/finding-ref.js';
 import { rerunsOn } from '../../projections/rules/reproductions.js';
 import { reproductionsPending } from '../../projections/views/reproductions.js';
 import { action, examples } from '../action.js';
@@ -67,11 +68,8 @@ recorded" (exit 0), the other one is refused. Capture a new input to run it agai
         const round = state.round + 1;
         const inputSha = state.capture?.inputSha ?? '';
         const event = result.appended[0];
-        const findingId =
-          event?.type === 'reproduction.recorded'
-            ? event.data.findingId
-            : (rerunsOn(state, round, inputSha).find((r) => r.findingId.startsWith(finding.toLowerCase()))
-                ?.findingId ?? finding);
+        const findingId = resolveFindingRef(state.findings, finding);
+        // a retry appended nothing: the outcome (and output) on the record is the first one
         const recorded = rerunsOn(state, round, inputSha).find((r) => r.findingId === findingId);
         const pending = reproductionsPending(state).length;
         const said = outcome === 'still-fails' ? 'still fails' : 'no longer fails';
