@@ -23,4 +23,5 @@ export {
   recordReport,
   recordUntrustedReport,
 } from './record.js';
+export { type Reproduced, recordReproduction } from './reproduce.js';
 export { artifactNameOf, type Subject } from './subject.js';
