@@ -1,16 +1,22 @@
 export {
   absenceOf,
+  contributionEvents,
   type DecideContext,
   type Decided,
   decide,
   decideContribution,
   decideMerge,
+  decideUntrusted,
   evolveAll,
   type Missing,
+  mergeEvents,
+  roundEvents,
 } from './decide.js';
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
+export { parsePolicy } from './parse-policy.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
+export { MAX_ROUNDS, policyIsUsable } from './rules/lifecycle.js';
 export { ANONYMOUS, type Merge, mergeContributions, mergeOrder, type Provenance } from './rules/merge.js';
 export {
   type Absentee,
