@@ -57,7 +57,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'round.recorded',
-      2,
+      3,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),
@@ -146,7 +146,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'contribution.recorded',
-      1,
+      2,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),

@@ -69,6 +69,7 @@ export {
   type Decision,
   DecisionSchema,
   type DecisionStatus,
+  OPEN_FINDING_DECISIONS,
   parseReport,
   REPORT_LIMITS,
   ReportSchema,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_STAGES } from './policy.js';
-import { DECISION_STATUSES } from './statuses.js';
+import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
 // Apart from policy.ts so that what reads a policy already pinned in a log (the rules, `status`)
 // does not load zod: only a policy supplied by a user is parsed.
@@ -19,11 +19,13 @@ export const PolicySchema = z.strictObject({
     .record(z.string().min(1), SeverityRuleSchema)
     .refine((s) => Object.keys(s).length > 0, 'a policy needs at least one severity'),
   notExaminedRequired: z.boolean().default(false),
-  untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
+  untouchedDecisions: z.array(z.enum(OPEN_FINDING_DECISIONS)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
   experts: z.array(z.string().min(1)).optional(),
   mergeWithinLines: z.number().int().nonnegative().optional(),
+  // its bound (an integer >= 2) is a rule: rules/lifecycle.ts
+  stallRounds: z.number().optional(),
   stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
   budget: z
     .strictObject({

@@ -6,10 +6,13 @@ import { emptyVec, type Vec } from './vec.js';
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
 export type FindingStatus = 'open' | 'fixed' | 'withdrawn';
 
-/** What happened to a finding in one round: born, decided, carried forward untouched, or ruled on by a person. */
+/**
+ * What happened to a finding in one round: born, decided, carried forward untouched, ruled on by
+ * a person, or reopened (a fixed finding turned open again, status `open`, with the evidence).
+ */
 export type FindingStep = Readonly<{
   round: number;
-  how: 'opened' | 'decided' | 'carried' | 'ruled';
+  how: 'opened' | 'decided' | 'carried' | 'ruled' | 'reopened';
   status: FindingStatus;
   evidence?: string;
   /** for a ruling: the person who made it */
@@ -124,6 +127,17 @@ export type Ruling = Readonly<{
 }>;
 export type Extension = Readonly<{ round: number; rounds: number; why: string; by: string }>;
 
+/**
+ * Why a run stalled: a blocking finding decided `open` in `stallRounds` consecutive rounds
+ * (`kept-open`), or reopened a second time, the fix not holding (`reopened-twice`).
+ */
+export type StallWhy = 'kept-open' | 'reopened-twice';
+export type Stall = Readonly<{
+  /** the round that stalled the run (it is blocked from there, before its cap) */
+  round: number;
+  findings: ReadonlyArray<Readonly<{ id: string; why: StallWhy }>>;
+}>;
+
 export type Run = Readonly<Pick<RunOpenedData, 'runId' | 'policy' | 'subject' | 'consent'>>;
 
 export type RunState = Readonly<{
@@ -162,6 +176,8 @@ export type RunState = Readonly<{
   absent: ReadonlyArray<Absentee>;
   /** each merged round's reviewers and absentees, in order */
   panels: Vec<Panel>;
+  /** set while the run is blocked because it stalled (policy `stallRounds`), not by its cap */
+  stall: Stall | null;
 }>;
 
 export const NO_STAGES: StageProgress = Object.freeze({
@@ -192,6 +208,7 @@ export const initialState: RunState = Object.freeze({
   contributions: Object.freeze([]),
   absent: Object.freeze([]),
   panels: emptyVec,
+  stall: null,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
@@ -208,4 +225,5 @@ export const maxRoundsOf = (state: RunState): number =>
 // 3: contributions and absences of the round in progress, each merged round's panel, a finding's
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
-export const STATE_SHAPE_VERSION = 4;
+// 5: a finding's step may be `reopened`; a run blocked early keeps its `stall`
+export const STATE_SHAPE_VERSION = 5;

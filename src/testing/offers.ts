@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
+import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
 import { decide, evolveAll } from '../projections/decide.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
@@ -97,7 +97,7 @@ export const untouchedOpen = (ctx: Context) => {
   );
 };
 export const forbiddenUntouched = (ctx: Context) =>
-  DECISION_STATUSES.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
+  OPEN_FINDING_DECISIONS.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
 export const touchedDecisions = (ctx: Context): ReadonlyArray<Decision> => {
   if (!accepting(ctx)) return [];
   const touched = touchedBy(ctx.valid.capture);

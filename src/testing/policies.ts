@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DEFAULT_STAGES, type Policy, PRESETS, type SeverityRule } from '../events/policy.js';
-import { DECISION_STATUSES } from '../events/report.js';
+import { OPEN_FINDING_DECISIONS } from '../events/report.js';
 import { CATEGORIES } from './rounds.js';
 
 const SEVERITY_NAMES = ['major', 'nit', 'critical', 'high', 'medium', 'low'] as const;
@@ -26,7 +26,7 @@ export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
         .map((rules) => Object.fromEntries(names.map((n, i) => [n, rules[i] as SeverityRule]))),
     ),
   notExaminedRequired: fc.boolean(),
-  untouchedDecisions: fc.subarray([...DECISION_STATUSES]),
+  untouchedDecisions: fc.subarray([...OPEN_FINDING_DECISIONS]),
   citations: fc.constantFrom('required', 'optional'),
   stages: fc.subarray([...DEFAULT_STAGES]),
   budget: fc.oneof(fc.constant({}), fc.record({ tokens: fc.integer({ min: 0, max: 250 }) })),

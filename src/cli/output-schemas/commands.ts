@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BlockedReason,
   Capture,
   Cost,
   Extension,
@@ -12,6 +13,7 @@ import {
   RunStatus,
   Seq,
   Sha,
+  Stall,
   Suppressed,
 } from './parts.js';
 
@@ -106,6 +108,8 @@ export const StatusRunOutput = z.strictObject({
   ok,
   runId: RunId.nullable(),
   status: RunStatus,
+  blockedReason: BlockedReason,
+  stall: Stall,
   policy: z.string().nullable(),
   round: z.number().int().describe('the last round that ended'),
   maxRounds: z.number().int().nullable(),
@@ -168,6 +172,8 @@ export const ExplainOutput = z.strictObject({
   runId: RunId,
   status: RunStatus,
   headline: z.string(),
+  blockedReason: BlockedReason,
+  stall: Stall,
   blocking: z.array(
     z.strictObject({
       id: Sha,

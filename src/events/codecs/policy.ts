@@ -21,5 +21,7 @@ export const PolicyCodecV1 = t.intersection([
     bind: t.keyof({ commit: null, tree: null }),
     experts: t.array(t.string),
     mergeWithinLines: t.number,
+    /** absent in every log written before stalls existed: those runs never stall */
+    stallRounds: t.number,
   }),
 ]);

@@ -27,11 +27,18 @@ const Decision = t.type({
 
 const Cost = t.partial({ tokens: t.number, usd: t.number, seconds: t.number });
 
+/** v3: a decision may reopen a fixed finding. */
+const DecisionV3 = t.type({
+  id: t.string,
+  status: t.keyof({ fixed: null, open: null, withdrawn: null, reopened: null }),
+  evidence: t.string,
+});
+
 /**
- * A report around a candidate codec. Only candidates changed between versions, so both versions
- * are this shape; a change anywhere else in the report needs a version that does not use it.
+ * A report around a candidate codec and a decision codec. Only those changed between versions, so
+ * every version is this shape; a change anywhere else in the report needs a version that does not use it.
  */
-const reportWith = <C extends t.Mixed>(candidate: C) =>
+const reportWith = <C extends t.Mixed, D extends t.Mixed>(candidate: C, decision: D) =>
   t.intersection([
     t.type({
       runId: t.string,
@@ -39,7 +46,7 @@ const reportWith = <C extends t.Mixed>(candidate: C) =>
       inputSha: t.string,
       completed: t.boolean,
       candidates: t.array(candidate),
-      decisions: t.array(Decision),
+      decisions: t.array(decision),
     }),
     t.partial({
       verdict: t.keyof({ open: null, converged: null, blocked: null }),
@@ -49,7 +56,7 @@ const reportWith = <C extends t.Mixed>(candidate: C) =>
     }),
   ]);
 
-export const ReportCodecV1 = reportWith(Candidate);
+export const ReportCodecV1 = reportWith(Candidate, Decision);
 
 const CandidateV2 = t.intersection([
   Candidate,
@@ -57,9 +64,12 @@ const CandidateV2 = t.intersection([
 ]);
 
 /** v2 (lifecycle): candidates may name a principle and carry a reproduction. */
-export const ReportCodecV2 = reportWith(CandidateV2);
+export const ReportCodecV2 = reportWith(CandidateV2, Decision);
 
-type Persisted = t.TypeOf<typeof ReportCodecV2>;
+/** v3 (reopening): a decision may say `reopened`; every v2 report is a v3 report as it stands. */
+export const ReportCodecV3 = reportWith(CandidateV2, DecisionV3);
+
+type Persisted = t.TypeOf<typeof ReportCodecV3>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
 const _sameShape: SameShape<Persisted, RoundReport> = true;
 void _sameShape;

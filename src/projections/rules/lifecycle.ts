@@ -33,6 +33,15 @@ export const policyIsUsable = (policy: Policy): Check => {
       'maxRounds',
     ]);
   }
+  const { stallRounds } = policy;
+  // one round decided open is an ordinary review; a stall needs a repeat
+  if (stallRounds !== undefined && (!Number.isInteger(stallRounds) || stallRounds < 2)) {
+    return fail(
+      'invalid-policy',
+      `policy.stallRounds must be an integer >= 2 (the rounds a blocking finding may be decided open in a row), got ${stallRounds}; leave it out to turn stalls off`,
+      ['policy', 'stallRounds'],
+    );
+  }
   const severities = Object.entries(policy.severities);
   if (severities.length === 0) {
     return fail('invalid-policy', 'policy.severities is empty: a policy needs at least one severity', [

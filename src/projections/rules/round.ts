@@ -17,6 +17,7 @@ import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { type Merge, mergeContributions, reviewerOf } from './merge.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
+import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 
 /** A captured rename moves a finding's `file`; its id is the one it was born with. */
@@ -51,11 +52,12 @@ const applyDecisions = (
   const next: Record<string, Finding> = { ...findings };
   for (const d of decisions) {
     const f = next[d.id] as Finding;
-    next[d.id] = {
-      ...f,
-      status: d.status,
-      steps: push(f.steps, { round, how: 'decided', status: d.status, evidence: d.evidence }),
-    };
+    // a reopened finding is open again under its own id; the step keeps how it came back
+    const step =
+      d.status === 'reopened'
+        ? ({ round, how: 'reopened', status: 'open', evidence: d.evidence } as const)
+        : ({ round, how: 'decided', status: d.status, evidence: d.evidence } as const);
+    next[d.id] = { ...f, status: step.status, steps: push(f.steps, step) };
   }
   for (const f of opened) next[f.id] = f;
   return next;
@@ -219,7 +221,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     report.decisions,
     withProvenance(admission.opened, panel.right.merge),
   );
-  const status = deriveStatus(maxRoundsOf(state), round, findings, result);
+  const stall = stallOf(state, round, findings, report.decisions);
+  const status = deriveStatus(maxRoundsOf(state), round, findings, result, stall !== null);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
   return E.right({
@@ -243,5 +246,6 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),
+    stall,
   });
 };

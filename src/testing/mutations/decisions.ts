@@ -43,6 +43,25 @@ export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
       })),
   },
   {
+    code: 'not-reopenable',
+    name: 'reopening a finding that is not fixed',
+    applies: (c) => accepting(c) && Object.values(c.state.findings).some((f) => f.status !== 'fixed'),
+    apply: (c, p) =>
+      withReport(c, (r) => {
+        const target = pickOf(
+          Object.values(c.state.findings).filter((f) => f.status !== 'fixed'),
+          p,
+        );
+        return {
+          ...r,
+          decisions: [
+            ...r.decisions.filter((d) => d.id !== target.id),
+            { id: target.id, status: 'reopened', evidence: 'it came back' },
+          ],
+        };
+      }),
+  },
+  {
     code: 'untouched-decision',
     name: 'forbidden decision on an untouched file',
     applies: (c) => untouchedOpen(c).length > 0 && forbiddenUntouched(c).length > 0,
