@@ -176,7 +176,7 @@ export type RunState = Readonly<{
   absent: ReadonlyArray<Absentee>;
   /** each merged round's reviewers and absentees, in order */
   panels: Vec<Panel>;
-  /** set while the run is blocked because it stalled (policy `stallRounds`), not by its cap */
+  /** the stall that blocked the run before its cap (policy `stallRounds`); an extension lifts it */
   stall: Stall | null;
 }>;
 
