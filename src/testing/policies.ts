@@ -13,9 +13,10 @@ const severityRuleArb: fc.Arbitrary<SeverityRule> = fc.record({
 
 /**
  * Custom policies: 1..5 rounds, 1..4 severities with random admission rules, some of the
- * standard stages, sometimes a token budget small enough to run out, category rules.
+ * standard stages, sometimes a token budget small enough to run out, category rules, and half the
+ * time stalls caught early (`stallRounds` 2 or 3).
  */
-export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
+const customPolicyFieldsArb = fc.record({
   name: fc.constant('custom'),
   maxRounds: fc.integer({ min: 1, max: 6 }),
   severities: fc
@@ -33,6 +34,10 @@ export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
   blockingCategories: fc.option(fc.subarray([...CATEGORIES], { minLength: 1 }), { nil: null, freq: 2 }),
   principleCategories: fc.constantFrom([], ['design']),
 });
+
+export const customPolicyArb: fc.Arbitrary<Policy> = fc
+  .tuple(customPolicyFieldsArb, fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }))
+  .map(([policy, stallRounds]): Policy => (stallRounds === undefined ? policy : { ...policy, stallRounds }));
 
 /** A preset or a random custom policy. */
 export const policyArb: fc.Arbitrary<Policy> = fc.oneof(
