@@ -25,7 +25,12 @@ export const PolicySchema = z.strictObject({
   experts: z.array(z.string().min(1)).optional(),
   mergeWithinLines: z.number().int().nonnegative().optional(),
   // its bound (an integer >= 2) is a rule: rules/lifecycle.ts
-  stallRounds: z.number().optional(),
+  stallRounds: z
+    .number()
+    .optional()
+    .describe(
+      'end the run blocked early (reason stalled) when a blocking finding is decided open in this many consecutive rounds, or reopened a second time; an integer >= 2, absent: off',
+    ),
   stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
   budget: z
     .strictObject({
