@@ -103,7 +103,8 @@ export const touchedDecisions = (ctx: Context): ReadonlyArray<Decision> => {
   const touched = touchedBy(ctx.valid.capture);
   return ctx.valid.report.decisions.filter((d) => {
     const f = ctx.state.findings[d.id];
-    return f !== undefined && touched.has(fileAfter(ctx.valid.capture, f.file));
+    // a reopening is not a decision the round owes: only open findings need one
+    return f !== undefined && f.status === 'open' && touched.has(fileAfter(ctx.valid.capture, f.file));
   });
 };
 export const unrenamed = (ctx: Context) =>
