@@ -20,6 +20,7 @@ import {
   upcastContributionRecordedV1,
   upcastRoundRecordedV2,
 } from './codecs/reopening.js';
+import { ReproductionRecordedV1 } from './codecs/reproduction.js';
 import { type DecodeError, describeErrors } from './decode-error.js';
 import type { DomainEvent, EventType, StoredEvent } from './event.js';
 
@@ -66,6 +67,7 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     },
   },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
+  'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import type { RoundReport } from '../report.js';
+import { CostCodec } from './cost.js';
 import type { SameShape } from './same-shape.js';
 
 /**
@@ -24,8 +25,6 @@ const Decision = t.type({
   status: t.keyof({ fixed: null, open: null, withdrawn: null }),
   evidence: t.string,
 });
-
-const Cost = t.partial({ tokens: t.number, usd: t.number, seconds: t.number });
 
 /** v3: a decision may reopen a fixed finding. */
 const DecisionV3 = t.type({
@@ -52,7 +51,7 @@ const reportWith = <C extends t.Mixed, D extends t.Mixed>(candidate: C, decision
       verdict: t.keyof({ open: null, converged: null, blocked: null }),
       notExamined: t.array(t.string),
       reviewer: t.string,
-      cost: Cost,
+      cost: CostCodec,
     }),
   ]);
 

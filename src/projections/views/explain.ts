@@ -5,6 +5,7 @@ import {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Rerun,
   type RoundOutcome,
   type Ruling,
   type RunState,
@@ -50,6 +51,8 @@ export type Explanation = Readonly<{
   convergedBy: string | null;
   /** each round merged from contributions: who reviewed it, who was absent and why */
   panels: ReadonlyArray<Panel>;
+  /** every reproduction re-run at the start of a re-review, and what it did */
+  reruns: ReadonlyArray<Rerun>;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
@@ -104,6 +107,7 @@ export const explain = (state: RunState): Explanation => {
     extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
+    reruns: toArray(state.reruns),
   };
 };
 
@@ -141,6 +145,10 @@ export const renderExplanation = (e: Explanation): string => {
       `round ${p.round} reviewed by ${p.contributors.join(', ') || 'no one'}${absent === '' ? '' : `; absent: ${absent}`}`,
     );
   }
+  for (const r of e.reruns)
+    lines.push(
+      `${r.findingId.slice(0, 12)} reproduction re-run on round ${r.round}'s input ${r.inputSha.slice(0, 12)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`}`,
+    );
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
   for (const o of e.incomplete)
     lines.push(
