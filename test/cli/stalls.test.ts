@@ -138,7 +138,8 @@ describe('stalls and reopening from the command line', () => {
       changed: [{ id: LEAK, from: 'fixed', to: 'open' }],
     });
     const findings = await run('findings', 'run-1', '--json');
-    const shown = (findings.json?.findings as Array<{ id: string }>).find((f) => f.id === LEAK);
+    const listed = (findings.json?.findings ?? []) as Array<{ id: string }>;
+    const shown = listed.find((f) => f.id === LEAK);
     expect(shown).toMatchObject({ status: 'open', reopened: 1, roundsOpen: 2 });
     expect((await run('explain', 'run-1')).stdout).toContain(
       'round 3 reopened it (it had been fixed): the pool change undid the fix',
