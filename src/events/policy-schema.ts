@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES } from './policy.js';
+import { DEFAULT_STAGES, PLAUSIBLE_POLICIES } from './policy.js';
 import { DECISION_STATUSES } from './statuses.js';
 
 // Apart from policy.ts so that what reads a policy already pinned in a log (the rules, `status`)
@@ -24,6 +24,8 @@ export const PolicySchema = z.strictObject({
   bind: z.enum(['commit', 'tree']).optional(),
   experts: z.array(z.string().min(1)).optional(),
   mergeWithinLines: z.number().int().nonnegative().optional(),
+  plausible: z.enum(PLAUSIBLE_POLICIES).optional(),
+  preExistingSeverity: z.string().min(1).optional(),
   stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
   budget: z
     .strictObject({

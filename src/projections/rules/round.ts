@@ -4,19 +4,20 @@ import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../eve
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
-import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type RunState } from '../state.js';
+import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type Refuted, type RunState } from '../state.js';
 import { push, pushAll } from '../vec.js';
 import { admitCandidates } from './admission.js';
 import { boundToNextRound } from './binding.js';
 import { overrun } from './budget.js';
-import { identifyCandidates } from './candidates.js';
+import { type Identified, identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
 import { panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
-import { type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
+import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 
 /** A captured rename moves a finding's `file`; its id is the one it was born with. */
@@ -35,9 +36,9 @@ const applyRenames = (
 };
 
 /** A file is touched when the capture lists it or renamed a file to it. */
-const touchedBy = (capture: RevisionCapturedData): ((f: Finding) => boolean) => {
+const touchedBy = (capture: RevisionCapturedData): ((file: string) => boolean) => {
   const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
-  return (f) => touched.has(f.file);
+  return (file) => touched.has(file);
 };
 
 const applyDecisions = (
@@ -159,6 +160,81 @@ const partialReason = (panel: Panel | null): string =>
     ? 'recorded as partial'
     : `absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
 
+/**
+ * The round's refuted candidates: never findings, kept on the record with who refuted them and why
+ * (from the merge: the verifiers' rulings; in a single report: its own evidence).
+ */
+const refutedIn = (
+  round: number,
+  candidates: ReadonlyArray<Identified>,
+  merge: Merge | null,
+  reviewer: string,
+): ReadonlyArray<Refuted> =>
+  candidates
+    .filter(({ candidate: c }) => c.verdict === 'refuted')
+    .map(({ candidate: c, id }) => {
+      const why = merge?.refuted[id] ?? { by: [reviewer], evidence: c.evidence };
+      return {
+        id,
+        round,
+        file: c.file,
+        line: c.line ?? null,
+        section: c.section ?? null,
+        category: c.category,
+        severity: c.severity,
+        summary: c.summary,
+        by: why.by,
+        evidence: why.evidence,
+      };
+    });
+
+/**
+ * A candidate linked by `sameAs` opens nothing: it corroborates the finding it names, which lists
+ * it in `mergedFrom` with its reviewer (and the reviewer among its `reviewers`).
+ */
+const linkCorroborations = (
+  findings: Readonly<Record<string, Finding>>,
+  linked: ReadonlyArray<Identified>,
+  merge: Merge | null,
+  reviewer: string,
+): Readonly<Record<string, Finding>> => {
+  if (linked.length === 0) return findings;
+  const next: Record<string, Finding> = { ...findings };
+  for (const { candidate: c, id } of linked) {
+    const target = next[c.sameAs as string] as Finding;
+    const by = merge?.provenance[id]?.reviewers ?? [reviewer];
+    const absorbed = merge?.provenance[id]?.mergedFrom ?? [];
+    next[target.id] = {
+      ...target,
+      reviewers: [...new Set([...(target.reviewers ?? []), ...by])].sort(),
+      mergedFrom: [
+        ...(target.mergedFrom ?? []),
+        { id, reviewer: by.join(', '), file: c.file, line: c.line ?? null, category: c.category },
+        ...absorbed,
+      ],
+    };
+  }
+  return next;
+};
+
+/** A candidate cannot say a finding is still there while the same round decides it fixed or withdrawn. */
+const linkedStayOpen = (
+  findings: Readonly<Record<string, Finding>>,
+  linked: ReadonlyArray<Identified>,
+): E.Either<Rejection, void> => {
+  for (const { candidate: c, index } of linked) {
+    const f = findings[c.sameAs as string] as Finding;
+    if (f.status !== 'open') {
+      return fail(
+        'closed-finding',
+        `candidates[${index}].sameAs names finding ${f.id.slice(0, 12)}, which this round decides ${f.status}: a candidate may only corroborate a finding that stays open`,
+        ['candidates', index, 'sameAs'],
+      );
+    }
+  }
+  return E.right(undefined);
+};
+
 /** A merged round's findings say who proposed them and what they absorbed. */
 const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): ReadonlyArray<Finding> =>
   merge === null
@@ -203,22 +279,40 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(lifecycle)) return lifecycle;
   const panel = closedByItsPanel(state, policy, event.data.reportSha, result);
   if (E.isLeft(panel)) return panel;
+  if (panel.right.merge === null && report.verifications !== undefined) {
+    return fail(
+      'invalid-report',
+      'a round report carries verifications: they rule on other contributions\' candidates, so they belong in a contribution (clearance contribute), and the round is closed by the merge (clearance record --merge)',
+      ['verifications'],
+    );
+  }
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
   const moved = applyRenames(state.findings, capture.right);
-  const decided = decisionsCoverTouched(round, policy, moved, touchedBy(capture.right), report.decisions);
+  const decided = decisionsCoverTouched(round, policy, moved, (f) => touchedBy(capture.right)(f.file), report.decisions);
   if (E.isLeft(decided)) return decided;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
-  const admission = admitCandidates(policy, round, state.admitted, candidates.right);
-  const findings = applyDecisions(
+  const merge = panel.right.merge;
+  const reviewer = report.reviewer ?? ANONYMOUS;
+  const touched = touchedBy(capture.right);
+  const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
+  const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
+  const admission = admitCandidates(
+    policy,
     round,
-    moved,
-    report.decisions,
-    withProvenance(admission.opened, panel.right.merge),
+    state.admitted,
+    offered
+      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+    (c) => plausibleIsAdvisory(policy, round, c, touched),
   );
+  const decidedFindings = applyDecisions(round, moved, report.decisions, withProvenance(admission.opened, merge));
+  const stillOpen = linkedStayOpen(decidedFindings, linked);
+  if (E.isLeft(stillOpen)) return stillOpen;
+  const findings = linkCorroborations(decidedFindings, linked, merge, reviewer);
   const status = deriveStatus(maxRoundsOf(state), round, findings, result);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
@@ -240,6 +334,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       reportSha: event.data.reportSha,
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
+    refuted: pushAll(state.refuted, refutedIn(round, candidates.right, merge, reviewer)),
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),

@@ -5,6 +5,7 @@ import {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type RoundOutcome,
   type Ruling,
   type RunState,
@@ -44,6 +45,8 @@ export type Explanation = Readonly<{
   convergedBy: string | null;
   /** each round merged from contributions: who reviewed it, who was absent and why */
   panels: ReadonlyArray<Panel>;
+  /** refuted candidates: dropped, never findings, with who refuted them and why */
+  refuted: ReadonlyArray<Refuted>;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
@@ -94,6 +97,7 @@ export const explain = (state: RunState): Explanation => {
     extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
+    refuted: toArray(state.refuted),
   };
 };
 
@@ -129,6 +133,10 @@ export const renderExplanation = (e: Explanation): string => {
       `round ${p.round} reviewed by ${p.contributors.join(', ') || 'no one'}${absent === '' ? '' : `; absent: ${absent}`}`,
     );
   }
+  for (const r of e.refuted)
+    lines.push(
+      `refuted in round ${r.round}, dropped: ${r.id.slice(0, 12)} [${r.severity}] ${r.file}${r.line === null ? '' : `:${r.line}`} ${r.summary} (by ${r.by.join(', ')}: ${r.evidence.split('\n')[0] ?? ''})`,
+    );
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
   for (const o of e.incomplete)
     lines.push(
