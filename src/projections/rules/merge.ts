@@ -140,7 +140,7 @@ const refutedOf = (
             by: unique(m.rulings.filter((r) => r.ruling.verdict === 'refuted').map((r) => r.by)),
             evidence: m.rulings
               .filter((r) => r.ruling.verdict === 'refuted')
-              .map((r) => `${r.by}: ${r.ruling.evidence}`)
+              .map((r) => r.ruling.evidence)
               .join('\n'),
           };
   }
