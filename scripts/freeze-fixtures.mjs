@@ -414,7 +414,10 @@ const verdicts = () => {
   const policy = file('verdicts-policy.json', {
     ...PRESETS.default,
     name: 'verified',
-    severities: { ...PRESETS.default.severities, 'pre-existing': { blocks: false, firstRoundOnly: false, maxAdmitted: null } },
+    severities: {
+      ...PRESETS.default.severities,
+      'pre-existing': { blocks: false, firstRoundOnly: false, maxAdmitted: null },
+    },
     experts: ['finder-a', 'finder-b', 'verifier'],
     plausible: 'advisory-outside-fix',
     preExistingSeverity: 'pre-existing',
@@ -423,14 +426,29 @@ const verdicts = () => {
   const { confirmed: _a, ...major } = MAJOR;
   const { confirmed: _b, ...other } = OTHER;
   const old = { ...nit(3), confirmed: undefined, verdict: 'confirmed', introducedByDiff: false };
-  const sameLine = { ...major, category: 'security', summary: 'Sockets exhaust under aborts', severity: 'nit', verdict: 'plausible' };
+  const sameLine = {
+    ...major,
+    category: 'security',
+    summary: 'Sockets exhaust under aborts',
+    severity: 'nit',
+    verdict: 'plausible',
+  };
   clearance([
     'contribute',
     run,
     '--expert',
     'finder-a',
     '--report',
-    file('v-a-1.json', report(run, 1, sha('v1'), { candidates: [{ ...major, severity: 'nit', verdict: 'plausible', introducedByDiff: true }, { ...other, verdict: 'plausible' }, old] })),
+    file(
+      'v-a-1.json',
+      report(run, 1, sha('v1'), {
+        candidates: [
+          { ...major, severity: 'nit', verdict: 'plausible', introducedByDiff: true },
+          { ...other, verdict: 'plausible' },
+          old,
+        ],
+      }),
+    ),
   ]);
   clearance([
     'contribute',
@@ -452,8 +470,18 @@ const verdicts = () => {
       report(run, 1, sha('v1'), {
         notExamined: ['verified the candidates only'],
         verifications: [
-          { ...key(major), verdict: 'confirmed', severity: 'major', evidence: 'reproduced: lsof grows by one per abort', introducedByDiff: true },
-          { ...key(other), verdict: 'refuted', evidence: 'the TTL check at cache.js:12 evicts them; the test at cache.test.js:40 passes' },
+          {
+            ...key(major),
+            verdict: 'confirmed',
+            severity: 'major',
+            evidence: 'reproduced: lsof grows by one per abort',
+            introducedByDiff: true,
+          },
+          {
+            ...key(other),
+            verdict: 'refuted',
+            evidence: 'the TTL check at cache.js:12 evicts them; the test at cache.test.js:40 passes',
+          },
         ],
       }),
     ),
@@ -472,8 +500,19 @@ const verdicts = () => {
       'v-2.json',
       report(run, 2, sha('v2'), {
         candidates: [
-          { ...major, summary: 'Aborted requests still leak their socket', verdict: 'confirmed', sameAs: kept.slice(0, 12) },
-          { ...major, line: 90, summary: 'The retry loop never backs off', verdict: 'refuted', evidence: 'it does: backoff.js doubles the delay' },
+          {
+            ...major,
+            summary: 'Aborted requests still leak their socket',
+            verdict: 'confirmed',
+            sameAs: kept.slice(0, 12),
+          },
+          {
+            ...major,
+            line: 90,
+            summary: 'The retry loop never backs off',
+            verdict: 'refuted',
+            evidence: 'it does: backoff.js doubles the delay',
+          },
           { ...other, line: 20, summary: 'Cache keys collide across tenants', verdict: 'plausible' },
         ],
         decisions: [{ id: kept, status: 'open', evidence: 'the abort path still skips release()' }],

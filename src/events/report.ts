@@ -89,7 +89,7 @@ export const CandidateSchema = z
       .boolean()
       .optional()
       .describe(
-        'false when the problem was there before the reviewed change: the finding takes the policy\'s non-blocking pre-existing severity',
+        "false when the problem was there before the reviewed change: the finding takes the policy's non-blocking pre-existing severity",
       ),
     sameAs: text(REPORT_LIMITS.findingId)
       .optional()
@@ -131,20 +131,22 @@ export const DecisionSchema = z
  */
 export const VerificationSchema = z
   .strictObject({
-    file: text(REPORT_LIMITS.file).describe('the candidate\'s file, as its finder gave it'),
-    category: text(REPORT_LIMITS.category).describe('the candidate\'s category'),
-    summary: text(REPORT_LIMITS.summary).describe('the candidate\'s summary, exactly'),
+    file: text(REPORT_LIMITS.file).describe("the candidate's file, as its finder gave it"),
+    category: text(REPORT_LIMITS.category).describe("the candidate's category"),
+    summary: text(REPORT_LIMITS.summary).describe("the candidate's summary, exactly"),
     verdict: z.enum(CANDIDATE_VERDICTS),
-    evidence: text(REPORT_LIMITS.evidence).describe('why: what the verifier checked, a quote, a reproduction'),
+    evidence: text(REPORT_LIMITS.evidence).describe(
+      'why: what the verifier checked, a quote, a reproduction',
+    ),
     severity: text(REPORT_LIMITS.severity)
       .optional()
       .describe('a severity of the policy: re-grades the candidate'),
     introducedByDiff: z
       .boolean()
       .optional()
-      .describe('the verifier\'s word on whether the reviewed change introduced it'),
+      .describe("the verifier's word on whether the reviewed change introduced it"),
   })
-  .describe('a verifier\'s ruling on another contribution\'s candidate');
+  .describe("a verifier's ruling on another contribution's candidate");
 
 export const CostSchema = z
   .strictObject({
@@ -166,7 +168,9 @@ export const ReportSchema = z
       .array(VerificationSchema)
       .max(REPORT_LIMITS.candidates)
       .optional()
-      .describe('a verifier\'s rulings on candidates of the round\'s other contributions (clearance contribute)'),
+      .describe(
+        "a verifier's rulings on candidates of the round's other contributions (clearance contribute)",
+      ),
     verdict: z
       .enum(VERDICTS)
       .optional()

@@ -6,10 +6,10 @@ import { noteOf } from './notes.js';
 import {
   type FindingStatus,
   initialState,
+  type Refuted,
   type RoundFailure,
   type RunState,
   type RunStatus,
-  type Refuted,
   type Suppressed,
 } from './state.js';
 import { itemsFrom } from './vec.js';

@@ -11,7 +11,14 @@ export {
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
-export { ANONYMOUS, type Merge, mergeContributions, mergeOrder, type Provenance } from './rules/merge.js';
+export {
+  ANONYMOUS,
+  type Merge,
+  mergeContributions,
+  mergeOrder,
+  type Provenance,
+  type Refutation,
+} from './rules/merge.js';
 export {
   type Absentee,
   type Contribution,
@@ -25,6 +32,7 @@ export {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type Reproduction,
   type RoundFailure,
   type RoundOutcome,

@@ -57,7 +57,11 @@ const verificationsNameCandidates = (
   for (const [i, v] of rulings.entries()) {
     const at = (field: string) => ['verifications', i, field];
     if (isBlank(v.evidence))
-      return fail('empty-evidence', `verifications[${i}].evidence is empty: say why (${v.verdict})`, at('evidence'));
+      return fail(
+        'empty-evidence',
+        `verifications[${i}].evidence is empty: say why (${v.verdict})`,
+        at('evidence'),
+      );
     if (v.severity !== undefined && !Object.hasOwn(policy.severities, v.severity)) {
       return fail(
         'unknown-severity',

@@ -76,7 +76,9 @@ const preExistingSeverityIsAdvisory = (policy: Policy): Check => {
   return fail(
     'invalid-policy',
     `policy.preExistingSeverity ${JSON.stringify(name)} must be a severity of the policy that does not block (${
-      Object.hasOwn(policy.severities, name) ? 'it blocks' : `known: ${Object.keys(policy.severities).join(', ')}`
+      Object.hasOwn(policy.severities, name)
+        ? 'it blocks'
+        : `known: ${Object.keys(policy.severities).join(', ')}`
     })`,
     ['policy', 'preExistingSeverity'],
   );

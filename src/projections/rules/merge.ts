@@ -38,7 +38,9 @@ type Member = Readonly<{
 
 /** A member's verdict: the verifiers' word when they ruled on it, else its own. */
 const verdictOfMember = (m: Member) =>
-  m.rulings.length === 0 ? ownVerdictOf(m.candidate) : strongestVerdict(m.rulings.map((r) => r.ruling.verdict));
+  m.rulings.length === 0
+    ? ownVerdictOf(m.candidate)
+    : strongestVerdict(m.rulings.map((r) => r.ruling.verdict));
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -80,7 +82,8 @@ const sameFinding = (a: Member, b: Member, within: number): boolean => {
  */
 const keptMember = (policy: Policy, group: ReadonlyArray<Member>): Member => {
   const ruled = group.filter((m) => m.rulings.length > 0);
-  const pool = ruled.length > 0 ? ruled.map((m) => ({ m, c: asRuled(policy, m.candidate, m.rulings) })) : null;
+  const pool =
+    ruled.length > 0 ? ruled.map((m) => ({ m, c: asRuled(policy, m.candidate, m.rulings) })) : null;
   if (pool !== null)
     return (pool.find(({ c }) => blocksFor(policy, c.severity, c.category)) ?? (pool[0] as { m: Member })).m;
   const blocks = (m: Member) => blocksFor(policy, m.candidate.severity, m.candidate.category);
@@ -95,7 +98,13 @@ const membersOf = (ordered: ReadonlyArray<Contribution>): ReadonlyArray<Member> 
   return ordered.flatMap((contribution, index) =>
     contribution.report.candidates.map((candidate) => {
       const id = findingId(candidate);
-      return { contribution: index, reviewer: reviewerOf(contribution), candidate, id, rulings: rulings.get(id) ?? [] };
+      return {
+        contribution: index,
+        reviewer: reviewerOf(contribution),
+        candidate,
+        id,
+        rulings: rulings.get(id) ?? [],
+      };
     }),
   );
 };

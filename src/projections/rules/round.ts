@@ -17,8 +17,8 @@ import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
-import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
+import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 
 /** A captured rename moves a finding's `file`; its id is the one it was born with. */
 const applyRenames = (
@@ -282,7 +282,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (panel.right.merge === null && report.verifications !== undefined) {
     return fail(
       'invalid-report',
-      'a round report carries verifications: they rule on other contributions\' candidates, so they belong in a contribution (clearance contribute), and the round is closed by the merge (clearance record --merge)',
+      "a round report carries verifications: they rule on other contributions' candidates, so they belong in a contribution (clearance contribute), and the round is closed by the merge (clearance record --merge)",
       ['verifications'],
     );
   }
@@ -291,7 +291,13 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
   const moved = applyRenames(state.findings, capture.right);
-  const decided = decisionsCoverTouched(round, policy, moved, (f) => touchedBy(capture.right)(f.file), report.decisions);
+  const decided = decisionsCoverTouched(
+    round,
+    policy,
+    moved,
+    (f) => touchedBy(capture.right)(f.file),
+    report.decisions,
+  );
   if (E.isLeft(decided)) return decided;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
@@ -309,7 +315,12 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
     (c) => plausibleIsAdvisory(policy, round, c, touched),
   );
-  const decidedFindings = applyDecisions(round, moved, report.decisions, withProvenance(admission.opened, merge));
+  const decidedFindings = applyDecisions(
+    round,
+    moved,
+    report.decisions,
+    withProvenance(admission.opened, merge),
+  );
   const stillOpen = linkedStayOpen(decidedFindings, linked);
   if (E.isLeft(stillOpen)) return stillOpen;
   const findings = linkCorroborations(decidedFindings, linked, merge, reviewer);

@@ -1,10 +1,5 @@
 import { findingId } from '../../events/finding-id.js';
-import {
-  blocksFor,
-  type Policy,
-  plausibleOf,
-  preExistingSeverityOf,
-} from '../../events/policy.js';
+import { blocksFor, type Policy, plausibleOf, preExistingSeverityOf } from '../../events/policy.js';
 import {
   CANDIDATE_VERDICTS,
   type Candidate,
@@ -36,9 +31,7 @@ export const strongestVerdict = (verdicts: ReadonlyArray<CandidateVerdict>): Can
   verdicts.reduce<CandidateVerdict>((best, v) => (rank(v) > rank(best) ? v : best), 'refuted');
 
 /** Rulings by the id of the candidate they name, in the merge's order. */
-export const rulingsById = (
-  rulings: ReadonlyArray<Ruled>,
-): ReadonlyMap<string, ReadonlyArray<Ruled>> => {
+export const rulingsById = (rulings: ReadonlyArray<Ruled>): ReadonlyMap<string, ReadonlyArray<Ruled>> => {
   const byId = new Map<string, Ruled[]>();
   for (const r of rulings) {
     const id = findingId(r.ruling);
