@@ -163,7 +163,7 @@ const unique = (items: ReadonlyArray<string>): string[] => [...new Set(items)];
  * says `open`; otherwise the first non-open status. Every voice stays in the evidence, so the
  * dissent is kept in the finding's history.
  */
-const mergeDecisions = (ordered: ReadonlyArray<Contribution>): Decision[] => {
+const mergeDecisions = (ordered: ReadonlyArray<Contribution>, refuted: ReadonlySet<string>): Decision[] => {
   const byId = new Map<string, Array<Readonly<{ reviewer: string; decision: Decision }>>>();
   for (const contribution of ordered) {
     for (const decision of contribution.report.decisions) {
@@ -175,6 +175,7 @@ const mergeDecisions = (ordered: ReadonlyArray<Contribution>): Decision[] => {
   // a candidate linked to a finding says it is still there: an `open` voice where others decided it
   for (const contribution of ordered) {
     for (const c of contribution.report.candidates) {
+      if (refuted.has(findingId(c))) continue;
       const votes = c.sameAs === undefined ? undefined : byId.get(c.sameAs);
       if (votes !== undefined && c.sameAs !== undefined)
         votes.push({
@@ -248,7 +249,7 @@ export const mergeContributions = (
     inputSha: first.report.inputSha,
     completed: true,
     candidates,
-    decisions: mergeDecisions(ordered),
+    decisions: mergeDecisions(ordered, new Set(Object.keys(refuted))),
     ...(notExamined.length === 0 ? {} : { notExamined }),
     reviewer: reviewers.join(', ').slice(0, 256),
   };
