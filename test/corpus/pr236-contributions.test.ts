@@ -74,8 +74,11 @@ const clearanceIdOf = (corpusId: string): string => {
 };
 
 /**
- * A finder's candidates as it filed them: no severity of its own (verifiers grade), so each is
- * offered as a plausible `major` — unverified, it would block — and its `same_as` as `sameAs`.
+ * A finder's candidates as it filed them, with its `same_as` as `sameAs`. An issueflow finder
+ * grades nothing (its verifiers do), so each is offered as a plausible `nit`: the finder does not
+ * claim it blocks. Were it offered as a major, a merge would rightly keep it blocking over the
+ * grade a verifier gave the candidate it merged with (a merge never loses a blocking candidate),
+ * and the 9 candidates the issueflow plan merged unverified in round 2 would all block.
  */
 const finderReport = (
   runId: string,
@@ -94,7 +97,7 @@ const finderReport = (
       line: c.line,
       category: c.category,
       summary: c.summary,
-      severity: 'major',
+      severity: 'nit',
       verdict: 'plausible',
       introducedByDiff: c.introduced_by_diff,
       evidence: c.failure_scenario,

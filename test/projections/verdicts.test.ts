@@ -210,16 +210,27 @@ describe('a verifier rules on other contributions’ candidates', () => {
     expect(toArray(after.refuted)).toEqual([]);
   });
 
-  it('a ruling covers the finding it names: a same-line duplicate from another finder merges into it and takes its grade', () => {
-    const dup = offered({ category: 'security', summary: 'fd exhaustion', severity: 'major' });
+  it('a same-line duplicate nobody verified merges into the verified candidate, which keeps its id and grade', () => {
+    const dup = offered({ category: 'security', summary: 'fd exhaustion', severity: 'nit' });
     const state = accepted([
       ...verified(policy(), [leak], [ruling(leak, { severity: 'nit' })]),
       contributionRecorded(report(1, 'A', { candidates: [dup] }), 'finder-2'),
     ]);
     const after = closeByMerge(state).state;
     expect(Object.keys(after.findings)).toEqual([findingId(leak)]);
-    expect(after.findings[findingId(leak)]).toMatchObject({ severity: 'nit', blocking: false });
+    expect(after.findings[findingId(leak)]).toMatchObject({ severity: 'nit', verdict: 'confirmed' });
     expect(after.findings[findingId(leak)]?.mergedFrom?.map((m) => m.id)).toEqual([findingId(dup)]);
+  });
+
+  it('but a merge never loses a blocking candidate: an unverified major at the line is kept over a verified nit', () => {
+    const dup = offered({ category: 'security', summary: 'fd exhaustion', severity: 'major' });
+    const state = accepted([
+      ...verified(policy(), [leak], [ruling(leak, { severity: 'nit' })]),
+      contributionRecorded(report(1, 'A', { candidates: [dup] }), 'finder-2'),
+    ]);
+    const after = closeByMerge(state).state;
+    expect(Object.keys(after.findings)).toEqual([findingId(dup)]);
+    expect(after.findings[findingId(dup)]).toMatchObject({ blocking: true, verdict: 'plausible' });
   });
 
   it('a refuted candidate never absorbs a live one at its line: the live one stays a finding', () => {

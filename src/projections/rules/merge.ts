@@ -2,7 +2,7 @@ import { findingId } from '../../events/finding-id.js';
 import { blocksFor, mergeWithinLinesOf, type Policy } from '../../events/policy.js';
 import type { Candidate, Decision, RoundReport } from '../../events/report.js';
 import type { Contribution, MergedFrom } from '../state.js';
-import { asRuled, ownVerdictOf, type Ruled, rulingsById, strongestVerdict } from './verification.js';
+import { asRuled, ownVerdictOf, type Ruled, rulingsById } from './verification.js';
 
 /** How an anonymous contributor is named in corroboration and `mergedFrom`. */
 export const ANONYMOUS = 'anonymous';
@@ -28,19 +28,19 @@ export type Merge = Readonly<{
 }>;
 
 type Member = Readonly<{
+  /** where it comes in the merge's order: contributions in `mergeOrder`, candidates in report order */
+  at: number;
   contribution: number;
   reviewer: string;
   candidate: Candidate;
   id: string;
   /** the verifiers' rulings on this candidate's key, if any */
   rulings: ReadonlyArray<Ruled>;
+  /** the candidate as its rulings leave it (itself when none) */
+  effective: Candidate;
 }>;
 
-/** A member's verdict: the verifiers' word when they ruled on it, else its own. */
-const verdictOfMember = (m: Member) =>
-  m.rulings.length === 0
-    ? ownVerdictOf(m.candidate)
-    : strongestVerdict(m.rulings.map((r) => r.ruling.verdict));
+const verdictOfMember = (m: Member) => ownVerdictOf(m.effective);
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -76,37 +76,37 @@ const sameFinding = (a: Member, b: Member, within: number): boolean => {
 };
 
 /**
- * The member a group keeps: the earliest contribution's candidate, unless it does not block and a
- * later one does. A merge never turns a blocking candidate into an advisory finding. When
- * verifiers ruled on some members, only those are considered: the finding is what was verified.
+ * The member a group keeps: the earliest one that blocks (as its rulings leave it, or on its own
+ * word when no verifier ruled on it), else the earliest a verifier ruled on, else the earliest. A
+ * merge never turns a blocking candidate into an advisory finding, and an unverified duplicate
+ * never takes the place of the candidate its verifiers graded.
  */
-const keptMember = (policy: Policy, group: ReadonlyArray<Member>): Member => {
-  const ruled = group.filter((m) => m.rulings.length > 0);
-  const pool =
-    ruled.length > 0 ? ruled.map((m) => ({ m, c: asRuled(policy, m.candidate, m.rulings) })) : null;
-  if (pool !== null)
-    return (pool.find(({ c }) => blocksFor(policy, c.severity, c.category)) ?? (pool[0] as { m: Member })).m;
-  const blocks = (m: Member) => blocksFor(policy, m.candidate.severity, m.candidate.category);
-  return group.find(blocks) ?? (group[0] as Member);
-};
+const keptMember = (policy: Policy, group: ReadonlyArray<Member>): Member =>
+  group.find((m) => blocksFor(policy, m.effective.severity, m.effective.category)) ??
+  group.find((m) => m.rulings.length > 0) ??
+  (group[0] as Member);
 
 /** Every candidate of the round, with the rulings on its key, in the merge's order. */
-const membersOf = (ordered: ReadonlyArray<Contribution>): ReadonlyArray<Member> => {
+const membersOf = (policy: Policy, ordered: ReadonlyArray<Contribution>): ReadonlyArray<Member> => {
   const rulings = rulingsById(
     ordered.flatMap((c) => (c.report.verifications ?? []).map((ruling) => ({ by: reviewerOf(c), ruling }))),
   );
-  return ordered.flatMap((contribution, index) =>
-    contribution.report.candidates.map((candidate) => {
-      const id = findingId(candidate);
-      return {
-        contribution: index,
-        reviewer: reviewerOf(contribution),
-        candidate,
-        id,
-        rulings: rulings.get(id) ?? [],
-      };
-    }),
-  );
+  return ordered
+    .flatMap((contribution, index) =>
+      contribution.report.candidates.map((candidate) => {
+        const id = findingId(candidate);
+        const on = rulings.get(id) ?? [];
+        return {
+          contribution: index,
+          reviewer: reviewerOf(contribution),
+          candidate,
+          id,
+          rulings: on,
+          effective: on.length === 0 ? candidate : asRuled(policy, candidate, on),
+        };
+      }),
+    )
+    .map((m, at) => ({ ...m, at }));
 };
 
 const groupCandidates = (policy: Policy, members: ReadonlyArray<Member>): Member[][] => {
@@ -135,13 +135,15 @@ const groupCandidates = (policy: Policy, members: ReadonlyArray<Member>): Member
 const refutedOf = (
   refutedMembers: ReadonlyArray<Member>,
   live: ReadonlySet<string>,
-): Readonly<{ candidates: Candidate[]; refuted: Record<string, Refutation> }> => {
-  const candidates: Candidate[] = [];
+): Readonly<{
+  candidates: Array<Readonly<{ at: number; candidate: Candidate }>>;
+  refuted: Record<string, Refutation>;
+}> => {
+  const candidates: Array<Readonly<{ at: number; candidate: Candidate }>> = [];
   const refuted: Record<string, Refutation> = {};
   for (const m of refutedMembers) {
     if (live.has(m.id) || Object.hasOwn(refuted, m.id)) continue;
-    const { confirmed: _seedForm, ...rest } = m.candidate;
-    candidates.push({ ...rest, verdict: 'refuted' });
+    candidates.push({ at: m.at, candidate: m.rulings.length === 0 ? m.candidate : m.effective });
     refuted[m.id] =
       m.rulings.length === 0
         ? { by: [m.reviewer], evidence: m.candidate.evidence }
@@ -207,7 +209,7 @@ export const mergeContributions = (
 ): Merge => {
   const ordered = mergeOrder(contributions);
   const first = ordered[0] as Contribution;
-  const members = membersOf(ordered);
+  const members = membersOf(policy, ordered);
   const live = members.filter((m) => verdictOfMember(m) !== 'refuted');
   const groups = groupCandidates(policy, live);
   const dropped = refutedOf(
@@ -229,11 +231,11 @@ export const mergeContributions = (
           category: m.candidate.category,
         })),
     };
-    // the rulings on any member of the group are rulings on the finding it is
-    const rulings = group.flatMap((m) => m.rulings);
-    return rulings.length === 0 ? kept.candidate : asRuled(policy, kept.candidate, rulings);
+    // a group stands where its first member came, so one contribution keeps its own order
+    return { at: (group[0] as Member).at, candidate: kept.effective };
   });
-  const candidates = [...kept, ...dropped.candidates];
+  // findings and refuted candidates in the order their first candidate came
+  const candidates = [...kept, ...dropped.candidates].sort((a, b) => a.at - b.at).map((x) => x.candidate);
   const refuted = dropped.refuted;
   const verified = ordered.some((c) => c.report.verifications !== undefined);
   if (ordered.length === 1 && !verified) return { report: first.report, provenance, refuted };
