@@ -31,7 +31,10 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
     name: 'confirmed: true and a verifier verdict at once',
     applies: accepting,
     apply: (c, p) =>
-      changeCandidate(c, (x) => ({ ...x, verdict: pickOf(['confirmed', 'plausible', 'refuted'] as const, p) })),
+      changeCandidate(c, (x) => ({
+        ...x,
+        verdict: pickOf(['confirmed', 'plausible', 'refuted'] as const, p),
+      })),
   },
   {
     code: 'empty-evidence',
