@@ -4,18 +4,19 @@ import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../eve
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
-import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type Refuted, type RunState } from '../state.js';
+import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type RunState } from '../state.js';
 import { push, pushAll } from '../vec.js';
 import { admitCandidates } from './admission.js';
 import { boundToNextRound } from './binding.js';
 import { overrun } from './budget.js';
-import { type Identified, identifyCandidates } from './candidates.js';
+import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
 import { panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
@@ -159,81 +160,6 @@ const partialReason = (panel: Panel | null): string =>
   panel === null || panel.absent.length === 0
     ? 'recorded as partial'
     : `absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
-
-/**
- * The round's refuted candidates: never findings, kept on the record with who refuted them and why
- * (from the merge: the verifiers' rulings; in a single report: its own evidence).
- */
-const refutedIn = (
-  round: number,
-  candidates: ReadonlyArray<Identified>,
-  merge: Merge | null,
-  reviewer: string,
-): ReadonlyArray<Refuted> =>
-  candidates
-    .filter(({ candidate: c }) => c.verdict === 'refuted')
-    .map(({ candidate: c, id }) => {
-      const why = merge?.refuted[id] ?? { by: [reviewer], evidence: c.evidence };
-      return {
-        id,
-        round,
-        file: c.file,
-        line: c.line ?? null,
-        section: c.section ?? null,
-        category: c.category,
-        severity: c.severity,
-        summary: c.summary,
-        by: why.by,
-        evidence: why.evidence,
-      };
-    });
-
-/**
- * A candidate linked by `sameAs` opens nothing: it corroborates the finding it names, which lists
- * it in `mergedFrom` with its reviewer (and the reviewer among its `reviewers`).
- */
-const linkCorroborations = (
-  findings: Readonly<Record<string, Finding>>,
-  linked: ReadonlyArray<Identified>,
-  merge: Merge | null,
-  reviewer: string,
-): Readonly<Record<string, Finding>> => {
-  if (linked.length === 0) return findings;
-  const next: Record<string, Finding> = { ...findings };
-  for (const { candidate: c, id } of linked) {
-    const target = next[c.sameAs as string] as Finding;
-    const by = merge?.provenance[id]?.reviewers ?? [reviewer];
-    const absorbed = merge?.provenance[id]?.mergedFrom ?? [];
-    next[target.id] = {
-      ...target,
-      reviewers: [...new Set([...(target.reviewers ?? []), ...by])].sort(),
-      mergedFrom: [
-        ...(target.mergedFrom ?? []),
-        { id, reviewer: by.join(', '), file: c.file, line: c.line ?? null, category: c.category },
-        ...absorbed,
-      ],
-    };
-  }
-  return next;
-};
-
-/** A candidate cannot say a finding is still there while the same round decides it fixed or withdrawn. */
-const linkedStayOpen = (
-  findings: Readonly<Record<string, Finding>>,
-  linked: ReadonlyArray<Identified>,
-): E.Either<Rejection, void> => {
-  for (const { candidate: c, index } of linked) {
-    const f = findings[c.sameAs as string] as Finding;
-    if (f.status !== 'open') {
-      return fail(
-        'closed-finding',
-        `candidates[${index}].sameAs names finding ${f.id.slice(0, 12)}, which this round decides ${f.status}: a candidate may only corroborate a finding that stays open`,
-        ['candidates', index, 'sameAs'],
-      );
-    }
-  }
-  return E.right(undefined);
-};
 
 /** A merged round's findings say who proposed them and what they absorbed. */
 const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): ReadonlyArray<Finding> =>
