@@ -14,6 +14,7 @@ import {
   upcastRoundRecordedV1,
   upcastRunOpenedV1,
 } from './codecs/events-v2.js';
+import { ReproductionRecordedV1 } from './codecs/reproduction.js';
 import {
   ContributionRecordedV2,
   RoundRecordedV3,
@@ -66,6 +67,7 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     },
   },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
+  'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

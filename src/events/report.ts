@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
-import { formatPath, type Rejection, type RejectionCode, rejection } from './rejection.js';
+import { type Rejection, type RejectionCode, rejection } from './rejection.js';
+import { describeIssues } from './schema-issues.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
 export { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
@@ -148,13 +149,17 @@ export const VerificationSchema = z
   })
   .describe("a verifier's ruling on another contribution's candidate");
 
+/**
+ * An amount spent or allowed (a report's cost, a stage's, a policy's budget): its shape, the one
+ * zod description of it. That each amount is finite and >= 0 is a rule (`costIsReal`, rules/budget.ts).
+ */
 export const CostSchema = z
   .strictObject({
-    tokens: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-    usd: safeNumber().nonnegative().optional(),
-    seconds: safeNumber().nonnegative().optional(),
+    tokens: safeNumber().optional().describe('tokens, a number >= 0'),
+    usd: safeNumber().optional().describe('money in US dollars, a number >= 0'),
+    seconds: safeNumber().optional().describe('wall-clock seconds, a number >= 0'),
   })
-  .describe('what producing this report cost');
+  .describe('an amount in tokens, usd and seconds; a unit absent is nothing');
 
 export const ReportSchema = z
   .strictObject({
@@ -181,7 +186,7 @@ export const ReportSchema = z
       .optional()
       .describe('what the reviewer did not look at, and why'),
     reviewer: text(REPORT_LIMITS.reviewer).optional(),
-    cost: CostSchema.optional(),
+    cost: CostSchema.optional().describe('what producing this report cost'),
   })
   .describe('clearance round report, v1');
 
@@ -201,34 +206,13 @@ const codeOf = (issue: z.core.$ZodIssue): RejectionCode => {
   return 'invalid-report';
 };
 
-const describeIssue = (issue: z.core.$ZodIssue): { path: Array<string | number>; text: string } => {
-  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    const where = formatPath(path) || 'the report';
-    return {
-      path: [...path, key],
-      text: `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} in ${where} (misspelt?)`,
-    };
-  }
-  return { path, text: `${formatPath(path) || 'report'}: ${issue.message}` };
-};
-
 /** Validate untrusted input as a round report. Every issue is named in the message, the first in `path`. */
 export const parseReport = (input: unknown): E.Either<Rejection, RoundReport> => {
   const parsed = ReportSchema.safeParse(input);
   if (parsed.success) return E.right(parsed.data);
-  const issues = parsed.error.issues.map(describeIssue);
-  const first = issues[0] ?? { path: [], text: 'not a round report' };
+  const described = describeIssues(parsed.error.issues, 'report');
   const code = parsed.error.issues[0] === undefined ? 'invalid-report' : codeOf(parsed.error.issues[0]);
-  const more =
-    issues.length > 1
-      ? ` (and ${issues.length - 1} more: ${issues
-          .slice(1, 4)
-          .map((i) => i.text)
-          .join('; ')})`
-      : '';
-  return E.left(rejection(code, `invalid round report: ${first.text}${more}`, first.path));
+  return E.left(rejection(code, `invalid round report: ${described.text}`, described.path));
 };
 
 /** The report contract as JSON Schema, for producers in any language. */

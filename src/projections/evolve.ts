@@ -1,11 +1,13 @@
-import type * as E from 'fp-ts/lib/Either.js';
+import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
+import { reportCostIsReal } from './rules/budget.js';
 import { captureRevision } from './rules/capture.js';
 import { fail } from './rules/check.js';
 import { recordAbsence, recordContribution } from './rules/contribution.js';
 import { failRound } from './rules/failure.js';
 import { openRun } from './rules/lifecycle.js';
+import { recordReproduction } from './rules/reproductions.js';
 import { recordRound } from './rules/round.js';
 import { endRound } from './rules/round-end.js';
 import { extendRounds, ruleFinding } from './rules/rulings.js';
@@ -24,7 +26,7 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
     case 'revision.captured':
       return captureRevision(state, event);
     case 'round.recorded':
-      return recordRound(state, event);
+      return E.chain(() => recordRound(state, event))(reportCostIsReal(event.data.report));
     case 'round.failed':
       return failRound(state, event);
     case 'stage.started':
@@ -40,9 +42,11 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
     case 'rounds.extended':
       return extendRounds(state, event);
     case 'contribution.recorded':
-      return recordContribution(state, event);
+      return E.chain(() => recordContribution(state, event))(reportCostIsReal(event.data.report));
     case 'contribution.absent':
       return recordAbsence(state, event);
+    case 'reproduction.recorded':
+      return recordReproduction(state, event);
     default:
       return fail(
         'unknown-event',

@@ -88,6 +88,24 @@ export const step = (
   return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
 };
 
+/** The trail's record of one event: what it did to the run, or why it was refused. */
+const entryOf = (
+  before: RunState,
+  event: DomainEvent,
+  after: Readonly<{ state: RunState; rejection: Rejection | null }>,
+  seq: number,
+): TrailEntry => ({
+  seq,
+  type: event.type,
+  round: roundOf(event),
+  status: after.state.status,
+  ...(after.rejection === null ? effect(before, after.state) : NOTHING),
+  note: noteOf(event),
+  convergedBy:
+    after.rejection === null && before.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
+  rejection: after.rejection,
+});
+
 /**
  * Reduce events with `evolve`. A refused event leaves the state as it was and is recorded, with
  * its rejection, in the trail: an invalid event in a log someone else wrote changes nothing.
@@ -101,18 +119,29 @@ export const fold = (
   const trail = [...from.trail];
   for (const event of events) {
     const after = step(state, event);
-    trail.push({
-      seq: event.seq ?? trail.length + 1,
-      type: event.type,
-      round: roundOf(event),
-      status: after.state.status,
-      ...(after.rejection === null ? effect(state, after.state) : NOTHING),
-      note: noteOf(event),
-      convergedBy:
-        after.rejection === null && state.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
-      rejection: after.rejection,
-    });
+    trail.push(entryOf(state, event, after, event.seq ?? trail.length + 1));
     state = after.state;
   }
   return { state, trail };
+};
+
+/**
+ * The events offered to an append, each passed through `evolve` once: the state after them and
+ * their trail (numbered from `firstSeq`), or the first refusal, which refuses them all. What the
+ * store writes is what this accepted, so it never folds the new lines again.
+ */
+export const foldOffered = (
+  state: RunState,
+  events: ReadonlyArray<DomainEvent>,
+  firstSeq: number,
+): E.Either<Rejection, Folded> => {
+  let current = state;
+  const trail: TrailEntry[] = [];
+  for (const [i, event] of events.entries()) {
+    const after = step(current, event);
+    if (after.rejection !== null) return E.left(after.rejection);
+    trail.push(entryOf(current, event, after, firstSeq + i));
+    current = after.state;
+  }
+  return E.right({ state: current, trail });
 };

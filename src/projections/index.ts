@@ -1,16 +1,22 @@
 export {
   absenceOf,
+  contributionEvents,
   type DecideContext,
   type Decided,
   decide,
   decideContribution,
   decideMerge,
+  decideUntrusted,
   evolveAll,
   type Missing,
+  mergeEvents,
+  roundEvents,
 } from './decide.js';
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
+export { parsePolicy } from './parse-policy.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
+export { MAX_ROUNDS, policyIsUsable } from './rules/lifecycle.js';
 export {
   ANONYMOUS,
   type Merge,
@@ -34,6 +40,7 @@ export {
   type Panel,
   type Refuted,
   type Reproduction,
+  type Rerun,
   type RoundFailure,
   type RoundOutcome,
   type Ruling,
@@ -64,5 +71,10 @@ export {
 } from './views/gate.js';
 export { historyOf, roundsOpenOf } from './views/history.js';
 export { type NextStep, nextStep } from './views/next.js';
-export { type ReproductionToRun, reproductionsToRun } from './views/reproductions.js';
+export {
+  latestReruns,
+  type ReproductionToRun,
+  reproductionsPending,
+  reproductionsToRun,
+} from './views/reproductions.js';
 export { type StatusView, statusOf } from './views/status.js';

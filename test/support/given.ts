@@ -8,7 +8,7 @@ import type {
   RoundReport,
   RunState,
 } from '../../src/index.js';
-import { decide, evolve, fold } from '../../src/index.js';
+import { decideUntrusted, evolve, fold } from '../../src/index.js';
 import { resolved } from './builders.js';
 
 /** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
@@ -66,7 +66,7 @@ export const given = (...events: DomainEvent[]) => {
     },
     when: (offer: unknown, context: DecideContext = {}) => {
       const frozenOffer = deepFreeze(structuredClone(offer));
-      const result = decide(state, frozenOffer, deepFreeze(structuredClone(context)));
+      const result = decideUntrusted(state, frozenOffer, deepFreeze(structuredClone(context)));
       return outcome(frozenOffer, offer, result);
     },
     /** offer a report whose every citation resolved, as `clearance record` finds with git */

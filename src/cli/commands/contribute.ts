@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { contribute } from '../../driver/contribute.js';
+import { contributeUntrusted } from '../../driver/contribute.js';
 import { ClearanceError } from '../../errors.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Io } from '../context.js';
@@ -60,7 +60,7 @@ export const registerContribute = (program: Command, io: Io): Command =>
           opts.report,
           (m) => new ClearanceError('invalid-report', `invalid report: ${m}`),
         );
-        const result = await contribute(ctx.store, runId, report, opts.expert, actorOf(ctx));
+        const result = await contributeUntrusted(ctx.store, runId, report, opts.expert, actorOf(ctx));
         const { state } = result.folded;
         const round = state.round + 1;
         const heard = state.contributions.filter((c) => c.round === round);

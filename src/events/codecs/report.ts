@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import type { RoundReport } from '../report.js';
+import { CostCodec } from './cost.js';
 import type { SameShape } from './same-shape.js';
 
 /**
@@ -25,8 +26,6 @@ const Decision = t.type({
   evidence: t.string,
 });
 
-const Cost = t.partial({ tokens: t.number, usd: t.number, seconds: t.number });
-
 /**
  * A report around a candidate codec. Only candidates changed between versions, so both versions
  * are this shape; a change anywhere else in the report needs a version that does not use it.
@@ -45,7 +44,7 @@ const reportWith = <C extends t.Mixed>(candidate: C) =>
       verdict: t.keyof({ open: null, converged: null, blocked: null }),
       notExamined: t.array(t.string),
       reviewer: t.string,
-      cost: Cost,
+      cost: CostCodec,
     }),
   ]);
 

@@ -11,6 +11,7 @@ import { identifyCandidates } from './candidates.js';
 import { fail, isBlank } from './check.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
+import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
 export const panelOfNextRound = (state: RunState) => {
@@ -131,6 +132,8 @@ export const recordContribution = (
     }
     seen.add(d.id);
   }
+  const reproduced = fixedOnlyIfReproductionPasses(state, report.round, report.inputSha, report.decisions);
+  if (E.isLeft(reproduced)) return reproduced;
   return E.right({
     ...state,
     contributions: [

@@ -16,6 +16,7 @@ import { panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
@@ -225,6 +226,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     report.decisions,
   );
   if (E.isLeft(decided)) return decided;
+  const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
+  if (E.isLeft(reproduced)) return reproduced;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
   const merge = panel.right.merge;

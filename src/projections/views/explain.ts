@@ -6,6 +6,7 @@ import {
   maxRoundsOf,
   type Panel,
   type Refuted,
+  type Rerun,
   type RoundOutcome,
   type Ruling,
   type RunState,
@@ -47,6 +48,8 @@ export type Explanation = Readonly<{
   panels: ReadonlyArray<Panel>;
   /** refuted candidates: dropped, never findings, with who refuted them and why */
   refuted: ReadonlyArray<Refuted>;
+  /** every reproduction re-run at the start of a re-review, and what it did */
+  reruns: ReadonlyArray<Rerun>;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
@@ -98,6 +101,7 @@ export const explain = (state: RunState): Explanation => {
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
     refuted: toArray(state.refuted),
+    reruns: toArray(state.reruns),
   };
 };
 
@@ -136,6 +140,10 @@ export const renderExplanation = (e: Explanation): string => {
   for (const r of e.refuted)
     lines.push(
       `refuted in round ${r.round}, dropped: ${r.id.slice(0, 12)} [${r.severity}] ${r.file}${r.line === null ? '' : `:${r.line}`} ${r.summary} (by ${r.by.join(', ')}: ${r.evidence.split('\n')[0] ?? ''})`,
+    );
+  for (const r of e.reruns)
+    lines.push(
+      `${r.findingId.slice(0, 12)} reproduction re-run on round ${r.round}'s input ${r.inputSha.slice(0, 12)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`}`,
     );
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
   for (const o of e.incomplete)
