@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES } from './policy.js';
+import { DEFAULT_STAGES, PLAUSIBLE_POLICIES } from './policy.js';
 import { CostSchema } from './report.js';
 import { DECISION_STATUSES } from './statuses.js';
 
@@ -28,6 +28,8 @@ export const PolicySchema = z.strictObject({
   bind: z.enum(['commit', 'tree']).optional(),
   experts: z.array(z.string()).optional(),
   mergeWithinLines: z.number().optional(),
+  plausible: z.enum(PLAUSIBLE_POLICIES).optional(),
+  preExistingSeverity: z.string().optional(),
   stages: z.array(z.string()).default([...DEFAULT_STAGES]),
   budget: CostSchema.default({}),
   blockingCategories: z.array(z.string()).nullable().default(null),
