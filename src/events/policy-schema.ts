@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES } from './policy.js';
+import { DEFAULT_STAGES, PLAUSIBLE_POLICIES } from './policy.js';
 import { CostSchema } from './report.js';
 import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
@@ -34,6 +34,8 @@ export const PolicySchema = z.strictObject({
     .describe(
       'end the run blocked early (reason stalled) when a blocking finding is decided open in this many consecutive rounds, or reopened a second time; an integer >= 2, absent: off',
     ),
+  plausible: z.enum(PLAUSIBLE_POLICIES).optional(),
+  preExistingSeverity: z.string().optional(),
   stages: z.array(z.string()).default([...DEFAULT_STAGES]),
   budget: CostSchema.default({}),
   blockingCategories: z.array(z.string()).nullable().default(null),

@@ -32,14 +32,22 @@ export type DecideContext = Readonly<{
   result?: RoundResult;
 }>;
 
-/** Decisions may name a finding by a unique prefix; the event carries its full id. */
-const withFullIds = (state: RunState, report: RoundReport): RoundReport =>
-  report.decisions.length === 0
-    ? report
-    : {
-        ...report,
-        decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
-      };
+/** Decisions and `sameAs` links may name a finding by a unique prefix; the event carries its full id. */
+const withFullIds = (state: RunState, report: RoundReport): RoundReport => {
+  const linked = report.candidates.some((c) => c.sameAs !== undefined);
+  if (report.decisions.length === 0 && !linked) return report;
+  return {
+    ...report,
+    ...(linked
+      ? {
+          candidates: report.candidates.map((c) =>
+            c.sameAs === undefined ? c : { ...c, sameAs: resolveFindingRef(state.findings, c.sameAs) },
+          ),
+        }
+      : {}),
+    decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
+  };
+};
 
 /**
  * The events a round report becomes: the capture it reviewed (when not yet captured) and its

@@ -18,7 +18,16 @@ A round from several reviewers:
       not block and another does; mergedFrom lists the rest with their reviewers.
     - decisions: fixed or withdrawn only if no reviewer says open; every vote stays in the evidence.
   Every reviewer the policy's experts names and that handed in nothing is recorded absent, and
-  the round is partial: its findings count, it never converges, at the cap it is blocked.`;
+  the round is partial: its findings count, it never converges, at the cap it is blocked.
+
+Verifier verdicts:
+  A candidate carries confirmed: true or a verdict (confirmed, plausible, refuted), and may say
+  introducedByDiff and sameAs (an open finding's id or 8+ hex prefix: it corroborates that
+  finding instead of opening one). A verifier rules on candidates already handed in, by key:
+    "verifications": [{ "file", "category", "summary", "verdict", "evidence", "severity"? }]
+  The strongest ruling wins. refuted is dropped and kept on the record (replay, explain);
+  plausible blocks as the policy's plausible says (blocks, advisory, advisory-outside-fix);
+  introducedByDiff: false takes the policy's preExistingSeverity.`;
 
 export const registerContribute = (program: Command, io: Io): Command =>
   program
@@ -35,6 +44,7 @@ export const registerContribute = (program: Command, io: Io): Command =>
       examples(
         'clearance contribute pr-236 --expert security --report security.json',
         'reviewer | clearance contribute pr-236 --expert style --report - --json',
+        'clearance contribute pr-236 --expert verifier --report rulings.json',
         'clearance record pr-236 --merge',
       ),
     )

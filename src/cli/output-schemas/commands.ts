@@ -198,6 +198,9 @@ export const ExplainOutput = z.strictObject({
   panels: z
     .array(z.looseObject({}))
     .describe('each round merged from contributions: who reviewed, who was absent'),
+  refuted: z
+    .array(z.looseObject({}))
+    .describe('refuted candidates: dropped, never findings, with who refuted them and their evidence'),
   reruns: z
     .array(
       z.strictObject({

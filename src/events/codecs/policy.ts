@@ -23,5 +23,7 @@ export const PolicyCodecV1 = t.intersection([
     mergeWithinLines: t.number,
     /** absent in every log written before stalls existed: those runs never stall */
     stallRounds: t.number,
+    plausible: t.keyof({ blocks: null, advisory: null, 'advisory-outside-fix': null }),
+    preExistingSeverity: t.string,
   }),
 ]);

@@ -1,21 +1,21 @@
 import * as t from 'io-ts';
-import type { ContributionRecordedV1 } from './contribution.js';
-import type { RoundRecordedV2 } from './events-v2.js';
-import { ReportCodecV3 } from './report.js';
+import { ReportCodecV4 } from './report.js';
+import type { ContributionRecordedV2, RoundRecordedV3 } from './verdicts.js';
 
 /**
- * `round.recorded` v3 and `contribution.recorded` v2: their report's decisions may say `reopened`
+ * `round.recorded` v4 and `contribution.recorded` v3: their report's decisions may say `reopened`
  * (a fixed finding turned open again, on the record). Nothing else changed, and every earlier
  * report is valid as it stands, so the upcasters are the identity: a log written before reopening
- * existed folds exactly as it did. A new version (not a wider v2) so that an older clearance names
+ * existed folds exactly as it did. A new version (not a wider v3) so that an older clearance names
  * a log that reopens a finding as written by a newer one, instead of calling it malformed.
+ * Never edit: add a version.
  */
-export const RoundRecordedV3 = t.intersection([
+export const RoundRecordedV4 = t.intersection([
   t.type({
     round: t.number,
     inputSha: t.string,
     reportSha: t.string,
-    report: ReportCodecV3,
+    report: ReportCodecV4,
     /** `partial`: the budget ran out or an expert handed in nothing; its findings count, it never converges */
     result: t.keyof({ complete: null, partial: null }),
   }),
@@ -29,16 +29,16 @@ export const RoundRecordedV3 = t.intersection([
   }),
 ]);
 
-export const upcastRoundRecordedV2 = (
-  v2: t.TypeOf<typeof RoundRecordedV2>,
-): t.TypeOf<typeof RoundRecordedV3> => v2;
+export const upcastRoundRecordedV3 = (
+  v3: t.TypeOf<typeof RoundRecordedV3>,
+): t.TypeOf<typeof RoundRecordedV4> => v3;
 
-export const ContributionRecordedV2 = t.intersection([
-  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV3 }),
+export const ContributionRecordedV3 = t.intersection([
+  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV4 }),
   /** who reviewed; absent for an anonymous contribution */
   t.partial({ expert: t.string }),
 ]);
 
-export const upcastContributionRecordedV1 = (
-  v1: t.TypeOf<typeof ContributionRecordedV1>,
-): t.TypeOf<typeof ContributionRecordedV2> => v1;
+export const upcastContributionRecordedV2 = (
+  v2: t.TypeOf<typeof ContributionRecordedV2>,
+): t.TypeOf<typeof ContributionRecordedV3> => v2;

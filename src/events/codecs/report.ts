@@ -26,8 +26,8 @@ const Decision = t.type({
   evidence: t.string,
 });
 
-/** v3: a decision may reopen a fixed finding. */
-const DecisionV3 = t.type({
+/** v4: a decision may reopen a fixed finding. */
+const DecisionV4 = t.type({
   id: t.string,
   status: t.keyof({ fixed: null, open: null, withdrawn: null, reopened: null }),
   evidence: t.string,
@@ -37,7 +37,10 @@ const DecisionV3 = t.type({
  * A report around a candidate codec and a decision codec. Only those changed between versions, so
  * every version is this shape; a change anywhere else in the report needs a version that does not use it.
  */
-const reportWith = <C extends t.Mixed, D extends t.Mixed>(candidate: C, decision: D) =>
+const reportWith = <C extends t.Mixed, D extends t.Mixed = typeof Decision>(
+  candidate: C,
+  decision: D = Decision as unknown as D,
+) =>
   t.intersection([
     t.type({
       runId: t.string,
@@ -55,7 +58,7 @@ const reportWith = <C extends t.Mixed, D extends t.Mixed>(candidate: C, decision
     }),
   ]);
 
-export const ReportCodecV1 = reportWith(Candidate, Decision);
+export const ReportCodecV1 = reportWith(Candidate);
 
 const CandidateV2 = t.intersection([
   Candidate,
@@ -63,12 +66,43 @@ const CandidateV2 = t.intersection([
 ]);
 
 /** v2 (lifecycle): candidates may name a principle and carry a reproduction. */
-export const ReportCodecV2 = reportWith(CandidateV2, Decision);
+export const ReportCodecV2 = reportWith(CandidateV2);
 
-/** v3 (reopening): a decision may say `reopened`; every v2 report is a v3 report as it stands. */
-export const ReportCodecV3 = reportWith(CandidateV2, DecisionV3);
+const Verdict = t.keyof({ refuted: null, plausible: null, confirmed: null });
 
-type Persisted = t.TypeOf<typeof ReportCodecV3>;
+/** v3 (verdicts): a candidate is `confirmed: true` or carries a verifier's verdict, and may link to a finding. */
+const CandidateV3 = t.intersection([
+  t.type({ file: t.string, category: t.string, summary: t.string, severity: t.string, evidence: t.string }),
+  t.partial({
+    line: t.number,
+    section: t.string,
+    confirmed: t.boolean,
+    verdict: Verdict,
+    introducedByDiff: t.boolean,
+    sameAs: t.string,
+    principle: t.string,
+    reproduction: t.type({ command: t.string, expected: t.string }),
+  }),
+]);
+
+const Verification = t.intersection([
+  t.type({ file: t.string, category: t.string, summary: t.string, verdict: Verdict, evidence: t.string }),
+  t.partial({ severity: t.string, introducedByDiff: t.boolean }),
+]);
+
+/** v3 (verdicts): v2's candidates widened, and a verifier's rulings on other contributions' candidates. */
+export const ReportCodecV3 = t.intersection([
+  reportWith(CandidateV3),
+  t.partial({ verifications: t.array(Verification) }),
+]);
+
+/** v4 (reopening): a decision may say `reopened`; every v3 report is a v4 report as it stands. */
+export const ReportCodecV4 = t.intersection([
+  reportWith(CandidateV3, DecisionV4),
+  t.partial({ verifications: t.array(Verification) }),
+]);
+
+type Persisted = t.TypeOf<typeof ReportCodecV4>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
 const _sameShape: SameShape<Persisted, RoundReport> = true;
 void _sameShape;

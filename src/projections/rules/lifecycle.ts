@@ -151,7 +151,22 @@ export const policyIsUsable = (policy: Policy): Check => {
       }
     }
   }
-  return ok;
+  return preExistingSeverityIsAdvisory(policy);
+};
+
+/** A pre-existing candidate is re-graded to a severity the policy knows, and one that never blocks. */
+const preExistingSeverityIsAdvisory = (policy: Policy): Check => {
+  const name = policy.preExistingSeverity;
+  if (name === undefined || policy.severities[name]?.blocks === false) return ok;
+  return fail(
+    'invalid-policy',
+    `policy.preExistingSeverity ${JSON.stringify(name)} must be a severity of the policy that does not block (${
+      Object.hasOwn(policy.severities, name)
+        ? 'it blocks'
+        : `known: ${Object.keys(policy.severities).join(', ')}`
+    })`,
+    ['policy', 'preExistingSeverity'],
+  );
 };
 
 /** `run.opened`: once, with a usable policy; the run's rules are pinned from here on. */

@@ -5,6 +5,7 @@ import {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type Rerun,
   type RoundOutcome,
   type Ruling,
@@ -51,6 +52,8 @@ export type Explanation = Readonly<{
   convergedBy: string | null;
   /** each round merged from contributions: who reviewed it, who was absent and why */
   panels: ReadonlyArray<Panel>;
+  /** refuted candidates: dropped, never findings, with who refuted them and why */
+  refuted: ReadonlyArray<Refuted>;
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
 }>;
@@ -107,6 +110,7 @@ export const explain = (state: RunState): Explanation => {
     extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
+    refuted: toArray(state.refuted),
     reruns: toArray(state.reruns),
   };
 };
@@ -145,6 +149,10 @@ export const renderExplanation = (e: Explanation): string => {
       `round ${p.round} reviewed by ${p.contributors.join(', ') || 'no one'}${absent === '' ? '' : `; absent: ${absent}`}`,
     );
   }
+  for (const r of e.refuted)
+    lines.push(
+      `refuted in round ${r.round}, dropped: ${r.id.slice(0, 12)} [${r.severity}] ${r.file}${r.line === null ? '' : `:${r.line}`} ${r.summary} (by ${r.by.join(', ')}: ${r.evidence.split('\n')[0] ?? ''})`,
+    );
   for (const r of e.reruns)
     lines.push(
       `${r.findingId.slice(0, 12)} reproduction re-run on round ${r.round}'s input ${r.inputSha.slice(0, 12)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`}`,
