@@ -127,6 +127,18 @@ describe('contributions from the command line', () => {
     expect(await readFile(log)).toEqual(before);
   });
 
+  it('record --merge with no contribution is refused as no-contributions, says what to do, and writes nothing', async () => {
+    const { run, log } = await panelRun();
+    const before = await readFile(log);
+    const merged = await run('record', 'run-1', '--merge', '--json');
+    expect(merged.code).toBe(1);
+    const error = merged.json.error as { code: string; message: string };
+    expect(error.code).toBe('no-contributions');
+    expect(error.message).toContain('clearance contribute run-1 --expert NAME --report FILE');
+    expect(error.message).toContain('clearance record run-1 --report FILE');
+    expect(await readFile(log)).toEqual(before);
+  });
+
   it('collect: a published report is appended, a malformed and a missing one are absent, and the round closes partial', async () => {
     const { dir, run, write } = await panelRun();
     await mkdir(path.join(dir, 'inbox'));

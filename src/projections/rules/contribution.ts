@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RunState } from '../state.js';
+import type { Contribution, Run, RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
@@ -104,4 +104,30 @@ export const recordAbsence = (state: RunState, event: ContributionAbsent): E.Eit
   const heard = notYetHeard(state, event.data.expert);
   if (E.isLeft(heard)) return heard;
   return E.right({ ...state, absent: [...state.absent, event.data] });
+};
+
+/**
+ * `record --merge` closes the round from what its reviewers handed in; with nothing handed in there
+ * is nothing to merge. This is an offer's refusal, not an event's: no event is built, and the
+ * absences already recorded stay as they are.
+ */
+export const contributionsToMerge = (
+  state: RunState,
+): E.Either<Rejection, Readonly<{ run: Run; contributions: readonly [Contribution, ...Contribution[]] }>> => {
+  const run = acceptingRounds(state);
+  if (E.isLeft(run)) return run;
+  const { contributions, absent } = panelOfNextRound(state);
+  const [first, ...rest] = contributions;
+  if (first !== undefined) return E.right({ run: run.right, contributions: [first, ...rest] });
+  const round = state.round + 1;
+  const { runId } = run.right;
+  const heard =
+    absent.length === 0
+      ? 'no reviewer has handed in a report'
+      : `only absences are recorded (${absent.map((a) => `${a.expert}: ${a.reason}`).join(', ')})`;
+  return fail(
+    'no-contributions',
+    `round ${round} of ${runId} has no contribution to merge: ${heard}. Hand in each reviewer's report first (clearance contribute ${runId} --expert NAME --report FILE, or clearance collect), then record --merge; or record the round from one report (clearance record ${runId} --report FILE)`,
+    ['contributions'],
+  );
 };
