@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
-import { noteOf } from './notes.js';
+import { noteOf, panelNote } from './notes.js';
 import {
   type FindingStatus,
   initialState,
@@ -11,7 +11,7 @@ import {
   type RunStatus,
   type Suppressed,
 } from './state.js';
-import { itemsFrom } from './vec.js';
+import { itemsFrom, last } from './vec.js';
 
 /** What one event did, for the audit trail: its effect on the run, or why it was refused. */
 export type TrailEntry = Readonly<{
@@ -61,6 +61,12 @@ const effect = (before: RunState, after: RunState): Effect => {
   return { opened, changed, moved, suppressed: itemsFrom(after.suppressed, before.suppressed.size), failure };
 };
 
+/** The event's note; a round closed from contributions also says whose, from the panel it added. */
+const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
+  const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
+  return panel === undefined ? noteOf(event) : panelNote(panel, noteOf(event));
+};
+
 /** One step of the fold: the next state, or the same state and why the event was refused. */
 export const step = (
   state: RunState,
@@ -89,7 +95,7 @@ export const fold = (
       round: roundOf(event),
       status: after.state.status,
       ...(after.rejection === null ? effect(state, after.state) : NOTHING),
-      note: noteOf(event),
+      note: noteAfter(event, state, after.state),
       convergedBy:
         after.rejection === null && state.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
       rejection: after.rejection,

@@ -69,10 +69,20 @@ export type Absentee = Readonly<{
   detail: string;
 }>;
 
+/** One contribution to a round, as its panel lists it: who handed in what. */
+export type PanelReport = Readonly<{
+  reviewer: string;
+  reportSha: string;
+  candidates: number;
+  decisions: number;
+}>;
+
 /** Who reviewed a round that was merged from contributions, and who was absent. */
 export type Panel = Readonly<{
   round: number;
   contributors: ReadonlyArray<string>;
+  /** each contribution, in the order it was recorded */
+  reports: ReadonlyArray<PanelReport>;
   absent: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason; detail: string }>>;
 }>;
 
@@ -208,4 +218,5 @@ export const maxRoundsOf = (state: RunState): number =>
 // 3: contributions and absences of the round in progress, each merged round's panel, a finding's
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
-export const STATE_SHAPE_VERSION = 4;
+// 5: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
+export const STATE_SHAPE_VERSION = 5;

@@ -2,12 +2,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Contribution, Run, RunState } from '../state.js';
+import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
+import { reviewerOf } from './merge.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
 export const panelOfNextRound = (state: RunState) => {
@@ -18,6 +19,23 @@ export const panelOfNextRound = (state: RunState) => {
     absent: state.absent.filter((a) => a.round === round && a.inputSha === inputSha),
   };
 };
+
+/** The panel of a round: its contributions in the order recorded, its reviewers, its absentees. */
+export const panelOf = (
+  round: number,
+  contributions: ReadonlyArray<Contribution>,
+  absent: ReadonlyArray<Absentee>,
+): Panel => ({
+  round,
+  contributors: [...new Set(contributions.map(reviewerOf))].sort(),
+  reports: contributions.map((c) => ({
+    reviewer: reviewerOf(c),
+    reportSha: c.reportSha,
+    candidates: c.report.candidates.length,
+    decisions: c.report.decisions.length,
+  })),
+  absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
+});
 
 /** A reviewer hands in one report, or is absent, once per round. */
 const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Rejection, void> => {
