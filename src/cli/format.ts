@@ -63,7 +63,12 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
 
 /** One event of the audit trail, as `replay` prints it. */
 export const trailLine = (c: Colors, t: TrailEntry, meta: Readonly<{ at?: string; by?: string }>): string => {
-  const head = `#${t.seq} ${c.dim(meta.at ?? '')} ${c.dim(meta.by === undefined ? '' : `by ${meta.by}`)} ${c.bold(t.type)}${t.round === null ? '' : ` round ${t.round}`}`;
+  const head = [
+    `#${t.seq}`,
+    ...(meta.at === undefined ? [] : [c.dim(meta.at)]),
+    ...(meta.by === undefined ? [] : [c.dim(`by ${meta.by}`)]),
+    `${c.bold(t.type)}${t.round === null ? '' : ` round ${t.round}`}`,
+  ].join(' ');
   if (t.rejection !== null)
     return `${head}\n    ${c.red('✗ refused')} ${t.rejection.code}: ${t.rejection.message}`;
   const effects: string[] = [];
