@@ -9,7 +9,7 @@ import { statusOf } from '../../projections/views/status.js';
 import type { AppendResult } from '../../store/append.js';
 import { readIntactRun } from '../../store/read.js';
 import type { Context } from '../context.js';
-import { panelLine, shortId, trailLine } from '../format.js';
+import { shortId, statusText, trailLine } from '../format.js';
 import { recordedOutcome } from '../recorded.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, NIT, report, revision } from './scenario.js';
@@ -58,7 +58,7 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
     dir,
     {
       runId,
-      policy: { ...PRESETS.default, experts: [...EXPERTS] },
+      policy: { ...PRESETS.default, name: 'panel', experts: [...EXPERTS] },
       capture: { inputSha: revision(1), touchedFiles: [], renames: [] },
     },
     by,
@@ -87,8 +87,8 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
   n.step('Why round 1 ended as it did: one finding from two candidates, corroborated, and the absent named');
   n.command(`explain ${runId}`);
   n.say(renderExplanation(explain(r1.folded.state)));
-  n.command(`status ${runId} --json | jq .panels`);
-  for (const p of statusOf(r1.folded.state).panels) n.say(panelLine(p, `round ${p.round} reviewed by`));
+  n.command(`status ${runId}`);
+  n.say(statusText(c, statusOf(r1.folded.state), r1.appended.at(-1)?.seq ?? 0));
 
   const [finding] = openBlockingFindings(r1.folded.state);
   if (finding === undefined) throw new Error('demo: round 1 should leave one blocking finding open');
