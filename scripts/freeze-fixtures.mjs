@@ -401,8 +401,61 @@ const contributed = () => {
   return run;
 };
 
+/**
+ * Re-reviews re-run the reproductions first (v6): round 1 opens two findings with reproductions;
+ * on round 2's input one still fails (its output archived) and one no longer fails; the same
+ * outcome again is already recorded, the other outcome and a `fixed` decision on the failing one
+ * are refused; round 2 keeps it open. On round 3's input it no longer fails, and it is fixed.
+ */
+const reproduced = () => {
+  const run = 'v6-reproductions';
+  const policy = file('repro-policy.json', { ...PRESETS.default, name: 'repro', stages: [] });
+  const withRepro = (c, command) => ({ ...c, reproduction: { command, expected: 'fails' } });
+  const major = withRepro(MAJOR, 'npm test -- test/abort.test.js');
+  const other = withRepro(OTHER, 'npm test -- test/ttl.test.js');
+  const touched = ['--touched', MAJOR.file, '--touched', OTHER.file];
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('r1'), ...touched]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file('r1.json', report(run, 1, sha('r1'), { candidates: [major, other] })),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('r2'), ...touched]);
+  const [majorId, otherId] = [findingId(major), findingId(other)];
+  const output = file('repro-r2.txt', 'FAIL test/abort.test.js: 1 socket left open');
+  clearance(['reproduce', run, majorId.slice(0, 12), '--still-fails', '--output', output]);
+  clearance(['reproduce', run, majorId.slice(0, 12), '--still-fails']);
+  clearance(['reproduce', run, majorId.slice(0, 12), '--no-longer-fails'], 1);
+  clearance(['reproduce', run, otherId, '--no-longer-fails']);
+  const decide = (id, status, evidence) => ({ id, status, evidence });
+  const claimed = [
+    decide(majorId, 'fixed', 'closed in a finally block'),
+    decide(otherId, 'fixed', 'TTL checked'),
+  ];
+  clearance(
+    ['record', run, '--report', file('r2-claimed.json', report(run, 2, sha('r2'), { decisions: claimed }))],
+    1,
+  );
+  const honest = [
+    decide(majorId, 'open', 'the abort test still fails'),
+    decide(otherId, 'fixed', 'TTL checked'),
+  ];
+  clearance(['record', run, '--report', file('r2.json', report(run, 2, sha('r2'), { decisions: honest }))]);
+  clearance(['capture', run, '--input-sha', sha('r3'), '--touched', MAJOR.file]);
+  clearance(['reproduce', run, majorId, '--no-longer-fails']);
+  clearance(['reproduce', run, otherId, '--no-longer-fails']);
+  const fixed = [decide(majorId, 'fixed', 'closed in a finally block; the abort test passes')];
+  clearance(['record', run, '--report', file('r3.json', report(run, 3, sha('r3'), { decisions: fixed }))]);
+  return run;
+};
+
 /** Which scenarios each folder freezes: a new folder freezes the events its format added. */
-const SCENARIOS = { v2: [stagedConverges, budgetPartial, endedRuled, midRound], v3: [contributed] };
+const SCENARIOS = {
+  v2: [stagedConverges, budgetPartial, endedRuled, midRound],
+  v3: [contributed],
+  v6: [reproduced],
+};
 
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */
 const replayKit = async () => {

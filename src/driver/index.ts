@@ -12,4 +12,5 @@ export {
 } from './lifecycle.js';
 export { captureFirstRound, type OpenReview, openReview } from './open.js';
 export { type RecordOptions, recordFindingsMarkdown, recordReport } from './record.js';
+export { type Reproduced, recordReproduction } from './reproduce.js';
 export { artifactNameOf, type Subject } from './subject.js';

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ABSENCE_REASONS } from './codecs/contribution.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
+import { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
 import { PolicySchema } from './policy-schema.js';
 import { ReportSchema } from './report.js';
 
@@ -164,6 +165,20 @@ export const EventLineSchema = z
         expert: z.string(),
         reason: z.enum(ABSENCE_REASONS),
         detail: z.string(),
+      }),
+    ),
+    envelope(
+      'reproduction.recorded',
+      1,
+      z.strictObject({
+        round: z.number().int().describe('the round in progress, whose input the reproduction ran on'),
+        inputSha: z.string(),
+        findingId: z.string().describe('the full id of a finding that carries a reproduction'),
+        outcome: z.enum(REPRODUCTION_OUTCOMES),
+        outputSha: z
+          .string()
+          .optional()
+          .describe('SHA-256 of what the reproduction printed, archived under the run'),
       }),
     ),
   ])

@@ -17,6 +17,7 @@ import type {
   StageFinishedV1,
   StageStartedV1,
 } from './codecs/events-v2.js';
+import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './report.js';
 
@@ -53,6 +54,8 @@ export type ContributionRecordedData = Readonly<
   Omit<t.TypeOf<typeof ContributionRecordedV1>, 'report'> & { report: RoundReport }
 >;
 export type ContributionAbsentData = Readonly<t.TypeOf<typeof ContributionAbsentV1>>;
+export type ReproductionRecordedData = Readonly<t.TypeOf<typeof ReproductionRecordedV1>>;
+export type ReproductionOutcome = (typeof REPRODUCTION_OUTCOMES)[number];
 export type AbsenceReason = (typeof ABSENCE_REASONS)[number];
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export type Rename = RevisionCapturedData['renames'][number];
@@ -73,6 +76,10 @@ export type ContributionRecorded = Readonly<{
   data: ContributionRecordedData;
 }>;
 export type ContributionAbsent = Readonly<{ type: 'contribution.absent'; data: ContributionAbsentData }>;
+export type ReproductionRecorded = Readonly<{
+  type: 'reproduction.recorded';
+  data: ReproductionRecordedData;
+}>;
 
 export type DomainEvent =
   | RunOpened
@@ -86,7 +93,8 @@ export type DomainEvent =
   | FindingRuled
   | RoundsExtended
   | ContributionRecorded
-  | ContributionAbsent;
+  | ContributionAbsent
+  | ReproductionRecorded;
 export type EventType = DomainEvent['type'];
 export type EventOf<K extends EventType> = Extract<DomainEvent, { type: K }>;
 

@@ -2,6 +2,7 @@ export { contributionRecorded, type RecordedOptions, roundRecorded } from './bui
 export { canonicalJson, reportSha } from './canonical-json.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
 export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
+export { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
 export type { DecodeError } from './decode-error.js';
 export type {
   CitationCheck,
@@ -12,6 +13,9 @@ export type {
   FindingRuled,
   FindingRuledData,
   Rename,
+  ReproductionOutcome,
+  ReproductionRecorded,
+  ReproductionRecordedData,
   RevisionCaptured,
   RevisionCapturedData,
   RoundEnded,

@@ -14,6 +14,7 @@ import {
   upcastRoundRecordedV1,
   upcastRunOpenedV1,
 } from './codecs/events-v2.js';
+import { ReproductionRecordedV1 } from './codecs/reproduction.js';
 import { type DecodeError, describeErrors } from './decode-error.js';
 import type { DomainEvent, EventType, StoredEvent } from './event.js';
 
@@ -50,6 +51,7 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'rounds.extended': { latest: 1, versions: { 1: { codec: RoundsExtendedV1 } } },
   'contribution.recorded': { latest: 1, versions: { 1: { codec: ContributionRecordedV1 } } },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
+  'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

@@ -56,6 +56,10 @@ export const REJECTION_CODES = [
   'merge-mismatch',
   'expert-unaccounted',
   'absent-reviewer',
+  // re-reviews re-run the last review's reproductions first
+  'no-reproduction',
+  'duplicate-reproduction',
+  'reproduction-still-fails',
   // decisions only a person makes, past the cap
   'not-blocked',
   'invalid-extension',

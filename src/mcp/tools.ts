@@ -141,7 +141,7 @@ export const TOOLS: ReadonlyArray<Tool> = [
   {
     name: 'next',
     description:
-      'What the driver does next (capture, run-stage, wait-report, end-partial, stop), read off the log: ask it after any restart. clearance next.',
+      'What the driver does next (capture, rerun-reproductions, run-stage, wait-report, end-partial, stop), read off the log: ask it after any restart. clearance next.',
     input: z.strictObject({ runId }),
     output: out.NextOutput,
     argv: (a) => ({ argv: ['next', String(a.runId)] }),
@@ -209,6 +209,28 @@ export const TOOLS: ReadonlyArray<Tool> = [
         ],
       };
     },
+  },
+  {
+    name: 'reproduce',
+    description:
+      "Record what a finding's reproduction did when re-run on the captured input (next answers rerun-reproductions with the list): stillFails true or false, and optionally what it printed (archived under the run). A fixed decision on a finding whose reproduction still fails on this input is refused. clearance reproduce.",
+    input: z.strictObject({
+      runId,
+      finding: z.string().describe('the finding id, or a unique prefix of at least 8 hex characters'),
+      stillFails: z.boolean().describe('true: the problem is still there; false: it is gone'),
+      output: z.string().optional().describe('what the reproduction printed'),
+    }),
+    output: out.ReproduceOutput,
+    argv: (a) => ({
+      argv: [
+        'reproduce',
+        String(a.runId),
+        String(a.finding),
+        a.stillFails === true ? '--still-fails' : '--no-longer-fails',
+        ...(a.output === undefined ? [] : ['--output', '-']),
+      ],
+      ...(a.output === undefined ? {} : { stdin: String(a.output) }),
+    }),
   },
   {
     name: 'wait',

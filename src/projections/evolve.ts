@@ -6,6 +6,7 @@ import { fail } from './rules/check.js';
 import { recordAbsence, recordContribution } from './rules/contribution.js';
 import { failRound } from './rules/failure.js';
 import { openRun } from './rules/lifecycle.js';
+import { recordReproduction } from './rules/reproductions.js';
 import { recordRound } from './rules/round.js';
 import { endRound } from './rules/round-end.js';
 import { extendRounds, ruleFinding } from './rules/rulings.js';
@@ -43,6 +44,8 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
       return recordContribution(state, event);
     case 'contribution.absent':
       return recordAbsence(state, event);
+    case 'reproduction.recorded':
+      return recordReproduction(state, event);
     default:
       return fail(
         'unknown-event',

@@ -26,6 +26,7 @@ export {
   maxRoundsOf,
   type Panel,
   type Reproduction,
+  type Rerun,
   type RoundFailure,
   type RoundOutcome,
   type Ruling,
@@ -56,5 +57,10 @@ export {
 } from './views/gate.js';
 export { historyOf, roundsOpenOf } from './views/history.js';
 export { type NextStep, nextStep } from './views/next.js';
-export { type ReproductionToRun, reproductionsToRun } from './views/reproductions.js';
+export {
+  latestReruns,
+  type ReproductionToRun,
+  reproductionsPending,
+  reproductionsToRun,
+} from './views/reproductions.js';
 export { type StatusView, statusOf } from './views/status.js';

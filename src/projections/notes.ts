@@ -25,6 +25,11 @@ export const noteOf = (event: DomainEvent): string | null => {
     }
     case 'contribution.absent':
       return `${event.data.expert} absent (${event.data.reason}): ${event.data.detail}`;
+    case 'reproduction.recorded': {
+      const { findingId, outcome, inputSha, outputSha } = event.data;
+      const output = outputSha === undefined ? '' : `, output ${outputSha.slice(0, 12)}`;
+      return `reproduction of ${findingId.slice(0, 12)} re-run on ${inputSha.slice(0, 12)}: ${outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${output}`;
+    }
     default:
       return null;
   }

@@ -1,4 +1,10 @@
-import type { AbsenceReason, FailureReason, RevisionCapturedData, RunOpenedData } from '../events/event.js';
+import type {
+  AbsenceReason,
+  FailureReason,
+  ReproductionOutcome,
+  RevisionCapturedData,
+  RunOpenedData,
+} from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import type { RoundReport } from '../events/report.js';
 import { emptyVec, type Vec } from './vec.js';
@@ -51,6 +57,16 @@ export type MergedFrom = Readonly<{
   file: string;
   line: number | null;
   category: string;
+}>;
+
+/** A finding's reproduction, re-run on the input captured for a round, and what it did. */
+export type Rerun = Readonly<{
+  round: number;
+  inputSha: string;
+  findingId: string;
+  outcome: ReproductionOutcome;
+  /** the archived output, when the driver kept it */
+  outputSha: string | null;
 }>;
 
 /** One reviewer's report for the round in progress; `expert` null is an anonymous contributor. */
@@ -172,6 +188,8 @@ export type RunState = Readonly<{
   absent: ReadonlyArray<Absentee>;
   /** each merged round's reviewers and absentees, in order */
   panels: Vec<Panel>;
+  /** every reproduction re-run at the start of a re-review, in order (kept for the record) */
+  reruns: Vec<Rerun>;
 }>;
 
 export const NO_STAGES: StageProgress = Object.freeze({
@@ -202,6 +220,7 @@ export const initialState: RunState = Object.freeze({
   contributions: Object.freeze([]),
   absent: Object.freeze([]),
   panels: emptyVec,
+  reruns: emptyVec,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
@@ -218,5 +237,6 @@ export const maxRoundsOf = (state: RunState): number =>
 // 3: contributions and absences of the round in progress, each merged round's panel, a finding's
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
-// 5: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
-export const STATE_SHAPE_VERSION = 5;
+// 5: the reproductions re-run at the start of each re-review (`reruns`)
+// 6: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
+export const STATE_SHAPE_VERSION = 6;

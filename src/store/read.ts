@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ClearanceError } from '../errors.js';
+import { outputShaOf } from '../events/outputs.js';
 import { type Folded, fold, step } from '../projections/fold.js';
 import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
 import { type CaughtUp, catchUp, lastLineHolds, matchesFile } from './catch-up.js';
@@ -22,7 +23,7 @@ export type RunStateRead = LogSummary &
     state: RunState;
     events: number;
     refused: number;
-    /** the archived outputs the log names (stage.finished), for verify to check */
+    /** the archived outputs the log names (stage.finished, reproduction.recorded), for verify to check */
     outputs: ReadonlyArray<string>;
   }>;
 
@@ -68,7 +69,8 @@ export const readRunState = async (dir: string, runId: string): Promise<RunState
   let refused = 0;
   const outputs: string[] = [];
   const summary = scanLog(bytes, located.head.head, (event) => {
-    if (event.type === 'stage.finished') outputs.push(event.data.outputSha);
+    const output = outputShaOf(event);
+    if (output !== null) outputs.push(output);
     const after = step(state, event);
     state = after.state;
     events += 1;

@@ -7,6 +7,7 @@ import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
 import { IDS_MUTATIONS } from './mutations/ids.js';
 import { INPUT_MUTATIONS } from './mutations/input.js';
 import { LIFECYCLE_MUTATIONS } from './mutations/lifecycle.js';
+import { REPRODUCTIONS_MUTATIONS } from './mutations/reproductions.js';
 import { RUN_MUTATIONS } from './mutations/run.js';
 import { type Context, type Mutation, type Offer, pickOf } from './offers.js';
 import { buildRound, roundChoicesArb } from './rounds.js';
@@ -24,6 +25,7 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...INPUT_MUTATIONS,
   ...LIFECYCLE_MUTATIONS,
   ...CONTRIBUTIONS_MUTATIONS,
+  ...REPRODUCTIONS_MUTATIONS,
 ];
 
 export type InvalidOffer = Readonly<{ mutation: Mutation; offer: Offer }>;

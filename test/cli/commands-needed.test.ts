@@ -23,6 +23,7 @@ const ALL = [
   'may',
   'cost',
   'reproductions',
+  'reproduce',
   'rule',
   'extend',
   'sarif',

@@ -26,6 +26,7 @@ const COMMANDS = [
   'may',
   'cost',
   'reproductions',
+  'reproduce',
   'rule',
   'extend',
   'verify',

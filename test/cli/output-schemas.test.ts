@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OUTPUT_NAMES } from '../../src/cli/output-schemas/index.js';
-import { candidate, report } from '../support/builders.js';
+import { candidate, idOf as findingId, report } from '../support/builders.js';
 import { makeRepo, removeTempDirs } from '../support/git-repo.js';
 import { runInProcess } from '../support/in-process.js';
 import { tempDir } from '../support/tmp.js';
@@ -172,6 +172,37 @@ describe('clearance schema output', () => {
     ]);
     expect((await expectValid('status', [...g, 'status', 'n'])).panels).toHaveLength(1);
     await expectValid('explain', [...g, 'explain', 'n']);
+
+    // a re-review re-runs the reproductions first: next lists them, reproduce records each outcome
+    await runInProcess([...g, 'open', 's', '--input-sha', 'E'.padEnd(40, '0')]);
+    const repro = { ...major, reproduction: { command: 'npm test', expected: 'fails' } };
+    await runInProcess([
+      ...g,
+      'record',
+      's',
+      '--report',
+      await file('s1.json', report(1, 'E', { runId: 's', candidates: [repro] })),
+    ]);
+    await runInProcess([
+      ...g,
+      'capture',
+      's',
+      '--input-sha',
+      'F'.padEnd(40, '0'),
+      '--touched',
+      'src/service.js',
+    ]);
+    expect(await expectValid('next', [...g, 'next', 's'])).toMatchObject({ action: 'rerun-reproductions' });
+    const out = await file('repro.txt', 'FAIL src/service.test.js\n');
+    await expectValid('reproduce', [
+      ...g,
+      'reproduce',
+      's',
+      findingId(repro),
+      '--still-fails',
+      '--output',
+      out,
+    ]);
 
     // moving a run: export it, import it into another store; the directory store needs no init
     const objects = path.join(dir, 'objects');

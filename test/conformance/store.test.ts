@@ -1,9 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordReproduction } from '../../src/driver/reproduce.js';
 import {
   type Decided,
   decide,
+  findingId,
   isClearanceError,
   PRESETS,
   type RunState,
@@ -142,6 +144,38 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     });
     expect(moved.alreadyRecorded).toBe(false);
     expect(moved.appended).toHaveLength(1);
+  });
+
+  it('records a re-run reproduction with its output archived; the same outcome again is already recorded, the other refused', async () => {
+    const { store } = await fresh(kind);
+    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    const repro = candidate({ reproduction: { command: 'npm test', expected: 'fails' } });
+    const decided = (state: RunState) =>
+      E.map((d: Decided) => d.events)(decide(state, report(1, 'A', { runId: 'r1', candidates: [repro] })));
+    await store.append('r1', decided, { by, now });
+    await store.append('r1', [{ type: 'revision.captured', data: capture(2, 'B', [repro.file]) }], {
+      by,
+      now,
+    });
+    const output = Buffer.from('FAIL: 1 socket left open');
+    const id = findingId(repro).slice(0, 10);
+    const first = await recordReproduction(
+      store,
+      'r1',
+      { finding: id, outcome: 'still-fails', output },
+      { by },
+    );
+    const event = first.appended[0];
+    if (event?.type !== 'reproduction.recorded') throw new Error('no reproduction.recorded appended');
+    expect(event.data).toMatchObject({ round: 2, inputSha: sha('B'), findingId: findingId(repro) });
+    expect((await store.readOutput('r1', event.data.outputSha as string)).toString()).toBe(output.toString());
+    expect((await store.readRunState('r1')).outputs).toContain(event.data.outputSha);
+    const before = await logBytes(store, 'r1');
+    const again = await recordReproduction(store, 'r1', { finding: id, outcome: 'still-fails' }, { by });
+    expect(again.alreadyRecorded).toBe(true);
+    const other = recordReproduction(store, 'r1', { finding: id, outcome: 'no-longer-fails' }, { by });
+    expect(await codeOf(other)).toBe('duplicate-reproduction');
+    expect(await logBytes(store, 'r1')).toBe(before);
   });
 
   it('says a run is missing', async () => {

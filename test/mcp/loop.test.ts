@@ -67,6 +67,7 @@ const TOOL_NAMES = [
   'next',
   'open',
   'record',
+  'reproduce',
   'status',
   'wait',
 ];
@@ -184,6 +185,53 @@ describe('clearance mcp', () => {
       inputSha,
       boundBy: 'commit',
     });
+  });
+
+  it('re-runs a reproduction first: next lists it, reproduce records it, a fixed decision is then refused', async () => {
+    const repo = makeRepo();
+    repo.commitAll('empty');
+    const client = await connect(repo.dir);
+    const input = (label: string) => label.padEnd(40, '0');
+    const candidate = {
+      file: 'src/service.js',
+      line: 1,
+      category: 'correctness',
+      summary: 'the handle is never closed',
+      severity: 'major',
+      confirmed: true,
+      evidence: 'abort mid-read: one more open handle',
+      reproduction: { command: 'npm test -- abort', expected: 'fails with EMFILE' },
+    };
+    const id = findingId(candidate);
+    structured(await call(client, 'open', { runId: 'pr-2', inputSha: input('a') }));
+    const round1 = {
+      runId: 'pr-2',
+      round: 1,
+      inputSha: input('a'),
+      completed: true,
+      candidates: [candidate],
+    };
+    structured(await call(client, 'record', { runId: 'pr-2', report: round1 }));
+    structured(
+      await call(client, 'capture', { runId: 'pr-2', inputSha: input('b'), touched: ['src/service.js'] }),
+    );
+    expect(structured(await call(client, 'next', { runId: 'pr-2' }))).toMatchObject({
+      action: 'rerun-reproductions',
+      reproductions: [{ findingId: id, command: 'npm test -- abort', outcome: null }],
+    });
+    const rerun = { runId: 'pr-2', finding: id.slice(0, 12), stillFails: true, output: 'EMFILE\n' };
+    expect(structured(await call(client, 'reproduce', rerun))).toMatchObject({
+      findingId: id,
+      outcome: 'still-fails',
+      outputSha: expect.stringMatching(/^[0-9a-f]{64}$/),
+      alreadyRecorded: false,
+      pending: 0,
+    });
+    const fixed = { id, status: 'fixed', evidence: 'closed' };
+    const round2 = { runId: 'pr-2', round: 2, inputSha: input('b'), completed: true, decisions: [fixed] };
+    expect(refusal(await call(client, 'record', { runId: 'pr-2', report: round2 })).code).toBe(
+      'reproduction-still-fails',
+    );
   });
 
   it('stops a wait when the client cancels the request, and goes on serving', async () => {

@@ -22,6 +22,7 @@ import {
   openedWith,
   RUN,
   report,
+  reproduced,
   ruled,
   sha,
   started,
@@ -526,6 +527,31 @@ describe('every rule refuses with its own code, and leaves the state and the off
       given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'), absent)
         .whenEvent(roundRecorded(r1))
         .rejects('absent-reviewer', /bob: oversized/);
+    });
+  });
+
+  describe('a re-review re-runs the reproductions first', () => {
+    const repro = candidate({ reproduction: { command: 'npm test', expected: 'fails' } });
+    const reproducible = [
+      opened(),
+      captured(1, 'A'),
+      roundRecorded(report(1, 'A', { candidates: [repro, other] })),
+      captured(2, 'B', { touched: [repro.file, other.file] }),
+    ] as const;
+    it('no-reproduction: an outcome for a finding that carries none', () => {
+      given(...reproducible)
+        .whenEvent(reproduced(2, 'B', idOf(other), 'still-fails'))
+        .rejects('no-reproduction', /carries no reproduction/);
+    });
+    it('duplicate-reproduction: one outcome per finding and input', () => {
+      given(...reproducible, reproduced(2, 'B', idOf(repro), 'still-fails'))
+        .whenEvent(reproduced(2, 'B', idOf(repro), 'no-longer-fails'))
+        .rejects('duplicate-reproduction', /already re-run on round 2's input/);
+    });
+    it('reproduction-still-fails: fixed is refused while the reproduction fails on this input', () => {
+      given(...reproducible, reproduced(2, 'B', idOf(repro), 'still-fails'))
+        .when(report(2, 'B', { decisions: [decision(repro, 'fixed'), decision(other, 'open')] }))
+        .rejects('reproduction-still-fails', /still fails/);
     });
   });
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, fold, latestVersion } from '../../src/index.js';
+import { EVENT_TYPES, fold, latestVersion, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
 import { lifecycleOf, verdictOf } from './verdict.js';
 
@@ -42,6 +42,7 @@ describe('frozen logs fold to the verdict they were written with', () => {
         'v2/v2-ended-ruled',
         'v2/v2-mid-round',
         'v3/v3-contributions',
+        'v6/v6-reproductions',
       ]),
     );
   });
@@ -59,6 +60,20 @@ describe('frozen logs fold to the verdict they were written with', () => {
       }
     });
   }
+});
+
+describe('v6: the re-run reproductions a frozen log holds', () => {
+  it('v6/v6-reproductions folds to the outcomes it recorded, one per finding and input', () => {
+    const { state } = fold(read(`${FIXTURES}v6/`, 'v6-reproductions').events);
+    expect(
+      toArray(state.reruns).map((r) => [r.round, r.inputSha.slice(0, 2), r.outcome, r.outputSha !== null]),
+    ).toEqual([
+      [2, 'r2', 'still-fails', true],
+      [2, 'r2', 'no-longer-fails', false],
+      [3, 'r3', 'no-longer-fails', false],
+      [3, 'r3', 'no-longer-fails', false],
+    ]);
+  });
 });
 
 describe('every event at its latest version is frozen', () => {

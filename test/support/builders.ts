@@ -142,3 +142,21 @@ export const extended = (rounds: number, why = 'one more try', by = 'Ada'): Doma
   type: 'rounds.extended',
   data: { rounds, why, by },
 });
+
+/** A finding's reproduction re-run on the input captured for `round` (labelled like `captured`). */
+export const reproduced = (
+  round: number,
+  input: string,
+  id: string,
+  outcome: 'still-fails' | 'no-longer-fails',
+  outputSha?: string,
+): DomainEvent => ({
+  type: 'reproduction.recorded',
+  data: {
+    round,
+    inputSha: sha(input),
+    findingId: id,
+    outcome,
+    ...(outputSha === undefined ? {} : { outputSha }),
+  },
+});

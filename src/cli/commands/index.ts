@@ -28,6 +28,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   may: async () => (await import('./read-commands.js')).registerMay,
   cost: async () => (await import('./read-commands.js')).registerCost,
   reproductions: async () => (await import('./read-commands.js')).registerReproductions,
+  reproduce: async () => (await import('./write-commands.js')).registerReproduce,
   rule: async () => (await import('./write-commands.js')).registerRule,
   extend: async () => (await import('./write-commands.js')).registerExtend,
   sarif: async () => (await import('./read-commands.js')).registerSarif,

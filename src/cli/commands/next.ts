@@ -14,12 +14,19 @@ export const registerNext = (program: Command, io: Io): Command =>
     .addHelpText(
       'after',
       `${examples('clearance next pr-236', 'clearance next pr-236 --json | jq -r .action')}
-Actions: capture, run-stage (with stage and attempt; resume when it was running), end-partial, wait-report, stop.`,
+Actions: capture, rerun-reproductions (with the list; record each with clearance reproduce), run-stage (with stage and attempt; resume when it was running), end-partial, wait-report, stop.`,
     )
     .action(
       action(io, async (ctx, runId: string) => {
         const { state } = await readIntactState(ctx.store, runId);
         const next = nextStep(state);
-        return { json: { runId, ...next }, text: `${next.action}: ${next.why}` };
+        const listed =
+          next.action === 'rerun-reproductions'
+            ? next.reproductions.map(
+                (r) =>
+                  `\n  ${r.findingId.slice(0, 12)} ${r.citation}: $ ${r.command} (while the problem is there: ${r.expected})`,
+              )
+            : [];
+        return { json: { runId, ...next }, text: `${next.action}: ${next.why}${listed.join('')}` };
       }),
     );

@@ -8,7 +8,7 @@ export const registerReproductions = (program: Command, io: Io): Command =>
   program
     .command('reproductions')
     .description(
-      "the previous round's reproductions, to re-run before a re-review: open findings (still there?) and ones just fixed (gone?)",
+      "the previous round's reproductions, to re-run before a re-review: open findings (still there?) and ones just fixed (gone?), with what each did on the captured input (clearance reproduce)",
     )
     .argument('<run>', 'the run id')
     .addHelpText(
@@ -30,7 +30,7 @@ export const registerReproductions = (program: Command, io: Io): Command =>
               : reproductions
                   .map(
                     (r) =>
-                      `${r.findingId.slice(0, 12)} (${r.status}) ${r.citation} ${r.summary}\n  $ ${r.command}\n  expected while the problem is there: ${r.expected}`,
+                      `${r.findingId.slice(0, 12)} (${r.status}) ${r.citation} ${r.summary}\n  $ ${r.command}\n  expected while the problem is there: ${r.expected}${r.outcome === null ? '' : `\n  on the captured input: ${r.outcome}`}`,
                   )
                   .join('\n'),
         };

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
+import { outputShaOf } from '../../events/outputs.js';
 import { sha256Hex } from '../../events/sha256.js';
 import { parseLog } from '../../store/log-format.js';
 import { assertRunId } from '../../store/run-id.js';
@@ -9,9 +10,14 @@ import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { MAX_INPUT_BYTES, maxBytesOption, readInput } from '../inputs.js';
 
-/** The archived outputs a log names (stage.finished), in the order it names them. */
+/** The archived outputs a log names (stage.finished, reproduction.recorded), in the order it names them. */
 const outputsOf = (log: Buffer): ReadonlyArray<string> => [
-  ...new Set(parseLog(log).events.flatMap((e) => (e.type === 'stage.finished' ? [e.data.outputSha] : []))),
+  ...new Set(
+    parseLog(log).events.flatMap((e) => {
+      const sha = outputShaOf(e);
+      return sha === null ? [] : [sha];
+    }),
+  ),
 ];
 
 export const registerExport = (program: Command, io: Io): Command =>

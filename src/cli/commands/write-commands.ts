@@ -7,6 +7,7 @@ export { registerExtend } from './extend.js';
 export { registerOpen } from './open.js';
 export { registerPublish } from './publish.js';
 export { registerRecord } from './record.js';
+export { registerReproduce } from './reproduce.js';
 export { registerRule } from './rule.js';
 export { registerSchema } from './schema.js';
 export { registerStage } from './stage.js';

@@ -215,6 +215,17 @@ export const ExplainOutput = z.strictObject({
       }),
     )
     .describe('every finding, whatever its status, a merge made from several candidates or reviewers'),
+  reruns: z
+    .array(
+      z.strictObject({
+        round: z.number().int(),
+        inputSha: z.string(),
+        findingId: Sha,
+        outcome: z.enum(['still-fails', 'no-longer-fails']),
+        outputSha: Sha.nullable(),
+      }),
+    )
+    .describe('every reproduction re-run at the start of a re-review, and what it did'),
 });
 
 export const FeedbackOutput = z.strictObject({
@@ -234,10 +245,31 @@ export const GateOutput = z.strictObject({
   message: z.string(),
 });
 
+const ReproductionToRun = z.strictObject({
+  findingId: Sha,
+  citation: z.string(),
+  summary: z.string(),
+  status: z.enum(['open', 'fixed']),
+  command: z.string(),
+  expected: z.string(),
+  outcome: z
+    .enum(['still-fails', 'no-longer-fails'])
+    .nullable()
+    .describe('what it did when re-run on the captured input; null before that (clearance reproduce)'),
+});
+
 export const NextOutput = z.strictObject({
   ok,
   runId: RunId,
-  action: z.enum(['open', 'capture', 'run-stage', 'end-partial', 'wait-report', 'stop']),
+  action: z.enum([
+    'open',
+    'capture',
+    'rerun-reproductions',
+    'run-stage',
+    'end-partial',
+    'wait-report',
+    'stop',
+  ]),
   why: z.string(),
   round: z.number().int().optional(),
   stage: z.string().optional(),
@@ -246,6 +278,10 @@ export const NextOutput = z.strictObject({
   inputSha: Sha.optional(),
   result: z.enum(['complete', 'partial']).optional(),
   status: RunStatus.optional(),
+  reproductions: z
+    .array(ReproductionToRun)
+    .optional()
+    .describe('rerun-reproductions: the ones not yet re-run on the captured input'),
 });
 
 export const MayOutput = z.strictObject({
@@ -280,16 +316,22 @@ export const ReproductionsOutput = z.strictObject({
   ok,
   runId: RunId,
   round: z.number().int(),
-  reproductions: z.array(
-    z.strictObject({
-      findingId: Sha,
-      citation: z.string(),
-      summary: z.string(),
-      status: z.enum(['open', 'fixed']),
-      command: z.string(),
-      expected: z.string(),
-    }),
-  ),
+  reproductions: z.array(ReproductionToRun),
+});
+
+export const ReproduceOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int().describe('the round in progress, whose captured input the reproduction ran on'),
+  inputSha: z.string(),
+  findingId: z.string().describe('the full id of the finding'),
+  outcome: z.enum(['still-fails', 'no-longer-fails']),
+  outputSha: Sha.nullable().describe('the archived output, when --output was given'),
+  seq: Seq.nullable(),
+  alreadyRecorded: z
+    .boolean()
+    .describe('this outcome was already on the record for this finding and input: nothing was appended'),
+  pending: z.number().int().describe('reproductions still to re-run on this input'),
 });
 
 export const RuleOutput = z.strictObject({

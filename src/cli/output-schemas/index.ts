@@ -23,6 +23,7 @@ export const OUTPUT_SCHEMAS = {
   may: out.MayOutput,
   cost: out.CostOutput,
   reproductions: out.ReproductionsOutput,
+  reproduce: out.ReproduceOutput,
   rule: out.RuleOutput,
   extend: out.ExtendOutput,
   sarif: out.SarifOutput,

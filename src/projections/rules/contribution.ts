@@ -9,6 +9,7 @@ import { fail } from './check.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
 import { reviewerOf } from './merge.js';
+import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
 export const panelOfNextRound = (state: RunState) => {
@@ -100,6 +101,8 @@ export const recordContribution = (
     }
     seen.add(d.id);
   }
+  const reproduced = fixedOnlyIfReproductionPasses(state, report.round, report.inputSha, report.decisions);
+  if (E.isLeft(reproduced)) return reproduced;
   return E.right({
     ...state,
     contributions: [

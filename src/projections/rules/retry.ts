@@ -2,6 +2,7 @@ import { canonicalJson } from '../../events/canonical-json.js';
 import type { DomainEvent } from '../../events/event.js';
 import type { RunState } from '../state.js';
 import { toArray } from '../vec.js';
+import { rerunsOn } from './reproductions.js';
 
 /**
  * Whether an offered event is one already on the record: a driver that crashed after its append
@@ -11,6 +12,9 @@ import { toArray } from '../vec.js';
  * - a round report: the round ended with a report of this very `reportSha` (same run, round,
  *   input, findings and decisions); the same round with another report is still refused;
  * - a reviewer's contribution: the same reviewer already handed in this very report this round;
+ * - a reproduction's outcome: this finding's reproduction already has this very outcome on the
+ *   record for this round and input (a re-run after a crash may print other bytes: the first
+ *   output stays the evidence); the other outcome for it is still refused;
  * - a capture: it is exactly the capture already waiting for the next round (capturing it again
  *   would restart that round's stages for nothing).
  *
@@ -29,6 +33,10 @@ export const alreadyRecorded = (state: RunState, event: DomainEvent): boolean =>
           c.reportSha === event.data.reportSha &&
           c.expert === (event.data.expert ?? null),
       );
+    case 'reproduction.recorded': {
+      const { round, inputSha, findingId, outcome } = event.data;
+      return rerunsOn(state, round, inputSha).some((r) => r.findingId === findingId && r.outcome === outcome);
+    }
     case 'revision.captured':
       return state.capture !== null && canonicalJson(state.capture) === canonicalJson(event.data);
     default:

@@ -16,6 +16,7 @@ import { panelOf, panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 
@@ -193,6 +194,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const moved = applyRenames(state.findings, capture.right);
   const decided = decisionsCoverTouched(round, policy, moved, touchedBy(capture.right), report.decisions);
   if (E.isLeft(decided)) return decided;
+  const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
+  if (E.isLeft(reproduced)) return reproduced;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
   const admission = admitCandidates(policy, round, state.admitted, candidates.right);

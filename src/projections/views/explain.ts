@@ -6,6 +6,7 @@ import {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Rerun,
   type RoundOutcome,
   type Ruling,
   type RunState,
@@ -62,6 +63,8 @@ export type Explanation = Readonly<{
   panels: ReadonlyArray<Panel>;
   /** every finding, whatever its status, that a merge made from several candidates or reviewers */
   merges: ReadonlyArray<MergeReason>;
+  /** every reproduction re-run at the start of a re-review, and what it did */
+  reruns: ReadonlyArray<Rerun>;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
@@ -129,6 +132,7 @@ export const explain = (state: RunState): Explanation => {
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
     merges: mergedFindings(state),
+    reruns: toArray(state.reruns),
   };
 };
 
@@ -179,6 +183,10 @@ export const renderExplanation = (e: Explanation): string => {
     );
     lines.push(...provenanceLines(m));
   }
+  for (const r of e.reruns)
+    lines.push(
+      `${r.findingId.slice(0, 12)} reproduction re-run on round ${r.round}'s input ${r.inputSha.slice(0, 12)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`}`,
+    );
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
   for (const o of e.incomplete)
     lines.push(

@@ -2,6 +2,7 @@ import { type Finding, maxRoundsOf, type RunState } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { roundsOpenOf } from './history.js';
+import { latestReruns, reproductionsPending } from './reproductions.js';
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -42,6 +43,34 @@ const capLine = (state: RunState): ReadonlyArray<string> => {
 /** Most corroborated first (the order of the rest is kept): what more reviewers saw is likelier real. */
 const byCorroboration = (findings: ReadonlyArray<Finding>): Finding[] =>
   [...findings].sort((a, b) => (b.reviewers?.length ?? 0) - (a.reviewers?.length ?? 0));
+
+/**
+ * What the re-run reproductions said, on the captured input (or, before any was re-run there, the
+ * last round's input): a fix whose reproduction still fails cannot be decided `fixed` on that input.
+ */
+const rerunLines = (state: RunState): ReadonlyArray<string> => {
+  const reruns = latestReruns(state);
+  const pending = reproductionsPending(state);
+  if (reruns.length === 0 && pending.length === 0) return [];
+  const lines = ['', '### Reproductions re-run'];
+  for (const r of reruns) {
+    const f = state.findings[r.findingId] as Finding;
+    const said =
+      r.outcome === 'still-fails'
+        ? f.status === 'open'
+          ? 'still fails: a `fixed` decision on it is refused for this input'
+          : `still fails, though it is ${f.status}`
+        : 'no longer fails';
+    const output = r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`;
+    lines.push('', `- \`${shownId(f)}\` **${citationOf(f)}** round ${r.round}: ${said}${output}`);
+  }
+  if (pending.length > 0)
+    lines.push(
+      '',
+      `${pending.length} reproduction(s) not yet re-run on round ${state.round + 1}'s input (clearance reproductions, clearance reproduce).`,
+    );
+  return lines;
+};
 
 export const feedbackMarkdown = (state: RunState, record: string): string => {
   const blocking = byCorroboration(openBlockingFindings(state));
@@ -92,6 +121,7 @@ export const feedbackMarkdown = (state: RunState, record: string): string => {
       `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${example}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held.`,
     );
   }
+  lines.push(...rerunLines(state));
   lines.push('', `Advisory findings open: ${advisory} (they never block).`, '', `Full record: ${record}`);
   return `${lines.join('\n')}\n`;
 };

@@ -1,10 +1,18 @@
 import { depleted, overrun } from '../rules/budget.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
+import { type ReproductionToRun, reproductionsPending } from './reproductions.js';
 
 /** The driver's one question after any crash or restart: what now? */
 export type NextStep =
   | Readonly<{ action: 'open'; why: string }>
   | Readonly<{ action: 'capture'; round: number; why: string }>
+  | Readonly<{
+      action: 'rerun-reproductions';
+      round: number;
+      inputSha: string;
+      reproductions: ReadonlyArray<ReproductionToRun>;
+      why: string;
+    }>
   | Readonly<{
       action: 'run-stage';
       round: number;
@@ -24,7 +32,8 @@ export type NextStep =
   | Readonly<{ action: 'stop'; status: RunStatus; why: string }>;
 
 /**
- * Read off the state what the driver does next. A finished stage is never run again (its output is
+ * Read off the state what the driver does next. A re-review starts by re-running the last
+ * review's reproductions on the captured input, each outcome recorded. A finished stage is never run again (its output is
  * kept); a stage that was running when the driver died is run again; a failed one, too.
  */
 export const nextStep = (state: RunState): NextStep => {
@@ -50,6 +59,16 @@ export const nextStep = (state: RunState): NextStep => {
   }
   if (state.capture === null)
     return { action: 'capture', round, why: `round ${round} has no captured input yet` };
+  const reproductions = reproductionsPending(state);
+  if (reproductions.length > 0) {
+    return {
+      action: 'rerun-reproductions',
+      round,
+      inputSha: state.capture.inputSha,
+      reproductions,
+      why: `re-run ${reproductions.length} reproduction(s) of round ${state.round} on round ${round}'s input and record each outcome (clearance reproduce)`,
+    };
+  }
   const { policy } = run;
   const { running, finished, failures } = state.stages;
   if (running !== null) {

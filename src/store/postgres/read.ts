@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { outputShaOf } from '../../events/outputs.js';
 import { fold, step } from '../../projections/fold.js';
 import { initialState, type RunState } from '../../projections/state.js';
 import { parseLog, scanLog } from '../log-format.js';
@@ -54,7 +55,8 @@ export const readRunStatePostgres = async (
   let refused = 0;
   const outputs: string[] = [];
   const summary = scanLog(bytes, head, (event) => {
-    if (event.type === 'stage.finished') outputs.push(event.data.outputSha);
+    const output = outputShaOf(event);
+    if (output !== null) outputs.push(output);
     const after = step(state, event);
     state = after.state;
     events += 1;
