@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
-import { decide, isFinal } from '../src/index.js';
+import { decideUntrusted, isFinal } from '../src/index.js';
 import { reachableRunArb, validRoundArb } from '../src/testing.js';
 import { numRuns } from './runs.js';
 
@@ -43,9 +43,9 @@ const replaceAt = (value: Json, path: ReadonlyArray<string | number>, by: Json):
   return value;
 };
 
-const decideSafely = (state: Parameters<typeof decide>[0], input: unknown, context = {}) => {
+const decideSafely = (state: Parameters<typeof decideUntrusted>[0], input: unknown, context = {}) => {
   try {
-    return decide(state, input, context);
+    return decideUntrusted(state, input, context);
   } catch (error) {
     throw new Error(`decide threw for ${JSON.stringify(input)?.slice(0, 300)}: ${String(error)}`);
   }

@@ -4,6 +4,7 @@ import { describe, expect } from 'vitest';
 import {
   type DomainEvent,
   decide,
+  decideUntrusted,
   evolve,
   fold,
   initialState,
@@ -96,7 +97,7 @@ describe('verdicts', () => {
         const result = evolve(state, offer);
         expect(E.isLeft(result) && result.left.code).toBe('run-final');
       }
-      const decided = decide(state, { runId, round, inputSha: 'x', completed: true }, { capture });
+      const decided = decideUntrusted(state, { runId, round, inputSha: 'x', completed: true }, { capture });
       expect(E.isLeft(decided) && decided.left.code).toBe('run-final');
       if (state.status === 'converged') {
         const person: DomainEvent[] = [

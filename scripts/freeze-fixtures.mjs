@@ -450,10 +450,132 @@ const reproduced = () => {
   return run;
 };
 
+/**
+ * Verifier verdicts (v4: `contribution.recorded` v2, `round.recorded` v3). Round 1: two finders
+ * hand in candidates with verdicts (plausible, and one the diff did not introduce), a verifier
+ * rules on them: confirms the major (re-graded), refutes one (dropped, kept on the record), leaves
+ * one plausible. Round 2, one report: a candidate linked `sameAs` to the open major, a refuted
+ * candidate of its own, and a plausible major in a file the fix did not touch, which this policy
+ * (`advisory-outside-fix`) keeps from blocking.
+ */
+const verdicts = () => {
+  const run = 'v4-verdicts';
+  const policy = file('verdicts-policy.json', {
+    ...PRESETS.default,
+    name: 'verified',
+    severities: {
+      ...PRESETS.default.severities,
+      'pre-existing': { blocks: false, firstRoundOnly: false, maxAdmitted: null },
+    },
+    experts: ['finder-a', 'finder-b', 'verifier'],
+    plausible: 'advisory-outside-fix',
+    preExistingSeverity: 'pre-existing',
+  });
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('v1')]);
+  const { confirmed: _a, ...major } = MAJOR;
+  const { confirmed: _b, ...other } = OTHER;
+  const old = { ...nit(3), confirmed: undefined, verdict: 'confirmed', introducedByDiff: false };
+  const sameLine = {
+    ...major,
+    category: 'security',
+    summary: 'Sockets exhaust under aborts',
+    severity: 'nit',
+    verdict: 'plausible',
+  };
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'finder-a',
+    '--report',
+    file(
+      'v-a-1.json',
+      report(run, 1, sha('v1'), {
+        candidates: [
+          { ...major, severity: 'nit', verdict: 'plausible', introducedByDiff: true },
+          { ...other, verdict: 'plausible' },
+          old,
+        ],
+      }),
+    ),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'finder-b',
+    '--report',
+    file('v-b-1.json', report(run, 1, sha('v1'), { candidates: [sameLine] })),
+  ]);
+  const key = (c) => ({ file: c.file, category: c.category, summary: c.summary });
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'verifier',
+    '--report',
+    file(
+      'v-verifier-1.json',
+      report(run, 1, sha('v1'), {
+        notExamined: ['verified the candidates only'],
+        verifications: [
+          {
+            ...key(major),
+            verdict: 'confirmed',
+            severity: 'major',
+            evidence: 'reproduced: lsof grows by one per abort',
+            introducedByDiff: true,
+          },
+          {
+            ...key(other),
+            verdict: 'refuted',
+            evidence: 'the TTL check at cache.js:12 evicts them; the test at cache.test.js:40 passes',
+          },
+        ],
+      }),
+    ),
+  ]);
+  clearance(['record', run, '--merge']);
+  clearance(['capture', run, '--input-sha', sha('v2'), '--touched', MAJOR.file]);
+  const listed = execFileSync(process.execPath, [CLI, '--dir', store, 'findings', run, '--json'], {
+    cwd: work,
+  });
+  const kept = JSON.parse(String(listed)).findings.find((f) => f.file === MAJOR.file).id;
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'v-2.json',
+      report(run, 2, sha('v2'), {
+        candidates: [
+          {
+            ...major,
+            summary: 'Aborted requests still leak their socket',
+            verdict: 'confirmed',
+            sameAs: kept.slice(0, 12),
+          },
+          {
+            ...major,
+            line: 90,
+            summary: 'The retry loop never backs off',
+            verdict: 'refuted',
+            evidence: 'it does: backoff.js doubles the delay',
+          },
+          { ...other, line: 20, summary: 'Cache keys collide across tenants', verdict: 'plausible' },
+        ],
+        decisions: [{ id: kept, status: 'open', evidence: 'the abort path still skips release()' }],
+      }),
+    ),
+  ]);
+  return run;
+};
+
 /** Which scenarios each folder freezes: a new folder freezes the events its format added. */
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
+  v4: [verdicts],
   v6: [reproduced],
 };
 

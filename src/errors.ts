@@ -1,5 +1,15 @@
 import type { Rejection, RejectionCode } from './events/rejection.js';
 
+/** Why the gate does not approve (`clearance gate`, `gateOf`): listed here once, exit 1 each. */
+export const GATE_REFUSALS = [
+  'no-review',
+  'not-converged',
+  'unverifiable',
+  'artifact-changed',
+  'head-moved',
+] as const;
+export type GateRefusal = (typeof GATE_REFUSALS)[number];
+
 /**
  * The operational failures of the I/O layers (store, completion, revision). Rule refusals keep
  * their own `RejectionCode`. The CLI maps every code to an exit status in one table
@@ -32,11 +42,7 @@ export const OPERATIONAL_CODES = [
   'artifact-unreadable',
   'findings-md-invalid',
   // the gate's refusals
-  'no-review',
-  'not-converged',
-  'unverifiable',
-  'artifact-changed',
-  'head-moved',
+  ...GATE_REFUSALS,
   // the command line
   'usage',
   'input-unreadable',

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors.js';
+import { type ErrorCode, GATE_REFUSALS, type GateRefusal } from '../errors.js';
 import { REJECTION_CODES } from '../events/rejection.js';
 
 /**
@@ -38,6 +38,11 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
   [EXIT.outputClosed, 'standard output was closed by its reader (as git: `| head`)'],
 ];
 
+const GATE_EXITS = Object.fromEntries(GATE_REFUSALS.map((code) => [code, EXIT.refused])) as Record<
+  GateRefusal,
+  number
+>;
+
 const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[number]>, number>> = {
   'invalid-run-id': EXIT.usage,
   'run-exists': EXIT.refused,
@@ -61,11 +66,7 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'dirty-tree': EXIT.refused,
   'artifact-unreadable': EXIT.usage,
   'findings-md-invalid': EXIT.refused,
-  'no-review': EXIT.refused,
-  'not-converged': EXIT.refused,
-  unverifiable: EXIT.refused,
-  'artifact-changed': EXIT.refused,
-  'head-moved': EXIT.refused,
+  ...GATE_EXITS,
   usage: EXIT.usage,
   'input-unreadable': EXIT.usage,
   'store-unusable': EXIT.cantCreate,

@@ -79,6 +79,10 @@ export const trailLine = (c: Colors, t: TrailEntry, meta: Readonly<{ at?: string
     effects.push(
       `suppressed ${s.severity} ${shortId(s.id)} (${s.reason === 'late' ? 'after round 1' : 'over the allowance'})`,
     );
+  for (const r of t.refuted)
+    effects.push(
+      `refuted ${r.severity} ${shortId(r.id)} ${r.file} by ${r.by.join(', ')}: ${r.evidence.split('\n')[0]?.slice(0, 160) ?? ''}`,
+    );
   if (t.failure !== null) effects.push(c.yellow(`attempt failed (${t.failure.reason}): ${t.failure.detail}`));
   if (t.note !== null && t.failure === null) effects.push(t.note);
   if (t.convergedBy !== null) effects.push(c.green(`converged by ruling of ${t.convergedBy}`));

@@ -138,7 +138,11 @@ export const parseJsonInput = (text: string, source: string, refuse: Refuse): un
   });
 };
 
-/** `tokens=1200,usd=0.04,seconds=35`: a cost or an estimate, in any of three units. */
+/**
+ * `tokens=1200,usd=0.04,seconds=35`: a cost or an estimate, in any of three units. Only its form is
+ * read here (known units, numbers); that each amount is finite and >= 0 is the rule `costIsReal`
+ * (rules/budget.ts), which refuses it `invalid-cost` like a cost from any other door.
+ */
 export const parseCost = (value: string): Cost => {
   const cost: { -readonly [K in keyof Cost]: number } = {};
   for (const part of value.split(',')) {
@@ -149,8 +153,7 @@ export const parseCost = (value: string): Cost => {
       !(COST_KEYS as ReadonlyArray<string>).includes(key.trim()) ||
       amount === undefined ||
       amount.trim() === '' ||
-      !Number.isFinite(n) ||
-      n < 0
+      Number.isNaN(n)
     ) {
       throw new InvalidArgumentError(
         `expected units=amount pairs such as tokens=1200,usd=0.04,seconds=35; got ${JSON.stringify(part)}`,

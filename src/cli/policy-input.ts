@@ -1,11 +1,14 @@
+import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError } from '../errors.js';
 import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
-import { PolicySchema } from '../events/policy-schema.js';
-import { formatPath } from '../events/rejection.js';
+import { parsePolicy } from '../projections/parse-policy.js';
 import type { Io } from './context.js';
 import { parseJsonInput, readTextInput } from './inputs.js';
 
-/** The policy a run opens with: a preset by name, or a policy file validated at the boundary. */
+/**
+ * The policy a run opens with: a preset by name, or a policy file whose shape and values are
+ * checked before anything else is done (the same rules `run.opened` is held to, see parsePolicy).
+ */
 export const policyFrom = async (
   io: Io,
   preset: string | undefined,
@@ -14,8 +17,9 @@ export const policyFrom = async (
 ): Promise<Policy> => {
   if (file !== undefined) {
     if (preset !== undefined) throw new ClearanceError('usage', 'give --policy or --policy-file, not both');
+    // whatever is wrong with the policy in the file, it is one refusal: invalid-policy (exit 1)
     const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
-      new ClearanceError('usage', `policy file ${m}`, details);
+      new ClearanceError('invalid-policy', `policy file ${m}`, details);
     const value = parseJsonInput(
       await readTextInput(file, io, 'policy file', {
         refuse,
@@ -24,19 +28,12 @@ export const policyFrom = async (
       file,
       refuse,
     );
-    const parsed = PolicySchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where =
-        issue === undefined
-          ? ''
-          : formatPath(issue.path.filter((k): k is string | number => typeof k !== 'symbol'));
-      throw new ClearanceError(
-        'usage',
-        `policy file ${file} is not a policy: ${where === '' ? '' : `${where}: `}${issue?.message ?? 'invalid'}`,
-      );
+    const parsed = parsePolicy(value);
+    if (E.isLeft(parsed)) {
+      const { message, path, details } = parsed.left;
+      throw new ClearanceError('invalid-policy', `policy file ${file}: ${message}`, { path, ...details });
     }
-    return parsed.data;
+    return parsed.right;
   }
   const name = preset ?? 'default';
   if (!isPresetName(name)) {

@@ -4,34 +4,38 @@ import type { WaitOptions } from '../completion/budget.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES, rejection } from '../events/rejection.js';
-import {
-  absenceOf,
-  type Decided,
-  decideContribution,
-  decideMerge,
-  type Missing,
-} from '../projections/decide.js';
+import { parseReport, type RoundReport } from '../events/report.js';
+import { absenceOf, contributionEvents, type Missing, mergeEvents } from '../projections/decide.js';
 import type { AppendResult } from '../store/append.js';
 import { readIntactState, type StoreRef, storeOf } from '../store/store.js';
 
 import type { ActorOptions } from './capture.js';
 
 /**
- * Append one reviewer's report for the round in progress (`contribution.recorded`), decided under
- * the lock like a round report: a refusal throws with the rejection and writes nothing.
+ * Append one reviewer's parsed report for the round in progress (`contribution.recorded`), checked
+ * by `evolve` under the lock like a round report: a refusal throws with the rejection and writes nothing.
  */
 export const contribute = (
   store: StoreRef,
   runId: string,
-  report: unknown,
+  report: RoundReport,
   expert: string | undefined,
   options: ActorOptions,
 ): Promise<AppendResult> =>
-  storeOf(store).append(
-    runId,
-    (state) => E.map((d: Decided) => d.events)(decideContribution(state, report, expert)),
-    options,
-  );
+  storeOf(store).append(runId, (state) => E.right(contributionEvents(state, report, expert)), options);
+
+/** `contribute` for untrusted JSON: its shape checked once (`parseReport`) first. */
+export const contributeUntrusted = (
+  store: StoreRef,
+  runId: string,
+  input: unknown,
+  expert: string | undefined,
+  options: ActorOptions,
+): Promise<AppendResult> => {
+  const parsed = parseReport(input);
+  if (E.isLeft(parsed)) return Promise.reject(refusal(parsed.left));
+  return contribute(store, runId, parsed.right, expert, options);
+};
 
 /**
  * Close the round in progress from its contributions: reviewers named in `missing`, and every
@@ -43,11 +47,7 @@ export const recordMerged = (
   options: ActorOptions & Readonly<{ missing?: ReadonlyArray<Missing> }>,
 ): Promise<AppendResult> => {
   const { missing = [], ...actor } = options;
-  return storeOf(store).append(
-    runId,
-    (state) => E.map((d: Decided) => d.events)(decideMerge(state, missing)),
-    actor,
-  );
+  return storeOf(store).append(runId, (state) => mergeEvents(state, missing), actor);
 };
 
 export type ExpertSource = Readonly<{ expert: string; path: string }>;

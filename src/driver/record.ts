@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, refusal } from '../errors.js';
 import type { CitationCheck, RoundResult } from '../events/event.js';
 import { citationsRequired } from '../events/policy.js';
-import { parseReport } from '../events/report.js';
-import { type Decided, decide } from '../projections/decide.js';
+import { parseReport, type RoundReport } from '../events/report.js';
+import { roundEvents } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
 import type { AppendResult } from '../store/append.js';
 import type { RunStateRead } from '../store/read.js';
@@ -25,12 +25,11 @@ export type RecordOptions = ActorOptions &
  * run's policy requires citations to resolve. Reads files through git at the captured tree, never
  * from the work tree.
  */
-const citationsFor = async (read: RunStateRead, report: unknown, repoOverride: string | undefined) => {
+const citationsFor = async (read: RunStateRead, report: RoundReport, repoOverride: string | undefined) => {
   const run = read.state.run;
   const capture = read.state.capture;
   if (run === null || capture === null || !citationsRequired(run.policy)) return undefined;
-  const parsed = parseReport(report);
-  if (E.isLeft(parsed) || parsed.right.candidates.length === 0) return undefined;
+  if (report.candidates.length === 0) return undefined;
   const repo = repoOverride ?? run.subject.repo;
   const rev = capture.tree ?? capture.commit;
   const name = artifactNameOf(run.subject);
@@ -44,22 +43,23 @@ const citationsFor = async (read: RunStateRead, report: unknown, repoOverride: s
       ...(repo !== undefined && rev !== undefined ? { repo, rev } : {}),
       ...(artifact === undefined ? {} : { artifact }),
     },
-    parsed.right.candidates,
+    report.candidates,
   );
 };
 
 const appendRecorded = (
   store: StoreRef,
   runId: string,
-  report: unknown,
+  report: RoundReport,
   context: Readonly<{ citations: ReadonlyArray<CitationCheck> | undefined; result: RoundResult | undefined }>,
   options: ActorOptions & { expectedSeq?: number },
 ): Promise<AppendResult> =>
+  // the events are built here and checked by `evolve` once, in the store, under the lock
   storeOf(store).append(
     runId,
     (state) =>
-      E.map((d: Decided) => d.events)(
-        decide(state, report, {
+      E.right(
+        roundEvents(state, report, {
           ...(context.citations === undefined ? {} : { citations: context.citations }),
           ...(context.result === undefined ? {} : { result: context.result }),
         }),
@@ -68,14 +68,15 @@ const appendRecorded = (
   );
 
 /**
- * Record a round report: validated at the boundary, its citations resolved when the policy asks,
- * decided against the run's state under the lock, appended only if every rule holds. A refusal
- * throws with the rejection and writes nothing.
+ * Record a parsed round report: its citations resolved when the policy asks, its events built and
+ * checked by `evolve` against the run's state under the lock, appended only if every rule holds. A
+ * refusal throws with the rejection and writes nothing. Untrusted JSON goes through
+ * `recordUntrustedReport`, which parses it first.
  */
 export const recordReport = async (
   store: StoreRef,
   runId: string,
-  report: unknown,
+  report: RoundReport,
   options: RecordOptions,
 ): Promise<AppendResult> => {
   const read = await readIntactState(store, runId);
@@ -89,6 +90,18 @@ export const recordReport = async (
     { citations, result },
     citations === undefined ? actor : { ...actor, expectedSeq: options.expectedSeq ?? read.lastSeq },
   );
+};
+
+/** Record untrusted JSON as a round report: its shape checked once (`parseReport`), then `recordReport`. */
+export const recordUntrustedReport = (
+  store: StoreRef,
+  runId: string,
+  input: unknown,
+  options: RecordOptions,
+): Promise<AppendResult> => {
+  const parsed = parseReport(input);
+  if (E.isLeft(parsed)) return Promise.reject(refusal(parsed.left));
+  return recordReport(store, runId, parsed.right, options);
 };
 
 /**
@@ -123,5 +136,5 @@ export const recordFindingsMarkdown = async (
     ...(notExamined === undefined ? {} : { notExamined }),
     ...(verdict === undefined ? {} : { verdict }),
   };
-  return recordReport(store, runId, report, options);
+  return recordUntrustedReport(store, runId, report, options);
 };

@@ -3,7 +3,7 @@ import { ABSENCE_REASONS } from './codecs/contribution.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
 import { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
 import { PolicySchema } from './policy-schema.js';
-import { ReportSchema } from './report.js';
+import { CostSchema, ReportSchema } from './report.js';
 
 /**
  * One log line, described in zod for `clearance schema event`: readers of the log in other
@@ -25,9 +25,6 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, v: number, dat
   });
 
 const Rename = z.strictObject({ from: z.string(), to: z.string() });
-const Cost = z
-  .strictObject({ tokens: z.number().optional(), usd: z.number().optional(), seconds: z.number().optional() })
-  .describe('an amount spent: any of tokens, money (USD), seconds');
 
 export const EventLineSchema = z
   .discriminatedUnion('type', [
@@ -96,7 +93,7 @@ export const EventLineSchema = z
         round: z.number().int(),
         stage: z.string(),
         commands: z.array(z.string()),
-        estimate: Cost.optional(),
+        estimate: CostSchema.optional(),
       }),
     ),
     envelope(
@@ -106,7 +103,7 @@ export const EventLineSchema = z
         round: z.number().int(),
         stage: z.string(),
         outputSha: z.string().describe('SHA-256 of the output, archived at <dir>/runs/<runId>/objects/<sha>'),
-        cost: Cost,
+        cost: CostSchema,
         runner: z.string(),
       }),
     ),
@@ -117,7 +114,7 @@ export const EventLineSchema = z
         round: z.number().int(),
         stage: z.string(),
         reason: z.string(),
-        cost: Cost,
+        cost: CostSchema,
         runner: z.string(),
       }),
     ),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES } from './policy.js';
+import { DEFAULT_STAGES, PLAUSIBLE_POLICIES } from './policy.js';
+import { CostSchema } from './report.js';
 import { DECISION_STATUSES } from './statuses.js';
 
 // Apart from policy.ts so that what reads a policy already pinned in a log (the rules, `status`)
@@ -8,30 +9,29 @@ import { DECISION_STATUSES } from './statuses.js';
 const SeverityRuleSchema = z.strictObject({
   blocks: z.boolean(),
   firstRoundOnly: z.boolean().default(false),
-  maxAdmitted: z.number().int().nonnegative().nullable().default(null),
+  maxAdmitted: z.number().nullable().default(null),
 });
 
-/** A custom policy supplied by a user (`clearance open --policy-file`), validated at the boundary. */
+/**
+ * A custom policy supplied by a user (`clearance open --policy-file`): its shape, with the stated
+ * defaults filled in. What its values must be (maxRounds from 1 to 1,000,000, distinct stages, a
+ * budget >= 0, …) is decided once, by `policyIsUsable` in src/projections/rules/lifecycle.ts,
+ * for a policy from a file, from a preset or from a library caller alike.
+ */
 export const PolicySchema = z.strictObject({
-  name: z.string().min(1),
-  maxRounds: z.number().int().min(1).max(1_000_000),
-  severities: z
-    .record(z.string().min(1), SeverityRuleSchema)
-    .refine((s) => Object.keys(s).length > 0, 'a policy needs at least one severity'),
+  name: z.string(),
+  maxRounds: z.number(),
+  severities: z.record(z.string(), SeverityRuleSchema),
   notExaminedRequired: z.boolean().default(false),
   untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
-  experts: z.array(z.string().min(1)).optional(),
-  mergeWithinLines: z.number().int().nonnegative().optional(),
-  stages: z.array(z.string().min(1)).default([...DEFAULT_STAGES]),
-  budget: z
-    .strictObject({
-      tokens: z.number().nonnegative().optional(),
-      usd: z.number().nonnegative().optional(),
-      seconds: z.number().nonnegative().optional(),
-    })
-    .default({}),
-  blockingCategories: z.array(z.string().min(1)).nullable().default(null),
-  principleCategories: z.array(z.string().min(1)).default([]),
+  experts: z.array(z.string()).optional(),
+  mergeWithinLines: z.number().optional(),
+  plausible: z.enum(PLAUSIBLE_POLICIES).optional(),
+  preExistingSeverity: z.string().optional(),
+  stages: z.array(z.string()).default([...DEFAULT_STAGES]),
+  budget: CostSchema.default({}),
+  blockingCategories: z.array(z.string()).nullable().default(null),
+  principleCategories: z.array(z.string()).default([]),
 });

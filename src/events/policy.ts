@@ -30,6 +30,19 @@ export type Policy = Readonly<{
   experts?: ReadonlyArray<string>;
   /** candidates of one category in one file this many lines apart or closer merge (default 3) */
   mergeWithinLines?: number;
+  /**
+   * what a `plausible` verdict means (default `blocks`: it counts like confirmed, its severity
+   * decides). `advisory`: a plausible finding never blocks. `advisory-outside-fix`: from round 2,
+   * a plausible finding in a file the last fix did not touch does not block (issueflow's rule
+   * against findings that oscillate between rounds).
+   */
+  plausible?: PlausiblePolicy;
+  /**
+   * the non-blocking severity a candidate gets when `introducedByDiff: false` (default: the
+   * policy's `pre-existing` severity when it has one that does not block; else none, and such a
+   * candidate keeps its severity)
+   */
+  preExistingSeverity?: string;
   /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
   stages: ReadonlyArray<string>;
   /** what the whole run may spend; a stage that would overrun it is refused */
@@ -48,6 +61,8 @@ export const COST_KEYS = ['tokens', 'usd', 'seconds'] as const;
 export const DEFAULT_STAGES: ReadonlyArray<string> = ['planning', 'experts', 'verify', 'summarize'];
 
 export type CitationPolicy = 'required' | 'optional';
+export const PLAUSIBLE_POLICIES = ['blocks', 'advisory', 'advisory-outside-fix'] as const;
+export type PlausiblePolicy = (typeof PLAUSIBLE_POLICIES)[number];
 export type BindPolicy = 'commit' | 'tree';
 
 const blocking: SeverityRule = { blocks: true, firstRoundOnly: false, maxAdmitted: null };
@@ -114,6 +129,16 @@ export const isPresetName = (name: string): name is PresetName => Object.hasOwn(
 export const DEFAULT_MERGE_WITHIN_LINES = 3;
 export const mergeWithinLinesOf = (policy: Policy): number =>
   policy.mergeWithinLines ?? DEFAULT_MERGE_WITHIN_LINES;
+
+export const plausibleOf = (policy: Policy): PlausiblePolicy => policy.plausible ?? 'blocks';
+
+export const PRE_EXISTING = 'pre-existing';
+
+/** The severity a pre-existing candidate takes, or null when the policy re-grades none. */
+export const preExistingSeverityOf = (policy: Policy): string | null => {
+  if (policy.preExistingSeverity !== undefined) return policy.preExistingSeverity;
+  return policy.severities[PRE_EXISTING]?.blocks === false ? PRE_EXISTING : null;
+};
 
 export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 

@@ -1,9 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
-import { formatPath, type Rejection, type RejectionCode, rejection } from './rejection.js';
-import { DECISION_STATUSES, VERDICTS } from './statuses.js';
+import { type Rejection, type RejectionCode, rejection } from './rejection.js';
+import { describeIssues } from './schema-issues.js';
+import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
-export { DECISION_STATUSES, VERDICTS } from './statuses.js';
+export { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
 /**
  * What one report may hold, at most. Real multi-finder reports reach about 80 KB in all, with
@@ -75,7 +76,27 @@ export const CandidateSchema = z
     severity: text(REPORT_LIMITS.severity).describe(
       'a severity the run policy knows, e.g. major or nit under the default policy',
     ),
-    confirmed: z.boolean().describe('must be true: only confirmed candidates are admitted'),
+    confirmed: z
+      .boolean()
+      .optional()
+      .describe('the seed form: true admits the candidate as confirmed; give this or a verdict, not both'),
+    verdict: z
+      .enum(CANDIDATE_VERDICTS)
+      .optional()
+      .describe(
+        'a verifier form instead of confirmed: confirmed or plausible count (the policy says whether plausible blocks), refuted is dropped and kept on the record',
+      ),
+    introducedByDiff: z
+      .boolean()
+      .optional()
+      .describe(
+        "false when the problem was there before the reviewed change: the finding takes the policy's non-blocking pre-existing severity",
+      ),
+    sameAs: text(REPORT_LIMITS.findingId)
+      .optional()
+      .describe(
+        'the id (or a unique prefix of at least 8) of an open finding this candidate is: it corroborates that finding instead of opening a new one',
+      ),
     evidence: text(REPORT_LIMITS.evidence).describe(
       'why this is a real finding: a failure scenario, a reproduction, a quote',
     ),
@@ -104,13 +125,41 @@ export const DecisionSchema = z
   })
   .describe('a ruling on an existing open finding');
 
+/**
+ * A verifier's ruling on a candidate of the round, named by its key (file, category, summary: the
+ * finding id's inputs). The merge applies it to every matching candidate across the round's
+ * contributions (src/projections/rules/verification.ts).
+ */
+export const VerificationSchema = z
+  .strictObject({
+    file: text(REPORT_LIMITS.file).describe("the candidate's file, as its finder gave it"),
+    category: text(REPORT_LIMITS.category).describe("the candidate's category"),
+    summary: text(REPORT_LIMITS.summary).describe("the candidate's summary, exactly"),
+    verdict: z.enum(CANDIDATE_VERDICTS),
+    evidence: text(REPORT_LIMITS.evidence).describe(
+      'why: what the verifier checked, a quote, a reproduction',
+    ),
+    severity: text(REPORT_LIMITS.severity)
+      .optional()
+      .describe('a severity of the policy: re-grades the candidate'),
+    introducedByDiff: z
+      .boolean()
+      .optional()
+      .describe("the verifier's word on whether the reviewed change introduced it"),
+  })
+  .describe("a verifier's ruling on another contribution's candidate");
+
+/**
+ * An amount spent or allowed (a report's cost, a stage's, a policy's budget): its shape, the one
+ * zod description of it. That each amount is finite and >= 0 is a rule (`costIsReal`, rules/budget.ts).
+ */
 export const CostSchema = z
   .strictObject({
-    tokens: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-    usd: safeNumber().nonnegative().optional(),
-    seconds: safeNumber().nonnegative().optional(),
+    tokens: safeNumber().optional().describe('tokens, a number >= 0'),
+    usd: safeNumber().optional().describe('money in US dollars, a number >= 0'),
+    seconds: safeNumber().optional().describe('wall-clock seconds, a number >= 0'),
   })
-  .describe('what producing this report cost');
+  .describe('an amount in tokens, usd and seconds; a unit absent is nothing');
 
 export const ReportSchema = z
   .strictObject({
@@ -120,6 +169,13 @@ export const ReportSchema = z
     completed: z.boolean().describe('true only when the review finished; anything else is refused'),
     candidates: z.array(CandidateSchema).max(REPORT_LIMITS.candidates).default([]),
     decisions: z.array(DecisionSchema).max(REPORT_LIMITS.decisions).default([]),
+    verifications: z
+      .array(VerificationSchema)
+      .max(REPORT_LIMITS.candidates)
+      .optional()
+      .describe(
+        "a verifier's rulings on candidates of the round's other contributions (clearance contribute)",
+      ),
     verdict: z
       .enum(VERDICTS)
       .optional()
@@ -130,12 +186,14 @@ export const ReportSchema = z
       .optional()
       .describe('what the reviewer did not look at, and why'),
     reviewer: text(REPORT_LIMITS.reviewer).optional(),
-    cost: CostSchema.optional(),
+    cost: CostSchema.optional().describe('what producing this report cost'),
   })
   .describe('clearance round report, v1');
 
 export type Candidate = z.output<typeof CandidateSchema>;
 export type Decision = z.output<typeof DecisionSchema>;
+export type Verification = z.output<typeof VerificationSchema>;
+export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 export type DecisionStatus = Decision['status'];
 export type Verdict = (typeof VERDICTS)[number];
 export type RoundReport = z.output<typeof ReportSchema>;
@@ -148,34 +206,13 @@ const codeOf = (issue: z.core.$ZodIssue): RejectionCode => {
   return 'invalid-report';
 };
 
-const describeIssue = (issue: z.core.$ZodIssue): { path: Array<string | number>; text: string } => {
-  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    const where = formatPath(path) || 'the report';
-    return {
-      path: [...path, key],
-      text: `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} in ${where} (misspelt?)`,
-    };
-  }
-  return { path, text: `${formatPath(path) || 'report'}: ${issue.message}` };
-};
-
 /** Validate untrusted input as a round report. Every issue is named in the message, the first in `path`. */
 export const parseReport = (input: unknown): E.Either<Rejection, RoundReport> => {
   const parsed = ReportSchema.safeParse(input);
   if (parsed.success) return E.right(parsed.data);
-  const issues = parsed.error.issues.map(describeIssue);
-  const first = issues[0] ?? { path: [], text: 'not a round report' };
+  const described = describeIssues(parsed.error.issues, 'report');
   const code = parsed.error.issues[0] === undefined ? 'invalid-report' : codeOf(parsed.error.issues[0]);
-  const more =
-    issues.length > 1
-      ? ` (and ${issues.length - 1} more: ${issues
-          .slice(1, 4)
-          .map((i) => i.text)
-          .join('; ')})`
-      : '';
-  return E.left(rejection(code, `invalid round report: ${first.text}${more}`, first.path));
+  return E.left(rejection(code, `invalid round report: ${described.text}`, described.path));
 };
 
 /** The report contract as JSON Schema, for producers in any language. */

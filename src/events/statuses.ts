@@ -6,3 +6,10 @@ export const DECISION_STATUSES = ['fixed', 'open', 'withdrawn'] as const;
 
 /** Where a run stands, as derived by the fold and as a report may state it. */
 export const VERDICTS = ['open', 'converged', 'blocked'] as const;
+
+/**
+ * What a verifier rules on a candidate: confirmed and plausible count (the policy says whether
+ * plausible blocks), refuted is dropped and kept on the record. Ordered weakest first, so the
+ * strongest of several rulings is the last one here (rules/verification.ts).
+ */
+export const CANDIDATE_VERDICTS = ['refuted', 'plausible', 'confirmed'] as const;

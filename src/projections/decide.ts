@@ -31,36 +31,59 @@ export type DecideContext = Readonly<{
   result?: RoundResult;
 }>;
 
-/** Decisions may name a finding by a unique prefix; the event carries its full id. */
-const withFullIds = (state: RunState, report: RoundReport): RoundReport =>
-  report.decisions.length === 0
-    ? report
-    : {
-        ...report,
-        decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
-      };
+/** Decisions and `sameAs` links may name a finding by a unique prefix; the event carries its full id. */
+const withFullIds = (state: RunState, report: RoundReport): RoundReport => {
+  const linked = report.candidates.some((c) => c.sameAs !== undefined);
+  if (report.decisions.length === 0 && !linked) return report;
+  return {
+    ...report,
+    ...(linked
+      ? {
+          candidates: report.candidates.map((c) =>
+            c.sameAs === undefined ? c : { ...c, sameAs: resolveFindingRef(state.findings, c.sameAs) },
+          ),
+        }
+      : {}),
+    decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
+  };
+};
 
 /**
- * Validate an untrusted report at the boundary, build the events it becomes, and ask `evolve`.
- * `decide` holds no rule of its own: a `Right` carries the events to append and the state after them.
+ * The events a round report becomes: the capture it reviewed (when not yet captured) and its
+ * `round.recorded`. Built, not checked: the store checks them with `evolve` under the run's lock,
+ * once, and `decide` checks them for callers that hold the state themselves.
+ */
+export const roundEvents = (
+  state: RunState,
+  report: RoundReport,
+  context: DecideContext = {},
+): ReadonlyArray<DomainEvent> => [
+  ...(context.capture === undefined ? [] : [{ type: 'revision.captured', data: context.capture } as const]),
+  roundRecorded(withFullIds(state, report), { citations: context.citations, result: context.result }),
+];
+
+/**
+ * Build the events a parsed report becomes and ask `evolve`. `decide` holds no rule of its own: a
+ * `Right` carries the events to append and the state after them.
  */
 export const decide = (
+  state: RunState,
+  report: RoundReport,
+  context: DecideContext = {},
+): E.Either<Rejection, Decided> => decided(state, roundEvents(state, report, context));
+
+/**
+ * For embedders handed untrusted input (JSON from a reviewer, a queue, a file): check its shape
+ * with the report schema (`invalid-report`, `invalid-text`, `over-limit`), then `decide`.
+ */
+export const decideUntrusted = (
   state: RunState,
   input: unknown,
   context: DecideContext = {},
 ): E.Either<Rejection, Decided> =>
   pipe(
     parseReport(input),
-    E.map((report) => withFullIds(state, report)),
-    E.map(
-      (report): ReadonlyArray<DomainEvent> => [
-        ...(context.capture === undefined
-          ? []
-          : [{ type: 'revision.captured', data: context.capture } as const]),
-        roundRecorded(report, { citations: context.citations, result: context.result }),
-      ],
-    ),
-    E.chain((events) => decided(state, events)),
+    E.chain((report) => decide(state, report, context)),
   );
 
 /**
@@ -72,18 +95,19 @@ const decided = (state: RunState, events: ReadonlyArray<DomainEvent>): E.Either<
     ? E.right({ events, state })
     : E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events));
 
-/** One reviewer's report for the round in progress, validated and decided like a round report. */
+/** One reviewer's parsed report for the round in progress, as the event it becomes (not yet checked). */
+export const contributionEvents = (
+  state: RunState,
+  report: RoundReport,
+  expert: string | undefined,
+): ReadonlyArray<DomainEvent> => [contributionRecorded(withFullIds(state, report), expert)];
+
+/** One reviewer's parsed report for the round in progress, decided like a round report. */
 export const decideContribution = (
   state: RunState,
-  input: unknown,
+  report: RoundReport,
   expert: string | undefined,
-): E.Either<Rejection, Decided> =>
-  pipe(
-    parseReport(input),
-    E.map((report) => withFullIds(state, report)),
-    E.map((report): ReadonlyArray<DomainEvent> => [contributionRecorded(report, expert)]),
-    E.chain((events) => decided(state, events)),
-  );
+): E.Either<Rejection, Decided> => decided(state, contributionEvents(state, report, expert));
 
 export type Missing = Readonly<{ expert: string; reason: AbsenceReason; detail: string }>;
 
@@ -96,12 +120,12 @@ export const absenceOf = (state: RunState, missing: Missing): DomainEvent => ({
 /**
  * Close the round in progress from its contributions: every expected reviewer not heard from is
  * recorded absent (`missing`, or the reason given), and the round is their merge, `partial` when
- * anyone was absent. The rules are evolve's; this only builds the events.
+ * anyone was absent. The rules are evolve's; this only builds the events (not yet checked).
  */
-export const decideMerge = (
+export const mergeEvents = (
   state: RunState,
   missing: ReadonlyArray<Missing> = [],
-): E.Either<Rejection, Decided> => {
+): E.Either<Rejection, ReadonlyArray<DomainEvent>> => {
   const merged = contributionsToMerge(state);
   if (E.isLeft(merged)) return merged;
   const { run, contributions } = merged.right;
@@ -121,6 +145,15 @@ export const decideMerge = (
   const absences = [...given, ...unheard].map((m) => absenceOf(state, m));
   const merge = mergeContributions(run.policy, contributions);
   const partial = absences.length > 0 || panel.absent.length > 0;
-  const events = [...absences, roundRecorded(merge.report, { result: partial ? 'partial' : 'complete' })];
-  return E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events));
+  return E.right([...absences, roundRecorded(merge.report, { result: partial ? 'partial' : 'complete' })]);
 };
+
+/** `mergeEvents`, checked by `evolve`: the events and the state after them. */
+export const decideMerge = (
+  state: RunState,
+  missing: ReadonlyArray<Missing> = [],
+): E.Either<Rejection, Decided> =>
+  pipe(
+    mergeEvents(state, missing),
+    E.chain((events) => E.map((next: RunState) => ({ events, state: next }))(evolveAll(state, events))),
+  );

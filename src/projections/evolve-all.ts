@@ -5,7 +5,7 @@ import { evolve } from './evolve.js';
 import type { RunState } from './state.js';
 
 // Its own file, apart from `decide`: the store checks events with it, and must not load the report
-// schema (zod) that `decide` parses untrusted input with; a command's start-up pays for that.
+// schema (zod) that `decideUntrusted` parses untrusted input with; a command's start-up pays for that.
 
 /** Apply events in order with `evolve`; the first refusal refuses them all. */
 export const evolveAll = (

@@ -1,6 +1,7 @@
-import type * as E from 'fp-ts/lib/Either.js';
+import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
+import { reportCostIsReal } from './rules/budget.js';
 import { captureRevision } from './rules/capture.js';
 import { fail } from './rules/check.js';
 import { recordAbsence, recordContribution } from './rules/contribution.js';
@@ -25,7 +26,7 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
     case 'revision.captured':
       return captureRevision(state, event);
     case 'round.recorded':
-      return recordRound(state, event);
+      return E.chain(() => recordRound(state, event))(reportCostIsReal(event.data.report));
     case 'round.failed':
       return failRound(state, event);
     case 'stage.started':
@@ -41,7 +42,7 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
     case 'rounds.extended':
       return extendRounds(state, event);
     case 'contribution.recorded':
-      return recordContribution(state, event);
+      return E.chain(() => recordContribution(state, event))(reportCostIsReal(event.data.report));
     case 'contribution.absent':
       return recordAbsence(state, event);
     case 'reproduction.recorded':

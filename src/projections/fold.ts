@@ -6,6 +6,7 @@ import { noteOf, panelNote } from './notes.js';
 import {
   type FindingStatus,
   initialState,
+  type Refuted,
   type RoundFailure,
   type RunState,
   type RunStatus,
@@ -24,6 +25,8 @@ export type TrailEntry = Readonly<{
   changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
   moved: ReadonlyArray<Readonly<{ id: string; from: string; to: string }>>;
   suppressed: ReadonlyArray<Suppressed>;
+  /** candidates this event's round refuted: dropped, with who refuted them and why */
+  refuted: ReadonlyArray<Refuted>;
   failure: RoundFailure | null;
   /** what a lifecycle event said: its stage, result and reason, or who ruled and why */
   note: string | null;
@@ -38,14 +41,22 @@ export const emptyFold: Folded = Object.freeze({ state: initialState, trail: Obj
 
 const roundOf = (event: DomainEvent): number | null => ('round' in event.data ? event.data.round : null);
 
-type Effect = Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'failure'>;
+type Effect = Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'refuted' | 'failure'>;
 
-const NOTHING: Effect = Object.freeze({ opened: [], changed: [], moved: [], suppressed: [], failure: null });
+const NOTHING: Effect = Object.freeze({
+  opened: [],
+  changed: [],
+  moved: [],
+  suppressed: [],
+  refuted: [],
+  failure: null,
+});
 
 const effect = (before: RunState, after: RunState): Effect => {
   const failure = after.failedAttempts > before.failedAttempts ? after.lastFailure : null;
+  const refuted = after.refuted === before.refuted ? [] : itemsFrom(after.refuted, before.refuted.size);
   if (after.findings === before.findings && after.suppressed === before.suppressed) {
-    return failure === null ? NOTHING : { ...NOTHING, failure };
+    return failure === null && refuted.length === 0 ? NOTHING : { ...NOTHING, refuted, failure };
   }
   const opened: string[] = [];
   const changed: Array<{ id: string; from: FindingStatus; to: FindingStatus }> = [];
@@ -58,13 +69,14 @@ const effect = (before: RunState, after: RunState): Effect => {
       if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
     }
   }
-  return { opened, changed, moved, suppressed: itemsFrom(after.suppressed, before.suppressed.size), failure };
-};
-
-/** The event's note; a round closed from contributions also says whose, from the panel it added. */
-const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
-  const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
-  return panel === undefined ? noteOf(event) : panelNote(panel, noteOf(event));
+  return {
+    opened,
+    changed,
+    moved,
+    suppressed: itemsFrom(after.suppressed, before.suppressed.size),
+    refuted,
+    failure,
+  };
 };
 
 /** One step of the fold: the next state, or the same state and why the event was refused. */
@@ -75,6 +87,30 @@ export const step = (
   const next = evolve(state, event);
   return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
 };
+
+/** The event's note; a round closed from contributions also says whose, from the panel it added. */
+const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
+  const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
+  return panel === undefined ? noteOf(event) : panelNote(panel, noteOf(event));
+};
+
+/** The trail's record of one event: what it did to the run, or why it was refused. */
+const entryOf = (
+  before: RunState,
+  event: DomainEvent,
+  after: Readonly<{ state: RunState; rejection: Rejection | null }>,
+  seq: number,
+): TrailEntry => ({
+  seq,
+  type: event.type,
+  round: roundOf(event),
+  status: after.state.status,
+  ...(after.rejection === null ? effect(before, after.state) : NOTHING),
+  note: noteAfter(event, before, after.state),
+  convergedBy:
+    after.rejection === null && before.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
+  rejection: after.rejection,
+});
 
 /**
  * Reduce events with `evolve`. A refused event leaves the state as it was and is recorded, with
@@ -89,18 +125,29 @@ export const fold = (
   const trail = [...from.trail];
   for (const event of events) {
     const after = step(state, event);
-    trail.push({
-      seq: event.seq ?? trail.length + 1,
-      type: event.type,
-      round: roundOf(event),
-      status: after.state.status,
-      ...(after.rejection === null ? effect(state, after.state) : NOTHING),
-      note: noteAfter(event, state, after.state),
-      convergedBy:
-        after.rejection === null && state.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
-      rejection: after.rejection,
-    });
+    trail.push(entryOf(state, event, after, event.seq ?? trail.length + 1));
     state = after.state;
   }
   return { state, trail };
+};
+
+/**
+ * The events offered to an append, each passed through `evolve` once: the state after them and
+ * their trail (numbered from `firstSeq`), or the first refusal, which refuses them all. What the
+ * store writes is what this accepted, so it never folds the new lines again.
+ */
+export const foldOffered = (
+  state: RunState,
+  events: ReadonlyArray<DomainEvent>,
+  firstSeq: number,
+): E.Either<Rejection, Folded> => {
+  let current = state;
+  const trail: TrailEntry[] = [];
+  for (const [i, event] of events.entries()) {
+    const after = step(current, event);
+    if (after.rejection !== null) return E.left(after.rejection);
+    trail.push(entryOf(current, event, after, firstSeq + i));
+    current = after.state;
+  }
+  return E.right({ state: current, trail });
 };

@@ -1,17 +1,30 @@
 export {
   absenceOf,
+  contributionEvents,
   type DecideContext,
   type Decided,
   decide,
   decideContribution,
   decideMerge,
+  decideUntrusted,
   evolveAll,
   type Missing,
+  mergeEvents,
+  roundEvents,
 } from './decide.js';
 export { evolve } from './evolve.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
+export { parsePolicy } from './parse-policy.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
-export { ANONYMOUS, type Merge, mergeContributions, mergeOrder, type Provenance } from './rules/merge.js';
+export { MAX_ROUNDS, policyIsUsable } from './rules/lifecycle.js';
+export {
+  ANONYMOUS,
+  type Merge,
+  mergeContributions,
+  mergeOrder,
+  type Provenance,
+  type Refutation,
+} from './rules/merge.js';
 export {
   type Absentee,
   type Contribution,
@@ -25,6 +38,7 @@ export {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type Reproduction,
   type Rerun,
   type RoundFailure,

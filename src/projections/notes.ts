@@ -21,7 +21,7 @@ export const noteOf = (event: DomainEvent): string | null => {
       return `extension by ${event.data.by}: ${event.data.rounds} more round(s), because ${event.data.why}`;
     case 'contribution.recorded': {
       const { report } = event.data;
-      return `contribution of ${event.data.expert ?? 'an anonymous reviewer'}: ${report.candidates.length} candidate(s), ${report.decisions.length} decision(s), report ${event.data.reportSha.slice(0, 12)}`;
+      return `contribution of ${event.data.expert ?? 'an anonymous reviewer'}: ${report.candidates.length} candidate(s), ${report.decisions.length} decision(s)${report.verifications === undefined ? '' : `, ${report.verifications.length} verification(s)`}, report ${event.data.reportSha.slice(0, 12)}`;
     }
     case 'contribution.absent':
       return `${event.data.expert} absent (${event.data.reason}): ${event.data.detail}`;

@@ -49,6 +49,8 @@ export type Finding = Readonly<{
   reviewers?: ReadonlyArray<string>;
   /** the other candidates the merge folded into it, with the reviewer of each */
   mergedFrom?: ReadonlyArray<MergedFrom>;
+  /** the verdict it was admitted with, when it carried one (`confirmed: true` candidates have none) */
+  verdict?: 'confirmed' | 'plausible';
 }>;
 
 export type MergedFrom = Readonly<{
@@ -114,6 +116,21 @@ export type Suppressed = Readonly<{
   reason: 'late' | 'cap';
 }>;
 
+/** A refuted candidate: dropped, never a finding, kept on the record with who refuted it and why. */
+export type Refuted = Readonly<{
+  id: string;
+  round: number;
+  file: string;
+  line: number | null;
+  section: string | null;
+  category: string;
+  severity: string;
+  summary: string;
+  /** the verifiers who refuted it, or the reviewer whose own report marked it refuted */
+  by: ReadonlyArray<string>;
+  evidence: string;
+}>;
+
 export type RoundFailure = Readonly<{ round: number; reason: FailureReason; detail: string }>;
 
 /** How a round ended: one result each. Only a `complete` round can make a run converge. */
@@ -167,6 +184,8 @@ export type RunState = Readonly<{
   /** how many findings of each severity were admitted over the run */
   admitted: Readonly<Record<string, number>>;
   suppressed: Vec<Suppressed>;
+  /** refuted candidates, in the order their rounds dropped them */
+  refuted: Vec<Refuted>;
   /** failed attempts at collecting the next round's report (the trail keeps each one) */
   failedAttempts: number;
   lastFailure: RoundFailure | null;
@@ -207,6 +226,7 @@ export const initialState: RunState = Object.freeze({
   findings: Object.freeze({}),
   admitted: Object.freeze({}),
   suppressed: emptyVec,
+  refuted: emptyVec,
   failedAttempts: 0,
   lastFailure: null,
   stages: NO_STAGES,
@@ -238,5 +258,6 @@ export const maxRoundsOf = (state: RunState): number =>
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
-// 6: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
-export const STATE_SHAPE_VERSION = 6;
+// 6: refuted candidates (`refuted`), a finding's verdict
+// 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
+export const STATE_SHAPE_VERSION = 7;

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import { ClearanceError } from '../errors.js';
 import type { StoredEvent } from '../events/event.js';
-import { type Folded, fold } from '../projections/fold.js';
+import type { Folded } from '../projections/fold.js';
 import { catchUp, checkpointOf, lastLineHolds, matchesFile } from './catch-up.js';
 import {
   type FoldCheckpoint,
@@ -109,7 +109,7 @@ const appendLocked = (
         });
         continue;
       }
-      const { encoded } = plan;
+      const { encoded, folded } = plan;
       const bytes = Buffer.from(encoded.text, 'utf8');
       // Never write over bytes we did not read: if the log is not exactly what was folded (another
       // writer took the lock over while this one was paused), refuse with nothing written.
@@ -129,7 +129,6 @@ const appendLocked = (
       writeAll(fd, bytes);
       fsyncSync(fd);
       writeHead(headFd, { seq: encoded.lastSeq, hash: encoded.lastHash });
-      const folded = fold(encoded.stored, { state, trail: [] });
       const after = fstatSync(fd);
       const size: number = checkpoint.size + bytes.length;
       checkpoint = {

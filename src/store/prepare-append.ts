@@ -2,8 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import { evolveAll } from '../projections/evolve-all.js';
-import type { Folded } from '../projections/fold.js';
+import { type Folded, foldOffered } from '../projections/fold.js';
 import { alreadyRecorded } from '../projections/rules/retry.js';
 import type { RunState } from '../projections/state.js';
 import { type Encoded, encodeEvents } from './log-format.js';
@@ -15,7 +14,7 @@ export type EventsFor =
 
 /** What an append found it must do, under the lock: write lines, nothing, or nothing because it is a retry. */
 export type AppendPlan = Readonly<
-  { kind: 'write'; encoded: Encoded } | { kind: 'nothing' } | { kind: 'already-recorded' }
+  { kind: 'write'; encoded: Encoded; folded: Folded } | { kind: 'nothing' } | { kind: 'already-recorded' }
 >;
 
 /** Refuse unless the log's last seq is the one the driver read (optimistic concurrency). */
@@ -32,7 +31,7 @@ export const checkExpectedSeq = (runId: string, seq: number, expectedSeq: number
 /**
  * What every store does between taking a run's lock and writing: build the events from the folded
  * state, answer a retry of what is already on the record (every event already there) with nothing
- * to write, check each event with `evolve`, and encode them as lines chained after the last one.
+ * to write, check each event with `evolve` (once: the state after them is kept), and encode them as lines chained after the last one.
  * Throws the refusal with nothing written.
  */
 export const planAppend = (
@@ -45,8 +44,13 @@ export const planAppend = (
   if (E.isLeft(built)) throw refusal(built.left);
   if (built.right.length === 0) return { kind: 'nothing' };
   if (built.right.every((event) => alreadyRecorded(state, event))) return { kind: 'already-recorded' };
-  const checked = evolveAll(state, built.right);
+  // each new event passes `evolve` here, once: the state and trail after the write are these
+  const checked = foldOffered(state, built.right, after.seq + 1);
   if (E.isLeft(checked)) throw refusal(checked.left);
   const stamp = (options.now?.() ?? new Date()).toISOString();
-  return { kind: 'write', encoded: encodeEvents(built.right, after, { at: stamp, by: options.by }) };
+  return {
+    kind: 'write',
+    encoded: encodeEvents(built.right, after, { at: stamp, by: options.by }),
+    folded: checked.right,
+  };
 };

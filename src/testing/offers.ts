@@ -3,7 +3,7 @@ import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } fr
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
-import { decide, decideMerge, evolveAll } from '../projections/decide.js';
+import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
 
@@ -20,12 +20,15 @@ export type Offer =
   /** `record --merge`: close the round in progress from its contributions */
   | Readonly<{ kind: 'merge' }>;
 
-/** Offer it: through `decide` for a report or a merge, straight to `evolve` for events. */
+/**
+ * Offer it: through `decideUntrusted` for a report (mutations break its shape too), through
+ * `decideMerge` for a merge, straight to `evolve` for events.
+ */
 export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> => {
   switch (offer.kind) {
     case 'report':
       return E.map((d: { state: RunState }) => d.state)(
-        decide(state, offer.report, {
+        decideUntrusted(state, offer.report, {
           ...(offer.capture === undefined ? {} : { capture: offer.capture }),
           ...(offer.citations === undefined ? {} : { citations: offer.citations }),
           ...(offer.result === undefined ? {} : { result: offer.result }),

@@ -93,7 +93,7 @@ describe('the command-line contract', () => {
     const policyFile = path.join(dir, 'policy.json');
     await writeFile(policyFile, JSON.stringify({ name: 'mine', maxRounds: 'four', severities: {} }));
     expect((await cli(['--dir', dir, 'open', 'r2', '--policy-file', policyFile])).stderr).toMatch(
-      /policy file .* is not a policy: maxRounds/,
+      /policy file .*: invalid policy: maxRounds/,
     );
   });
 

@@ -74,7 +74,7 @@ describe('input is what was sent', () => {
   it.each([
     ['record --report', 'invalid-report', (f: string) => ['record', RUN, '--report', f], 1],
     ['record --findings-md', 'findings-md-invalid', (f: string) => ['record', RUN, '--findings-md', f], 1],
-    ['open --policy-file', 'usage', (f: string) => ['open', 'run-2', '--policy-file', f], 2],
+    ['open --policy-file', 'invalid-policy', (f: string) => ['open', 'run-2', '--policy-file', f], 1],
     ['publish --report', 'invalid-report', (f: string) => ['publish', `${f}.out`, '--report', f], 1],
   ])('%s refuses bytes that are not UTF-8, naming the offset', async (_what, code, argv, exit) => {
     const { dir, cli, file } = await setup();
@@ -115,8 +115,8 @@ describe('input is what was sent', () => {
     );
     const result = await cli('open', 'run-2', '--policy-file', policy);
     expect([result.code, errorOf(result.json).code, errorOf(result.json).details.at]).toEqual([
-      2,
-      'usage',
+      1,
+      'invalid-policy',
       'name',
     ]);
   });

@@ -269,4 +269,22 @@ describe('the lifecycle from the command line', () => {
       reproductions: [{ status: 'open', command: 'npm test -- service', expected: 'the leak test fails' }],
     });
   });
+
+  it('a negative cost is refused by the cost rule, invalid-cost (exit 1), whatever the flag; the log is unchanged', async () => {
+    const { run, log } = await setup();
+    const before = await readFile(log);
+    const may = await run('may', 'r', '--stage', 'planning', '--cost', 'tokens=-5', '--json');
+    expect(may.json).toMatchObject({ allowed: false, rejection: { code: 'invalid-cost' } });
+    const start = await run('stage', 'r', 'planning', '--start', '--estimate', 'usd=-1', '--json');
+    expect([start.code, (start.json.error as { code: string }).code]).toEqual([1, 'invalid-cost']);
+    expect(await readFile(log)).toEqual(before);
+    expect((await run('stage', 'r', 'planning', '--start')).code).toBe(0);
+    const started = await readFile(log);
+    const finish = await run('stage', 'r', 'planning', '--fail', 'x', '--cost', 'seconds=-2', '--json');
+    expect([finish.code, (finish.json.error as { code: string }).code]).toEqual([1, 'invalid-cost']);
+    expect(await readFile(log)).toEqual(started);
+    const notANumber = await run('stage', 'r', 'planning', '--fail', 'x', '--cost', 'seconds=soon', '--json');
+    expect(notANumber.code).toBe(2);
+    expect(await readFile(log)).toEqual(started);
+  });
 });

@@ -5,6 +5,7 @@ import { recordReproduction } from '../../src/driver/reproduce.js';
 import {
   type Decided,
   decide,
+  decideUntrusted,
   findingId,
   isClearanceError,
   PRESETS,
@@ -98,7 +99,8 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
     const round1 = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
-    const offer = (r: unknown) => (state: RunState) => E.map((d: Decided) => d.events)(decide(state, r));
+    const offer = (r: unknown) => (state: RunState) =>
+      E.map((d: Decided) => d.events)(decideUntrusted(state, r));
     const first = await store.append('r1', offer(round1), { by, now });
     expect(first.alreadyRecorded).toBe(false);
     const before = await logBytes(store, 'r1');

@@ -41,7 +41,7 @@ describe('the README examples run as written', () => {
   });
 
   it('the round report example decides a finding by its 12-character id, and the event keeps the full id', async () => {
-    const { decide, findingId, fold, PRESETS } = await import('../../src/index.js');
+    const { decideUntrusted, findingId, fold, PRESETS } = await import('../../src/index.js');
     const section = readme.slice(readme.indexOf('A round report is JSON'));
     const json = /```json\n([\s\S]*?)```/.exec(section)?.[1];
     if (json === undefined) throw new Error('no json example after "A round report is JSON"');
@@ -65,10 +65,10 @@ describe('the README examples run as written', () => {
       },
       { type: 'revision.captured', data: { round: 1, inputSha: 'r1', touchedFiles: [], renames: [] } },
     ];
-    const after1 = decide(fold(events).state, round1);
+    const after1 = decideUntrusted(fold(events).state, round1);
     if (after1._tag === 'Left') throw new Error(after1.left.message);
     const capture = { round: 2, inputSha: example.inputSha, touchedFiles: ['src/service.js'], renames: [] };
-    const verdict = decide(after1.right.state, example, { capture });
+    const verdict = decideUntrusted(after1.right.state, example, { capture });
     if (verdict._tag === 'Left') throw new Error(`${verdict.left.code}: ${verdict.left.message}`);
     const recorded = verdict.right.events.at(-1);
     expect(recorded?.type === 'round.recorded' && recorded.data.report.decisions[0]?.id).toBe(

@@ -430,6 +430,14 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .whenEvent(finished(1, 'planning', { tokens: -3 }))
         .rejects('invalid-cost', /cost\.tokens is -3/);
     });
+    it('invalid-cost: a report or a contribution that says it cost a negative amount', () => {
+      given(opened(), captured(1, 'A'))
+        .when({ ...report(1, 'A'), cost: { usd: -0.5 } })
+        .rejects('invalid-cost', /report\.cost\.usd is -0\.5/);
+      given(opened(), captured(1, 'A'))
+        .whenEvent(contributionRecorded({ ...report(1, 'A'), cost: { tokens: -1 } }, 'ada'))
+        .rejects('invalid-cost', /report\.cost\.tokens is -1/);
+    });
     it('stages-unfinished: a round that ran stages is complete only when all finished', () => {
       given(...atRound1(), started(1, 'planning'), finished(1, 'planning'))
         .when(report(1, 'A'))

@@ -4,6 +4,7 @@ import {
   isClearanceError,
   PRESETS,
   recordReport,
+  recordUntrustedReport,
   roundRecorded,
   sha256Hex,
   ZERO_HASH,
@@ -62,9 +63,9 @@ describe('the run log', () => {
     const paths = await runAwaitingRound2(dir);
     const before = await bytesOf(paths.log);
     expect(await codeOf(recordReport(dir, 'run-1', report(2, 'B'), { by }))).toBe('missing-decision');
-    expect(await codeOf(recordReport(dir, 'run-1', { ...round2Fixing(), sumary: 'x' }, { by }))).toBe(
-      'invalid-report',
-    );
+    expect(
+      await codeOf(recordUntrustedReport(dir, 'run-1', { ...round2Fixing(), sumary: 'x' }, { by })),
+    ).toBe('invalid-report');
     expect(await codeOf(append(dir, 'run-1', [roundRecorded(round2Fixing())], { by, expectedSeq: 3 }))).toBe(
       'seq-mismatch',
     );

@@ -8,7 +8,7 @@ import type {
   RoundReport,
   RunState,
 } from '../../src/index.js';
-import { decide, evolve, fold } from '../../src/index.js';
+import { decideUntrusted, evolve, fold } from '../../src/index.js';
 import { decideMerge } from '../../src/projections/decide.js';
 import { resolved } from './builders.js';
 
@@ -67,7 +67,7 @@ export const given = (...events: DomainEvent[]) => {
     },
     when: (offer: unknown, context: DecideContext = {}) => {
       const frozenOffer = deepFreeze(structuredClone(offer));
-      const result = decide(state, frozenOffer, deepFreeze(structuredClone(context)));
+      const result = decideUntrusted(state, frozenOffer, deepFreeze(structuredClone(context)));
       return outcome(frozenOffer, offer, result);
     },
     /** `record --merge`: close the round in progress from its contributions */

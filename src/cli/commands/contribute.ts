@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { contribute } from '../../driver/contribute.js';
+import { contributeUntrusted } from '../../driver/contribute.js';
 import { ClearanceError } from '../../errors.js';
 import { action, examples } from '../action.js';
 import { actorOf, type Io } from '../context.js';
@@ -25,7 +25,16 @@ A round from several reviewers:
   Every expert the policy's experts names that handed in nothing is recorded absent, and the round
   is partial: its findings count, it never converges, at the cap it is blocked. status, explain,
   replay and feedback name each round's reviewers and absentees; explain shows every merge and
-  its corroboration; feedback ranks blocking findings by corroboration.`;
+  its corroboration; feedback ranks blocking findings by corroboration.
+
+Verifier verdicts:
+  A candidate carries confirmed: true or a verdict (confirmed, plausible, refuted), and may say
+  introducedByDiff and sameAs (an open finding's id or 8+ hex prefix: it corroborates that
+  finding instead of opening one). A verifier rules on candidates already handed in, by key:
+    "verifications": [{ "file", "category", "summary", "verdict", "evidence", "severity"? }]
+  The strongest ruling wins. refuted is dropped and kept on the record (replay, explain);
+  plausible blocks as the policy's plausible says (blocks, advisory, advisory-outside-fix);
+  introducedByDiff: false takes the policy's preExistingSeverity.`;
 
 export const registerContribute = (program: Command, io: Io): Command =>
   program
@@ -42,6 +51,7 @@ export const registerContribute = (program: Command, io: Io): Command =>
       examples(
         'clearance contribute pr-236 --expert security --report security.json',
         'reviewer | clearance contribute pr-236 --expert style --report - --json',
+        'clearance contribute pr-236 --expert verifier --report rulings.json',
         'clearance record pr-236 --merge',
       ),
     )
@@ -57,7 +67,7 @@ export const registerContribute = (program: Command, io: Io): Command =>
           opts.report,
           (m) => new ClearanceError('invalid-report', `invalid report: ${m}`),
         );
-        const result = await contribute(ctx.store, runId, report, opts.expert, actorOf(ctx));
+        const result = await contributeUntrusted(ctx.store, runId, report, opts.expert, actorOf(ctx));
         const { state } = result.folded;
         const round = state.round + 1;
         const heard = state.contributions.filter((c) => c.round === round);

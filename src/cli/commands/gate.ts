@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { gate } from '../../driver/gate.js';
-import { ClearanceError } from '../../errors.js';
+import { ClearanceError, GATE_REFUSALS } from '../../errors.js';
 import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
@@ -31,7 +31,7 @@ export const registerGate = (program: Command, io: Io): Command =>
         'clearance gate spec-review --artifact docs/spec.md --json',
         'clearance gate pr-236 --repo . --format github   # a required check: annotations and a step summary',
       )}
-Exit 0 approved; 1 refused: no-review, not-converged, unverifiable, artifact-changed or head-moved.`,
+Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
     )
     .action(
       action(

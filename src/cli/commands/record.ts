@@ -5,7 +5,7 @@ import { resolveBudget } from '../../completion/budget.js';
 import { collectRound } from '../../driver/collect.js';
 import { recordMerged } from '../../driver/contribute.js';
 import { endRound } from '../../driver/lifecycle.js';
-import { recordFindingsMarkdown, recordReport } from '../../driver/record.js';
+import { recordFindingsMarkdown, recordUntrustedReport } from '../../driver/record.js';
 import { ClearanceError } from '../../errors.js';
 import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
@@ -173,6 +173,6 @@ export const registerRecord = (program: Command, io: Io): Command =>
           source,
           refuse,
         );
-        return recordedOutcome(ctx, runId, await recordReport(ctx.store, runId, report, options));
+        return recordedOutcome(ctx, runId, await recordUntrustedReport(ctx.store, runId, report, options));
       }),
     );

@@ -215,6 +215,9 @@ export const ExplainOutput = z.strictObject({
       }),
     )
     .describe('every finding, whatever its status, a merge made from several candidates or reviewers'),
+  refuted: z
+    .array(z.looseObject({}))
+    .describe('refuted candidates: dropped, never findings, with who refuted them and their evidence'),
   reruns: z
     .array(
       z.strictObject({

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import type { Budget, Policy } from '../policy.js';
+import { CostCodec } from './cost.js';
 import { RoundRecordedV1, type RunOpenedV1 } from './events-v1.js';
 import { PolicyCodecV1 } from './policy.js';
 import { ReportCodecV2 } from './report.js';
@@ -10,8 +11,6 @@ import type { SameShape } from './same-shape.js';
  * Each v1 → v2 upcaster says what an old log meant: it ran no stages, had no budget, and every
  * recorded round was complete. Never edit: add a v3.
  */
-
-export const CostCodec = t.partial({ tokens: t.number, usd: t.number, seconds: t.number });
 
 export const PolicyCodecV2 = t.intersection([
   PolicyCodecV1,

@@ -21,5 +21,7 @@ export const PolicyCodecV1 = t.intersection([
     bind: t.keyof({ commit: null, tree: null }),
     experts: t.array(t.string),
     mergeWithinLines: t.number,
+    plausible: t.keyof({ blocks: null, advisory: null, 'advisory-outside-fix': null }),
+    preExistingSeverity: t.string,
   }),
 ]);

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import type { RoundReport } from '../report.js';
+import { CostCodec } from './cost.js';
 import type { SameShape } from './same-shape.js';
 
 /**
@@ -25,8 +26,6 @@ const Decision = t.type({
   evidence: t.string,
 });
 
-const Cost = t.partial({ tokens: t.number, usd: t.number, seconds: t.number });
-
 /**
  * A report around a candidate codec. Only candidates changed between versions, so both versions
  * are this shape; a change anywhere else in the report needs a version that does not use it.
@@ -45,7 +44,7 @@ const reportWith = <C extends t.Mixed>(candidate: C) =>
       verdict: t.keyof({ open: null, converged: null, blocked: null }),
       notExamined: t.array(t.string),
       reviewer: t.string,
-      cost: Cost,
+      cost: CostCodec,
     }),
   ]);
 
@@ -59,7 +58,35 @@ const CandidateV2 = t.intersection([
 /** v2 (lifecycle): candidates may name a principle and carry a reproduction. */
 export const ReportCodecV2 = reportWith(CandidateV2);
 
-type Persisted = t.TypeOf<typeof ReportCodecV2>;
+const Verdict = t.keyof({ refuted: null, plausible: null, confirmed: null });
+
+/** v3 (verdicts): a candidate is `confirmed: true` or carries a verifier's verdict, and may link to a finding. */
+const CandidateV3 = t.intersection([
+  t.type({ file: t.string, category: t.string, summary: t.string, severity: t.string, evidence: t.string }),
+  t.partial({
+    line: t.number,
+    section: t.string,
+    confirmed: t.boolean,
+    verdict: Verdict,
+    introducedByDiff: t.boolean,
+    sameAs: t.string,
+    principle: t.string,
+    reproduction: t.type({ command: t.string, expected: t.string }),
+  }),
+]);
+
+const Verification = t.intersection([
+  t.type({ file: t.string, category: t.string, summary: t.string, verdict: Verdict, evidence: t.string }),
+  t.partial({ severity: t.string, introducedByDiff: t.boolean }),
+]);
+
+/** v3 (verdicts): v2's candidates widened, and a verifier's rulings on other contributions' candidates. */
+export const ReportCodecV3 = t.intersection([
+  reportWith(CandidateV3),
+  t.partial({ verifications: t.array(Verification) }),
+]);
+
+type Persisted = t.TypeOf<typeof ReportCodecV3>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
 const _sameShape: SameShape<Persisted, RoundReport> = true;
 void _sameShape;

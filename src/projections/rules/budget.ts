@@ -12,11 +12,14 @@ export const addCost = (a: Cost, b: Cost): Cost => {
 const show = (key: (typeof COST_KEYS)[number], n: number) =>
   key === 'usd' ? `$${n.toFixed(2)}` : `${n} ${key}`;
 
+/** An amount of any unit (spent, estimated or allowed) is a finite number >= 0. */
+export const amountIsReal = (n: number): boolean => Number.isFinite(n) && n >= 0;
+
 /** A cost is what was spent: finite and not negative, in every unit it names. */
 export const costIsReal = (cost: Cost, path: ReadonlyArray<string>): Check => {
   for (const key of COST_KEYS) {
     const n = cost[key];
-    if (n !== undefined && (!Number.isFinite(n) || n < 0)) {
+    if (n !== undefined && !amountIsReal(n)) {
       return fail('invalid-cost', `${[...path, key].join('.')} is ${n}: a cost is a finite number >= 0`, [
         ...path,
         key,
@@ -25,6 +28,10 @@ export const costIsReal = (cost: Cost, path: ReadonlyArray<string>): Check => {
   }
   return ok;
 };
+
+/** A report's cost (round or contribution) is a cost like any other: finite and >= 0 in each unit. */
+export const reportCostIsReal = (report: Readonly<{ cost?: Cost }>): Check =>
+  report.cost === undefined ? ok : costIsReal(report.cost, ['report', 'cost']);
 
 /** The first unit in which `spent + extra` goes past the budget, described; null when within. */
 export const overrun = (budget: Budget, spent: Cost, extra: Cost = {}): string | null => {

@@ -1,11 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
+import { findingId } from '../../events/finding-id.js';
+import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
+import type { RoundReport } from '../../events/report.js';
 import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
-import { fail } from './check.js';
+import { fail, isBlank } from './check.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
 import { reviewerOf } from './merge.js';
@@ -53,6 +56,50 @@ const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Reje
 };
 
 /**
+ * A verifier rules on candidates already handed in for the round (or in its own report), by
+ * their key, with evidence and, if it re-grades one, a severity of the policy. A ruling that names
+ * no candidate is refused rather than ignored: a misspelt summary would silently keep a finding
+ * the verifier meant to refute.
+ */
+const verificationsNameCandidates = (
+  state: RunState,
+  policy: Policy,
+  report: RoundReport,
+): E.Either<Rejection, void> => {
+  const rulings = report.verifications ?? [];
+  if (rulings.length === 0) return E.right(undefined);
+  const known = new Set(
+    [...panelOfNextRound(state).contributions.map((c) => c.report), report].flatMap((r) =>
+      r.candidates.map(findingId),
+    ),
+  );
+  for (const [i, v] of rulings.entries()) {
+    const at = (field: string) => ['verifications', i, field];
+    if (isBlank(v.evidence))
+      return fail(
+        'empty-evidence',
+        `verifications[${i}].evidence is empty: say why (${v.verdict})`,
+        at('evidence'),
+      );
+    if (v.severity !== undefined && !Object.hasOwn(policy.severities, v.severity)) {
+      return fail(
+        'unknown-severity',
+        `verifications[${i}].severity ${JSON.stringify(v.severity)} is not a severity of policy ${policy.name} (known: ${Object.keys(policy.severities).join(', ')})`,
+        at('severity'),
+      );
+    }
+    if (!known.has(findingId(v))) {
+      return fail(
+        'unknown-finding',
+        `verifications[${i}] rules on ${v.file} (${v.category}) ${JSON.stringify(v.summary.slice(0, 80))}, which no contribution of round ${report.round} has handed in: name a candidate by its exact file, category and summary, after its finder's contribution is recorded`,
+        ['verifications', i],
+      );
+    }
+  }
+  return E.right(undefined);
+};
+
+/**
  * `contribution.recorded`: one reviewer's report, held for the round's merge. It is bound exactly
  * like a round report, and the seed's rules hold within it (complete, confirmed, well-formed, no
  * duplicated candidate, no existing finding as a candidate, decisions name findings of the run).
@@ -89,6 +136,8 @@ export const recordContribution = (
   if (E.isLeft(heard)) return heard;
   const candidates = identifyCandidates(state, run.right.policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
+  const verified = verificationsNameCandidates(state, run.right.policy, report);
+  if (E.isLeft(verified)) return verified;
   const seen = new Set<string>();
   for (const [i, d] of report.decisions.entries()) {
     const named = namedFinding(state.findings, d.id, `decisions[${i}].id`, ['decisions', i, 'id']);

@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { RunOpened } from '../../events/event.js';
-import type { Policy } from '../../events/policy.js';
-import type { Rejection } from '../../events/rejection.js';
+import { COST_KEYS, type Policy } from '../../events/policy.js';
+import { formatPath, type Path, type Rejection } from '../../events/rejection.js';
 import { isFinal, type Run, type RunState } from '../state.js';
+import { amountIsReal } from './budget.js';
 import { type Check, fail, isBlank, ok } from './check.js';
 
 /** Rounds, captures and failures are only accepted by a run that is opened and not yet final. */
@@ -25,48 +26,139 @@ export const notYetOpened = (state: RunState): Check =>
         'type',
       ]);
 
-/** The shape of a policy is checked by its codec; what its numbers must mean is checked here. */
-export const policyIsUsable = (policy: Policy): Check => {
-  if (!Number.isInteger(policy.maxRounds) || policy.maxRounds < 1) {
-    return fail('invalid-policy', `policy.maxRounds must be an integer >= 1, got ${policy.maxRounds}`, [
-      'policy',
-      'maxRounds',
-    ]);
-  }
-  const severities = Object.entries(policy.severities);
-  if (severities.length === 0) {
-    return fail('invalid-policy', 'policy.severities is empty: a policy needs at least one severity', [
-      'policy',
-      'severities',
-    ]);
-  }
-  const stages = policy.stages;
-  if (stages.some((s) => s.trim() === '') || new Set(stages).size !== stages.length) {
-    return fail(
-      'invalid-policy',
-      `policy.stages must be distinct, non-empty names, got ${JSON.stringify(stages)}`,
-      ['policy', 'stages'],
-    );
-  }
-  for (const [unit, limit] of Object.entries(policy.budget)) {
-    if (limit !== undefined && (!Number.isFinite(limit) || limit < 0)) {
-      return fail('invalid-policy', `policy.budget.${unit} must be a finite number >= 0, got ${limit}`, [
-        'policy',
-        'budget',
-        unit,
-      ]);
-    }
-  }
-  for (const [name, rule] of severities) {
-    if (rule.maxAdmitted !== null && (!Number.isInteger(rule.maxAdmitted) || rule.maxAdmitted < 0)) {
-      return fail(
-        'invalid-policy',
-        `policy.severities.${name}.maxAdmitted must be null or an integer >= 0, got ${rule.maxAdmitted}`,
-        ['policy', 'severities', name, 'maxAdmitted'],
+/** The most rounds a policy may allow: a bound on the run, far past any real review loop. */
+export const MAX_ROUNDS = 1_000_000;
+
+/** One field of a policy as its rule sees it: where it is, its value, whether it holds, what would. */
+type Field = Readonly<{ path: Path; value: unknown; holds: boolean; expected: string }>;
+
+const field = (path: Path, value: unknown, holds: boolean, expected: string): Field => ({
+  path,
+  value,
+  holds,
+  expected,
+});
+
+const integerFrom = (n: number, min: number, max = Number.MAX_SAFE_INTEGER): boolean =>
+  Number.isInteger(n) && n >= min && n <= max;
+const names = (list: ReadonlyArray<string>): boolean => list.every((s) => !isBlank(s));
+const distinct = (list: ReadonlyArray<string>): boolean => new Set(list).size === list.length;
+
+/**
+ * Every value rule of a policy, one line a field, in the order a refusal names them. The codecs
+ * (zod for a policy file, io-ts for a log) check only its shape; what the values must be is here,
+ * for a policy file, a preset, a library caller and a log alike. A new policy field adds its line.
+ */
+const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
+  (p) => [field(['name'], p.name, !isBlank(p.name), 'a non-empty name')],
+  (p) => [
+    field(
+      ['maxRounds'],
+      p.maxRounds,
+      integerFrom(p.maxRounds, 1, MAX_ROUNDS),
+      `an integer from 1 to ${MAX_ROUNDS}`,
+    ),
+  ],
+  (p) => [
+    field(['severities'], p.severities, Object.keys(p.severities).length > 0, 'at least one severity'),
+    field(
+      ['severities'],
+      Object.keys(p.severities),
+      names(Object.keys(p.severities)),
+      'non-empty severity names',
+    ),
+  ],
+  (p) =>
+    Object.entries(p.severities).map(([name, rule]) =>
+      field(
+        ['severities', name, 'maxAdmitted'],
+        rule.maxAdmitted,
+        rule.maxAdmitted === null || integerFrom(rule.maxAdmitted, 0),
+        'null or an integer >= 0',
+      ),
+    ),
+  (p) => [
+    field(['stages'], p.stages, names(p.stages) && distinct(p.stages), 'distinct, non-empty stage names'),
+  ],
+  (p) =>
+    COST_KEYS.map((unit) => {
+      const limit = p.budget[unit];
+      return field(
+        ['budget', unit],
+        limit,
+        limit === undefined || amountIsReal(limit),
+        'a finite number >= 0',
       );
+    }),
+  (p) => [
+    field(
+      ['mergeWithinLines'],
+      p.mergeWithinLines,
+      p.mergeWithinLines === undefined || integerFrom(p.mergeWithinLines, 0),
+      'an integer >= 0 (lines)',
+    ),
+  ],
+  (p) => [
+    field(
+      ['experts'],
+      p.experts,
+      p.experts === undefined || (names(p.experts) && distinct(p.experts)),
+      'distinct, non-empty reviewer names',
+    ),
+  ],
+  (p) => [
+    field(
+      ['blockingCategories'],
+      p.blockingCategories,
+      p.blockingCategories === null || names(p.blockingCategories),
+      'null (any category) or non-empty category names',
+    ),
+  ],
+  (p) => [
+    field(
+      ['principleCategories'],
+      p.principleCategories,
+      names(p.principleCategories),
+      'non-empty category names',
+    ),
+  ],
+];
+
+const shown = (value: unknown): string =>
+  typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+
+/**
+ * Whether a policy's values are usable: the first field that breaks its rule refuses the policy
+ * (`invalid-policy`), naming the field, what it holds and what it must be.
+ */
+export const policyIsUsable = (policy: Policy): Check => {
+  for (const fieldsOf of POLICY_FIELDS) {
+    for (const f of fieldsOf(policy)) {
+      if (!f.holds) {
+        return fail(
+          'invalid-policy',
+          `${formatPath(['policy', ...f.path])} must be ${f.expected}, got ${shown(f.value)}`,
+          ['policy', ...f.path],
+        );
+      }
     }
   }
-  return ok;
+  return preExistingSeverityIsAdvisory(policy);
+};
+
+/** A pre-existing candidate is re-graded to a severity the policy knows, and one that never blocks. */
+const preExistingSeverityIsAdvisory = (policy: Policy): Check => {
+  const name = policy.preExistingSeverity;
+  if (name === undefined || policy.severities[name]?.blocks === false) return ok;
+  return fail(
+    'invalid-policy',
+    `policy.preExistingSeverity ${JSON.stringify(name)} must be a severity of the policy that does not block (${
+      Object.hasOwn(policy.severities, name)
+        ? 'it blocks'
+        : `known: ${Object.keys(policy.severities).join(', ')}`
+    })`,
+    ['policy', 'preExistingSeverity'],
+  );
 };
 
 /** `run.opened`: once, with a usable policy; the run's rules are pinned from here on. */

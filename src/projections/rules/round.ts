@@ -15,10 +15,12 @@ import { citationsResolve } from './citations.js';
 import { panelOf, panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
-import { type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
+import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
+import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 
 /** A captured rename moves a finding's `file`; its id is the one it was born with. */
 const applyRenames = (
@@ -36,9 +38,9 @@ const applyRenames = (
 };
 
 /** A file is touched when the capture lists it or renamed a file to it. */
-const touchedBy = (capture: RevisionCapturedData): ((f: Finding) => boolean) => {
+const touchedBy = (capture: RevisionCapturedData): ((file: string) => boolean) => {
   const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
-  return (f) => touched.has(f.file);
+  return (file) => touched.has(file);
 };
 
 const applyDecisions = (
@@ -187,24 +189,53 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(lifecycle)) return lifecycle;
   const panel = closedByItsPanel(state, policy, event.data.reportSha, result);
   if (E.isLeft(panel)) return panel;
+  if (panel.right.merge === null && report.verifications !== undefined) {
+    return fail(
+      'invalid-report',
+      "a round report carries verifications: they rule on other contributions' candidates, so they belong in a contribution (clearance contribute), and the round is closed by the merge (clearance record --merge)",
+      ['verifications'],
+    );
+  }
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
   const moved = applyRenames(state.findings, capture.right);
-  const decided = decisionsCoverTouched(round, policy, moved, touchedBy(capture.right), report.decisions);
+  const decided = decisionsCoverTouched(
+    round,
+    policy,
+    moved,
+    (f) => touchedBy(capture.right)(f.file),
+    report.decisions,
+  );
   if (E.isLeft(decided)) return decided;
   const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
   if (E.isLeft(reproduced)) return reproduced;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
-  const admission = admitCandidates(policy, round, state.admitted, candidates.right);
-  const findings = applyDecisions(
+  const merge = panel.right.merge;
+  const reviewer = report.reviewer ?? ANONYMOUS;
+  const touched = touchedBy(capture.right);
+  const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
+  const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
+  const admission = admitCandidates(
+    policy,
+    round,
+    state.admitted,
+    offered
+      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+    (c) => plausibleIsAdvisory(policy, round, c, touched),
+  );
+  const decidedFindings = applyDecisions(
     round,
     moved,
     report.decisions,
-    withProvenance(admission.opened, panel.right.merge),
+    withProvenance(admission.opened, merge),
   );
+  const stillOpen = linkedStayOpen(decidedFindings, linked);
+  if (E.isLeft(stillOpen)) return stillOpen;
+  const findings = linkCorroborations(decidedFindings, linked, merge, reviewer);
   const status = deriveStatus(maxRoundsOf(state), round, findings, result);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
@@ -226,6 +257,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       reportSha: event.data.reportSha,
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
+    refuted: pushAll(state.refuted, refutedIn(round, candidates.right, merge, reviewer)),
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),

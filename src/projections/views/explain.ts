@@ -6,6 +6,7 @@ import {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type Rerun,
   type RoundOutcome,
   type Ruling,
@@ -63,6 +64,8 @@ export type Explanation = Readonly<{
   panels: ReadonlyArray<Panel>;
   /** every finding, whatever its status, that a merge made from several candidates or reviewers */
   merges: ReadonlyArray<MergeReason>;
+  /** refuted candidates: dropped, never findings, with who refuted them and why */
+  refuted: ReadonlyArray<Refuted>;
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
 }>;
@@ -132,6 +135,7 @@ export const explain = (state: RunState): Explanation => {
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
     merges: mergedFindings(state),
+    refuted: toArray(state.refuted),
     reruns: toArray(state.reruns),
   };
 };
@@ -183,6 +187,10 @@ export const renderExplanation = (e: Explanation): string => {
     );
     lines.push(...provenanceLines(m));
   }
+  for (const r of e.refuted)
+    lines.push(
+      `refuted in round ${r.round}, dropped: ${r.id.slice(0, 12)} [${r.severity}] ${r.file}${r.line === null ? '' : `:${r.line}`} ${r.summary} (by ${r.by.join(', ')}: ${r.evidence.split('\n')[0] ?? ''})`,
+    );
   for (const r of e.reruns)
     lines.push(
       `${r.findingId.slice(0, 12)} reproduction re-run on round ${r.round}'s input ${r.inputSha.slice(0, 12)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`}`,

@@ -1,16 +1,10 @@
+import { GATE_REFUSALS, type GateRefusal } from '../../errors.js';
 import type { GateObservation } from '../observation.js';
 import type { RunState, RunStatus } from '../state.js';
 
 export type { GateObservation };
 
-export const GATE_REFUSALS = [
-  'no-review',
-  'not-converged',
-  'unverifiable',
-  'artifact-changed',
-  'head-moved',
-] as const;
-export type GateRefusal = (typeof GATE_REFUSALS)[number];
+export { GATE_REFUSALS, type GateRefusal };
 
 export type GateVerdict =
   | Readonly<{

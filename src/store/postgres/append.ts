@@ -80,7 +80,7 @@ export const appendPostgres = async (
       ]);
       return {
         appended: encoded.stored,
-        folded: fold(encoded.stored, { state: folded.state, trail: [] }),
+        folded: plan.folded,
         repairedTail: null,
         alreadyRecorded: false,
       };
