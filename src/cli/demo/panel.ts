@@ -27,13 +27,25 @@ const SOCKETS = {
   evidence: '200 aborted requests leave 200 sockets in CLOSE_WAIT; the pool refuses new connections',
 } as const;
 
+/** A candidate the verifier refutes: the merge drops it and keeps it on the record. */
+const CACHE = {
+  file: 'src/cache.js',
+  line: 7,
+  category: 'security',
+  summary: 'Cached responses may leak across users',
+  severity: 'major',
+  confirmed: true,
+  evidence: 'the cache key looks like it omits the user id',
+} as const;
+
 /** One reviewer handing in a report, as the driver would with `clearance contribute`. */
 type HandIn = Readonly<{ expert: string; report: RoundReport; file: string }>;
 
 /**
- * A round from three reviewers: two hand in and flag the same line under different categories,
- * the merge makes one finding of it, corroborated by both; the third hands in nothing, so the
- * round is partial and names them. In round 2 all three hand in and the run converges.
+ * A round from three reviewers and a verifier: two hand in and flag the same line under different
+ * categories, the merge makes one finding of it, corroborated by both; the verifier refutes another
+ * candidate, which the merge drops and keeps on the record; the third expert hands in nothing, so
+ * the round is partial and names them. In round 2 the three experts hand in and the run converges.
  */
 export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
   const { dir, by } = ctx;
@@ -41,7 +53,8 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
   const handIn = async ({ expert, report: r, file }: HandIn): Promise<AppendResult> => {
     n.command(`contribute ${runId} --expert ${expert} --report ${file}`);
     const done = await contribute(dir, runId, r, expert, { by });
-    const counts = `${r.candidates.length} candidate(s), ${r.decisions.length} decision(s)`;
+    const ruled = r.verifications?.length ?? 0;
+    const counts = `${r.candidates.length} candidate(s), ${r.decisions.length} decision(s)${ruled === 0 ? '' : `, ${ruled} verdict(s)`}`;
     n.say(`${expert} handed in ${counts}`);
     return done;
   };
@@ -64,14 +77,15 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
     by,
   );
 
-  n.step('Round 1: security and correctness flag the same line; style hands in nothing');
-  // Round 1's reports, in the order they are handed in. A verifier's contribution that rules a
-  // candidate refuted (which the merge then drops, keeping its evidence) is one more entry here,
-  // followed by a line saying what was dropped once the round is closed.
+  n.step(
+    'Round 1: security and correctness flag the same line, a verifier refutes one candidate, style hands in nothing',
+  );
+  // Round 1's reports, in the order they are handed in: a verifier rules only on candidates
+  // already handed in, so it comes last.
   const round1: ReadonlyArray<HandIn> = [
     {
       expert: 'security',
-      report: report(runId, 1, revision(1), { candidates: [SOCKETS], reviewer: 'security' }),
+      report: report(runId, 1, revision(1), { candidates: [SOCKETS, CACHE], reviewer: 'security' }),
       file: 'security.json',
     },
     {
@@ -79,12 +93,30 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
       report: report(runId, 1, revision(1), { candidates: [MAJOR, NIT], reviewer: 'correctness' }),
       file: 'correctness.json',
     },
+    {
+      expert: 'verifier',
+      report: report(runId, 1, revision(1), {
+        reviewer: 'verifier',
+        verifications: [
+          {
+            file: CACHE.file,
+            category: CACHE.category,
+            summary: CACHE.summary,
+            verdict: 'refuted',
+            evidence: 'the key is `${userId}:${url}` (src/cache.js:5); a second user misses the cache',
+          },
+        ],
+      }),
+      file: 'verifier.json',
+    },
   ];
   for (const h of round1) await handIn(h);
   n.say(c.dim('style is still missing: record --merge records it absent (collect would, at its deadline)'));
   const r1 = await closeRound();
 
-  n.step('Why round 1 ended as it did: one finding from two candidates, corroborated, and the absent named');
+  n.step(
+    'Why round 1 ended as it did: one finding from two candidates, corroborated; the refuted one dropped; the absent named',
+  );
   n.command(`explain ${runId}`);
   n.say(renderExplanation(explain(r1.folded.state)));
   n.command(`status ${runId}`);
