@@ -103,7 +103,8 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
             category: CACHE.category,
             summary: CACHE.summary,
             verdict: 'refuted',
-            evidence: 'the key joins the user id and the URL (src/cache.js:5); a second user misses the cache',
+            evidence:
+              'the key joins the user id and the URL (src/cache.js:5); a second user misses the cache',
           },
         ],
       }),
