@@ -87,10 +87,20 @@ export type Absentee = Readonly<{
   detail: string;
 }>;
 
+/** One contribution to a round, as its panel lists it: who handed in what. */
+export type PanelReport = Readonly<{
+  reviewer: string;
+  reportSha: string;
+  candidates: number;
+  decisions: number;
+}>;
+
 /** Who reviewed a round that was merged from contributions, and who was absent. */
 export type Panel = Readonly<{
   round: number;
   contributors: ReadonlyArray<string>;
+  /** each contribution, in the order it was recorded */
+  reports: ReadonlyArray<PanelReport>;
   absent: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason; detail: string }>>;
 }>;
 
@@ -249,4 +259,5 @@ export const maxRoundsOf = (state: RunState): number =>
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
 // 6: refuted candidates (`refuted`), a finding's verdict
-export const STATE_SHAPE_VERSION = 6;
+// 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
+export const STATE_SHAPE_VERSION = 7;
