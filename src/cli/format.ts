@@ -1,5 +1,5 @@
 import type { TrailEntry } from '../projections/fold.js';
-import type { RunStatus } from '../projections/state.js';
+import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';
 import type { Colors } from './context.js';
@@ -19,6 +19,15 @@ export const findingLine = (c: Colors, f: FindingView): string => {
     ...(f.reopened > 0 ? [`reopened ${f.reopened}×`] : []),
   ];
   return `  ${mark} ${c.dim(shortId(f.id))} ${f.severity.padEnd(6)} ${f.citation}  ${f.summary} ${c.dim(`[${tags.join(', ')}]`)}`;
+};
+
+/** A round's reviewers as one line: each contribution and what it held, then who was absent and why. */
+export const panelLine = (p: Panel, lead: string): string => {
+  const reports = p.reports
+    .map((r) => `${r.reviewer} (${r.candidates} candidate(s), ${r.decisions} decision(s))`)
+    .join(', ');
+  const absent = p.absent.map((a) => `${a.expert} (${a.reason}: ${a.detail})`).join('; ');
+  return `${lead}: ${reports === '' ? 'no contribution' : reports}${absent === '' ? '' : `; absent: ${absent}`}`;
 };
 
 export const statusText = (c: Colors, view: StatusView, seq: number): string => {
@@ -52,6 +61,10 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
       ),
     );
   }
+  for (const p of view.panels) lines.push(panelLine(p, `round ${p.round} reviewed by`));
+  const heard = view.contributions;
+  if (heard.reports.length > 0 || heard.absent.length > 0)
+    lines.push(panelLine(heard, `round ${heard.round} so far`));
   const k = view.counts;
   lines.push(
     `findings: ${k.open} open (${k.openBlocking} blocking), ${k.fixed} fixed, ${k.withdrawn} withdrawn, ${k.suppressed} suppressed`,
@@ -62,7 +75,12 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
 
 /** One event of the audit trail, as `replay` prints it. */
 export const trailLine = (c: Colors, t: TrailEntry, meta: Readonly<{ at?: string; by?: string }>): string => {
-  const head = `#${t.seq} ${c.dim(meta.at ?? '')} ${c.dim(meta.by === undefined ? '' : `by ${meta.by}`)} ${c.bold(t.type)}${t.round === null ? '' : ` round ${t.round}`}`;
+  const head = [
+    `#${t.seq}`,
+    ...(meta.at === undefined ? [] : [c.dim(meta.at)]),
+    ...(meta.by === undefined ? [] : [c.dim(`by ${meta.by}`)]),
+    `${c.bold(t.type)}${t.round === null ? '' : ` round ${t.round}`}`,
+  ].join(' ');
   if (t.rejection !== null)
     return `${head}\n    ${c.red('✗ refused')} ${t.rejection.code}: ${t.rejection.message}`;
   const effects: string[] = [];

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
-import { noteOf } from './notes.js';
+import { noteOf, panelNote } from './notes.js';
 import {
   type FindingStatus,
   initialState,
@@ -12,7 +12,7 @@ import {
   type RunStatus,
   type Suppressed,
 } from './state.js';
-import { itemsFrom } from './vec.js';
+import { itemsFrom, last } from './vec.js';
 
 /** What one event did, for the audit trail: its effect on the run, or why it was refused. */
 export type TrailEntry = Readonly<{
@@ -88,6 +88,12 @@ export const step = (
   return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
 };
 
+/** The event's note; a round closed from contributions also says whose, from the panel it added. */
+const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
+  const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
+  return panel === undefined ? noteOf(event) : panelNote(panel, noteOf(event));
+};
+
 /** The trail's record of one event: what it did to the run, or why it was refused. */
 const entryOf = (
   before: RunState,
@@ -100,7 +106,7 @@ const entryOf = (
   round: roundOf(event),
   status: after.state.status,
   ...(after.rejection === null ? effect(before, after.state) : NOTHING),
-  note: noteOf(event),
+  note: noteAfter(event, before, after.state),
   convergedBy:
     after.rejection === null && before.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
   rejection: after.rejection,

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../events/event.js';
 import { describeCost } from './cost-text.js';
+import type { Panel } from './state.js';
 
 /** What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who ruled and why. */
 export const noteOf = (event: DomainEvent): string | null => {
@@ -32,4 +33,20 @@ export const noteOf = (event: DomainEvent): string | null => {
     default:
       return null;
   }
+};
+
+/**
+ * What a round closed from its contributions was made of, for the audit trail: the event itself
+ * carries only the merged report, so the panel the fold derived says who handed in and who did not.
+ */
+export const panelNote = (panel: Panel, note: string | null): string => {
+  const from =
+    panel.reports.length === 0
+      ? 'no contribution'
+      : `merge of ${panel.reports.length} contribution(s): ${panel.reports.map((r) => `${r.reviewer} (${r.candidates} candidate(s))`).join(', ')}`;
+  const absent =
+    panel.absent.length === 0
+      ? ''
+      : `; absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
+  return `${from}${absent}${note === null ? '' : `; ${note}`}`;
 };

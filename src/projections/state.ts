@@ -90,10 +90,20 @@ export type Absentee = Readonly<{
   detail: string;
 }>;
 
+/** One contribution to a round, as its panel lists it: who handed in what. */
+export type PanelReport = Readonly<{
+  reviewer: string;
+  reportSha: string;
+  candidates: number;
+  decisions: number;
+}>;
+
 /** Who reviewed a round that was merged from contributions, and who was absent. */
 export type Panel = Readonly<{
   round: number;
   contributors: ReadonlyArray<string>;
+  /** each contribution, in the order it was recorded */
+  reports: ReadonlyArray<PanelReport>;
   absent: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason; detail: string }>>;
 }>;
 
@@ -266,5 +276,6 @@ export const maxRoundsOf = (state: RunState): number =>
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
 // 6: refuted candidates (`refuted`), a finding's verdict
-// 7: a finding's step may be `reopened`; a run blocked early keeps its `stall`
-export const STATE_SHAPE_VERSION = 7;
+// 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
+// 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
+export const STATE_SHAPE_VERSION = 8;

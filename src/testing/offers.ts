@@ -3,7 +3,7 @@ import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } fr
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
-import { decideUntrusted, evolveAll } from '../projections/decide.js';
+import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
 
@@ -16,19 +16,30 @@ export type Offer =
       citations?: ReadonlyArray<CitationCheck>;
       result?: RoundResult;
     }>
-  | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>;
+  | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>
+  /** `record --merge`: close the round in progress from its contributions */
+  | Readonly<{ kind: 'merge' }>;
 
-/** Offer it: through `decideUntrusted` for a report (mutations break its shape too), straight to `evolve` for events. */
-export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> =>
-  offer.kind === 'report'
-    ? E.map((d: { state: RunState }) => d.state)(
+/**
+ * Offer it: through `decideUntrusted` for a report (mutations break its shape too), through
+ * `decideMerge` for a merge, straight to `evolve` for events.
+ */
+export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> => {
+  switch (offer.kind) {
+    case 'report':
+      return E.map((d: { state: RunState }) => d.state)(
         decideUntrusted(state, offer.report, {
           ...(offer.capture === undefined ? {} : { capture: offer.capture }),
           ...(offer.citations === undefined ? {} : { citations: offer.citations }),
           ...(offer.result === undefined ? {} : { result: offer.result }),
         }),
-      )
-    : evolveAll(state, offer.events);
+      );
+    case 'merge':
+      return E.map((d: { state: RunState }) => d.state)(decideMerge(state));
+    case 'events':
+      return evolveAll(state, offer.events);
+  }
+};
 
 export type Context = Readonly<{ state: RunState; valid: BuiltRound | null }>;
 

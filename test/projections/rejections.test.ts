@@ -533,6 +533,24 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .whenEvent(roundRecorded(report(1, 'A')))
         .rejects('merge-mismatch', /must be their merge/);
     });
+    it('record --merge with nothing handed in has nothing to merge, and says what to do', () => {
+      given(panel, captured(1, 'A'))
+        .whenMerged()
+        .rejects(
+          'no-contributions',
+          /no reviewer has handed in a report\. Hand in each reviewer's report first \(clearance contribute/,
+        );
+      const absent: DomainEvent = {
+        type: 'contribution.absent',
+        data: { round: 1, inputSha: sha('A'), expert: 'bob', reason: 'missing', detail: 'timed out' },
+      };
+      given(panel, captured(1, 'A'), absent)
+        .whenMerged()
+        .rejects(
+          'no-contributions',
+          /only absences are recorded \(bob: missing\).*record the round from one report/,
+        );
+    });
     it('every expected expert handed in or is absent', () => {
       given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'))
         .whenEvent(roundRecorded(r1, { result: 'partial' }))

@@ -95,7 +95,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
       )
       .option(
         '--merge',
-        'close the round from the contributions recorded so far (see clearance contribute --help)',
+        'close the round with the merge of the contributions recorded so far; experts not heard from are recorded absent (see clearance contribute --help)',
       )
       .option('--reason <text>', 'with --end: why (for ci_failed, the diagnosis: it is the feedback)')
       .option(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ABSENCE_REASONS } from '../../events/codecs/contribution.js';
 import { CostSchema, ReportSchema } from '../../events/report.js';
 
 /**
@@ -90,6 +91,42 @@ export const RoundOutcome = z.strictObject({
   reason: z.string().nullable(),
   reportSha: z.string().optional().describe("the recorded report's hash, for a round that ended with one"),
 });
+
+export const MergedFrom = z
+  .strictObject({
+    id: Sha,
+    reviewer: z.string(),
+    file: z.string(),
+    line: z.number().int().nullable(),
+    category: z.string(),
+  })
+  .describe('a candidate the merge folded into this finding, and who proposed it');
+
+export const Panel = z
+  .strictObject({
+    round: z.number().int(),
+    contributors: z.array(z.string()).describe('the reviewers who handed in, sorted'),
+    reports: z
+      .array(
+        z.strictObject({
+          reviewer: z.string().describe('the expert, or "anonymous"'),
+          reportSha: Sha,
+          candidates: z.number().int(),
+          decisions: z.number().int(),
+        }),
+      )
+      .describe('each contribution, in the order it was recorded'),
+    absent: z
+      .array(
+        z.strictObject({
+          expert: z.string(),
+          reason: z.enum(ABSENCE_REASONS),
+          detail: z.string(),
+        }),
+      )
+      .describe('who handed in nothing usable, and why'),
+  })
+  .describe("a round's reviewers: each contribution, and who was absent");
 
 export const Ruling = z.strictObject({
   round: z.number().int(),

@@ -5,13 +5,14 @@ import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport } from '../../events/report.js';
-import type { RunState } from '../state.js';
+import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { fail, isBlank } from './check.js';
 import { decisionFitsFinding } from './decisions.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
+import { reviewerOf } from './merge.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
@@ -23,6 +24,23 @@ export const panelOfNextRound = (state: RunState) => {
     absent: state.absent.filter((a) => a.round === round && a.inputSha === inputSha),
   };
 };
+
+/** The panel of a round: its contributions in the order recorded, its reviewers, its absentees. */
+export const panelOf = (
+  round: number,
+  contributions: ReadonlyArray<Contribution>,
+  absent: ReadonlyArray<Absentee>,
+): Panel => ({
+  round,
+  contributors: [...new Set(contributions.map(reviewerOf))].sort(),
+  reports: contributions.map((c) => ({
+    reviewer: reviewerOf(c),
+    reportSha: c.reportSha,
+    candidates: c.report.candidates.length,
+    decisions: c.report.decisions.length,
+  })),
+  absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
+});
 
 /** A reviewer hands in one report, or is absent, once per round. */
 const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Rejection, void> => {
@@ -161,4 +179,30 @@ export const recordAbsence = (state: RunState, event: ContributionAbsent): E.Eit
   const heard = notYetHeard(state, event.data.expert);
   if (E.isLeft(heard)) return heard;
   return E.right({ ...state, absent: [...state.absent, event.data] });
+};
+
+/**
+ * `record --merge` closes the round from what its reviewers handed in; with nothing handed in there
+ * is nothing to merge. This is an offer's refusal, not an event's: no event is built, and the
+ * absences already recorded stay as they are.
+ */
+export const contributionsToMerge = (
+  state: RunState,
+): E.Either<Rejection, Readonly<{ run: Run; contributions: readonly [Contribution, ...Contribution[]] }>> => {
+  const run = acceptingRounds(state);
+  if (E.isLeft(run)) return run;
+  const { contributions, absent } = panelOfNextRound(state);
+  const [first, ...rest] = contributions;
+  if (first !== undefined) return E.right({ run: run.right, contributions: [first, ...rest] });
+  const round = state.round + 1;
+  const { runId } = run.right;
+  const heard =
+    absent.length === 0
+      ? 'no reviewer has handed in a report'
+      : `only absences are recorded (${absent.map((a) => `${a.expert}: ${a.reason}`).join(', ')})`;
+  return fail(
+    'no-contributions',
+    `round ${round} of ${runId} has no contribution to merge: ${heard}. Hand in each reviewer's report first (clearance contribute ${runId} --expert NAME --report FILE, or clearance collect), then record --merge; or record the round from one report (clearance record ${runId} --report FILE)`,
+    ['contributions'],
+  );
 };

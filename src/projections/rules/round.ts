@@ -12,7 +12,7 @@ import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
-import { panelOfNextRound } from './contribution.js';
+import { panelOf, panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
@@ -120,17 +120,7 @@ const closedByItsPanel = (
   }
   const [first, ...rest] = contributions;
   if (first === undefined) {
-    return E.right({
-      merge: null,
-      panel:
-        absent.length === 0
-          ? null
-          : {
-              round,
-              contributors: [],
-              absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
-            },
-    });
+    return E.right({ merge: null, panel: absent.length === 0 ? null : panelOf(round, [], absent) });
   }
   const merge = mergeContributions(policy, [first, ...rest]);
   if (reportSha(merge.report) !== reportShaOffered) {
@@ -149,14 +139,7 @@ const closedByItsPanel = (
       ['expert'],
     );
   }
-  return E.right({
-    merge,
-    panel: {
-      round,
-      contributors: [...new Set(contributions.map(reviewerOf))].sort(),
-      absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
-    },
-  });
+  return E.right({ merge, panel: panelOf(round, contributions, absent) });
 };
 
 const partialReason = (panel: Panel | null): string =>

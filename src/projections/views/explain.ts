@@ -1,6 +1,7 @@
 import {
   type Extension,
   type Finding,
+  type FindingStatus,
   type FindingStep,
   type MergedFrom,
   maxRoundsOf,
@@ -30,7 +31,22 @@ export type BlockingReason = Readonly<{
   keptOpen: ReadonlyArray<FindingStep>;
   /** the reviewers who proposed it, when its round was merged from contributions */
   reviewers: ReadonlyArray<string>;
+  /** how many reviewers proposed it (0 for a finding from a single-report round) */
+  corroboration: number;
   /** the candidates the merge folded into it */
+  mergedFrom: ReadonlyArray<MergedFrom>;
+}>;
+
+/** A finding a merge made from more than one candidate, or that more than one reviewer proposed. */
+export type MergeReason = Readonly<{
+  id: string;
+  citation: string;
+  severity: string;
+  status: FindingStatus;
+  blocking: boolean;
+  openedRound: number;
+  reviewers: ReadonlyArray<string>;
+  corroboration: number;
   mergedFrom: ReadonlyArray<MergedFrom>;
 }>;
 
@@ -52,6 +68,8 @@ export type Explanation = Readonly<{
   convergedBy: string | null;
   /** each round merged from contributions: who reviewed it, who was absent and why */
   panels: ReadonlyArray<Panel>;
+  /** every finding, whatever its status, that a merge made from several candidates or reviewers */
+  merges: ReadonlyArray<MergeReason>;
   /** refuted candidates: dropped, never findings, with who refuted them and why */
   refuted: ReadonlyArray<Refuted>;
   /** every reproduction re-run at the start of a re-review, and what it did */
@@ -68,8 +86,24 @@ const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
   openedRound: f.openedRound,
   keptOpen: historyOf(state, f).filter((step) => step.status === 'open'),
   reviewers: f.reviewers ?? [],
+  corroboration: f.reviewers?.length ?? 0,
   mergedFrom: f.mergedFrom ?? [],
 });
+
+const mergedFindings = (state: RunState): ReadonlyArray<MergeReason> =>
+  Object.values(state.findings)
+    .filter((f) => (f.reviewers?.length ?? 0) > 1 || (f.mergedFrom?.length ?? 0) > 0)
+    .map((f) => ({
+      id: f.id,
+      citation: citationOf(f),
+      severity: f.severity,
+      status: f.status,
+      blocking: f.blocking,
+      openedRound: f.openedRound,
+      reviewers: f.reviewers ?? [],
+      corroboration: f.reviewers?.length ?? 0,
+      mergedFrom: f.mergedFrom ?? [],
+    }));
 
 const headlineOf = (state: RunState, blocking: number): string => {
   const run = state.run;
@@ -110,6 +144,7 @@ export const explain = (state: RunState): Explanation => {
     extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
+    merges: mergedFindings(state),
     refuted: toArray(state.refuted),
     reruns: toArray(state.reruns),
   };
@@ -130,17 +165,25 @@ const describeStep = (step: FindingStep): string => {
   }
 };
 
+/** Who proposed a merged finding and what it absorbed, as indented lines. */
+const provenanceLines = (
+  m: Readonly<{ reviewers: ReadonlyArray<string>; mergedFrom: ReadonlyArray<MergedFrom> }>,
+): string[] => [
+  ...(m.reviewers.length > 0
+    ? [`    proposed by ${m.reviewers.join(', ')} (corroborated ${m.reviewers.length}×)`]
+    : []),
+  ...m.mergedFrom.map(
+    (from) =>
+      `    merged from ${from.id.slice(0, 12)} (${from.category}, ${from.file}${from.line === null ? '' : `:${from.line}`}) by ${from.reviewer}`,
+  ),
+];
+
 /** The explanation as text for a person. */
 export const renderExplanation = (e: Explanation): string => {
   const lines = [e.headline];
   for (const b of e.blocking) {
     lines.push(`- ${b.id.slice(0, 12)} [${b.severity}] ${b.citation} ${b.summary}`);
-    if (b.reviewers.length > 0)
-      lines.push(`    proposed by ${b.reviewers.join(', ')} (corroborated ${b.reviewers.length}×)`);
-    for (const m of b.mergedFrom)
-      lines.push(
-        `    merged from ${m.id.slice(0, 12)} (${m.category}, ${m.file}${m.line === null ? '' : `:${m.line}`}) by ${m.reviewer}`,
-      );
+    lines.push(...provenanceLines(b));
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
   }
   for (const p of e.panels) {
@@ -148,6 +191,13 @@ export const renderExplanation = (e: Explanation): string => {
     lines.push(
       `round ${p.round} reviewed by ${p.contributors.join(', ') || 'no one'}${absent === '' ? '' : `; absent: ${absent}`}`,
     );
+  }
+  // the blocking ones are shown above with their history
+  for (const m of e.merges.filter((m) => !(m.blocking && m.status === 'open'))) {
+    lines.push(
+      `merged: ${m.id.slice(0, 12)} [${m.severity}] ${m.citation} (${m.status}${m.blocking ? '' : ', advisory'}, round ${m.openedRound})`,
+    );
+    lines.push(...provenanceLines(m));
   }
   for (const r of e.refuted)
     lines.push(
