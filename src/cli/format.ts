@@ -16,6 +16,7 @@ export const findingLine = (c: Colors, f: FindingView): string => {
   const tags = [
     f.blocking ? 'blocking' : 'advisory',
     f.status === 'open' ? `open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}` : f.status,
+    ...(f.reopened > 0 ? [`reopened ${f.reopened}×`] : []),
   ];
   return `  ${mark} ${c.dim(shortId(f.id))} ${f.severity.padEnd(6)} ${f.citation}  ${f.summary} ${c.dim(`[${tags.join(', ')}]`)}`;
 };
@@ -37,6 +38,17 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
   if (live !== null && live.phase === 'running') {
     lines.push(
       `round ${live.round} is running: ${live.running === null ? 'between stages' : `stage ${live.running}`}${live.finished.length > 0 ? `; finished: ${live.finished.join(', ')}` : ''}`,
+    );
+  }
+  if (view.stall !== null) {
+    const named = view.stall.findings
+      .map(
+        (s) =>
+          `${shortId(s.id)} (${s.why === 'kept-open' ? 'decided open round after round' : 'reopened a second time'})`,
+      )
+      .join(', ');
+    lines.push(
+      c.red(`stalled at round ${view.stall.round}, before the cap: ${named}; only a person can go on`),
     );
   }
   if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${view.inputSha}`);

@@ -77,6 +77,7 @@ export {
   type Decision,
   DecisionSchema,
   type DecisionStatus,
+  OPEN_FINDING_DECISIONS,
   parseReport,
   REPORT_LIMITS,
   ReportSchema,

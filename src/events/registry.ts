@@ -14,6 +14,12 @@ import {
   upcastRoundRecordedV1,
   upcastRunOpenedV1,
 } from './codecs/events-v2.js';
+import {
+  ContributionRecordedV3,
+  RoundRecordedV4,
+  upcastContributionRecordedV2,
+  upcastRoundRecordedV3,
+} from './codecs/reopening.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction.js';
 import {
   ContributionRecordedV2,
@@ -45,11 +51,12 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   },
   'revision.captured': { latest: 1, versions: { 1: { codec: RevisionCapturedV1 } } },
   'round.recorded': {
-    latest: 3,
+    latest: 4,
     versions: {
       1: { codec: RoundRecordedV1, upcast: upcastRoundRecordedV1 },
       2: { codec: RoundRecordedV2, upcast: upcastRoundRecordedV2 },
-      3: { codec: RoundRecordedV3 },
+      3: { codec: RoundRecordedV3, upcast: upcastRoundRecordedV3 },
+      4: { codec: RoundRecordedV4 },
     },
   },
   'round.failed': { latest: 1, versions: { 1: { codec: RoundFailedV1 } } },
@@ -60,10 +67,11 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'finding.ruled': { latest: 1, versions: { 1: { codec: FindingRuledV1 } } },
   'rounds.extended': { latest: 1, versions: { 1: { codec: RoundsExtendedV1 } } },
   'contribution.recorded': {
-    latest: 2,
+    latest: 3,
     versions: {
       1: { codec: ContributionRecordedV1, upcast: upcastContributionRecordedV1 },
-      2: { codec: ContributionRecordedV2 },
+      2: { codec: ContributionRecordedV2, upcast: upcastContributionRecordedV2 },
+      3: { codec: ContributionRecordedV3 },
     },
   },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },

@@ -33,6 +33,7 @@ export const REJECTION_CODES = [
   'unknown-finding',
   'ambiguous-id',
   'closed-finding',
+  'not-reopenable',
   'untouched-decision',
   'duplicate-decision',
   'missing-decision',

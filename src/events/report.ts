@@ -4,7 +4,7 @@ import { type Rejection, type RejectionCode, rejection } from './rejection.js';
 import { describeIssues } from './schema-issues.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
-export { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
+export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
 
 /**
  * What one report may hold, at most. Real multi-finder reports reach about 80 KB in all, with
@@ -118,12 +118,18 @@ export const CandidateSchema = z
 export const DecisionSchema = z
   .strictObject({
     id: text(REPORT_LIMITS.findingId).describe(
-      'the id of an existing open finding: all 64 hex characters, or a unique prefix of at least 8',
+      'the id of an existing open finding (or of a fixed one, to reopen it): all 64 hex characters, or a unique prefix of at least 8',
     ),
-    status: z.enum(DECISION_STATUSES),
-    evidence: text(REPORT_LIMITS.evidence).describe('why: what changed, or why it still stands'),
+    status: z
+      .enum(DECISION_STATUSES)
+      .describe(
+        'fixed, open or withdrawn for an open finding; reopened for a fixed finding whose fix did not hold',
+      ),
+    evidence: text(REPORT_LIMITS.evidence).describe(
+      'why: what changed, why it still stands, or (reopened) what shows the fix did not hold',
+    ),
   })
-  .describe('a ruling on an existing open finding');
+  .describe('a ruling on an existing open finding, or the reopening of a fixed one');
 
 /**
  * A verifier's ruling on a candidate of the round, named by its key (file, category, summary: the

@@ -1,8 +1,14 @@
 // The closed word lists of a round report, kept apart from its zod schema (report.ts) so that the
 // rules and views that name them do not load zod: `clearance status` never parses a report.
 
-/** What a report may decide about an existing open finding. */
-export const DECISION_STATUSES = ['fixed', 'open', 'withdrawn'] as const;
+/** What a report may decide about an existing open finding (and what a policy may allow untouched). */
+export const OPEN_FINDING_DECISIONS = ['fixed', 'open', 'withdrawn'] as const;
+
+/**
+ * Every decision a report may make: the rulings on an open finding, and `reopened`, which turns a
+ * `fixed` finding open again under its own id when the fix did not hold (with evidence of what changed).
+ */
+export const DECISION_STATUSES = [...OPEN_FINDING_DECISIONS, 'reopened'] as const;
 
 /** Where a run stands, as derived by the fold and as a report may state it. */
 export const VERDICTS = ['open', 'converged', 'blocked'] as const;

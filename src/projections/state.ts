@@ -12,10 +12,13 @@ import { emptyVec, type Vec } from './vec.js';
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
 export type FindingStatus = 'open' | 'fixed' | 'withdrawn';
 
-/** What happened to a finding in one round: born, decided, carried forward untouched, or ruled on by a person. */
+/**
+ * What happened to a finding in one round: born, decided, carried forward untouched, ruled on by
+ * a person, or reopened (a fixed finding turned open again, status `open`, with the evidence).
+ */
 export type FindingStep = Readonly<{
   round: number;
-  how: 'opened' | 'decided' | 'carried' | 'ruled';
+  how: 'opened' | 'decided' | 'carried' | 'ruled' | 'reopened';
   status: FindingStatus;
   evidence?: string;
   /** for a ruling: the person who made it */
@@ -167,6 +170,17 @@ export type Ruling = Readonly<{
 }>;
 export type Extension = Readonly<{ round: number; rounds: number; why: string; by: string }>;
 
+/**
+ * Why a run stalled: a blocking finding decided `open` in `stallRounds` consecutive rounds
+ * (`kept-open`), or reopened a second time, the fix not holding (`reopened-twice`).
+ */
+export type StallWhy = 'kept-open' | 'reopened-twice';
+export type Stall = Readonly<{
+  /** the round that stalled the run (it is blocked from there, before its cap) */
+  round: number;
+  findings: ReadonlyArray<Readonly<{ id: string; why: StallWhy }>>;
+}>;
+
 export type Run = Readonly<Pick<RunOpenedData, 'runId' | 'policy' | 'subject' | 'consent'>>;
 
 export type RunState = Readonly<{
@@ -209,6 +223,8 @@ export type RunState = Readonly<{
   panels: Vec<Panel>;
   /** every reproduction re-run at the start of a re-review, in order (kept for the record) */
   reruns: Vec<Rerun>;
+  /** the stall that blocked the run before its cap (policy `stallRounds`); an extension lifts it */
+  stall: Stall | null;
 }>;
 
 export const NO_STAGES: StageProgress = Object.freeze({
@@ -241,6 +257,7 @@ export const initialState: RunState = Object.freeze({
   absent: Object.freeze([]),
   panels: emptyVec,
   reruns: emptyVec,
+  stall: null,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
@@ -260,4 +277,5 @@ export const maxRoundsOf = (state: RunState): number =>
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
 // 6: refuted candidates (`refuted`), a finding's verdict
 // 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
-export const STATE_SHAPE_VERSION = 7;
+// 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
+export const STATE_SHAPE_VERSION = 8;

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
+import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
 import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
@@ -108,13 +108,14 @@ export const untouchedOpen = (ctx: Context) => {
   );
 };
 export const forbiddenUntouched = (ctx: Context) =>
-  DECISION_STATUSES.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
+  OPEN_FINDING_DECISIONS.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
 export const touchedDecisions = (ctx: Context): ReadonlyArray<Decision> => {
   if (!accepting(ctx)) return [];
   const touched = touchedBy(ctx.valid.capture);
   return ctx.valid.report.decisions.filter((d) => {
     const f = ctx.state.findings[d.id];
-    return f !== undefined && touched.has(fileAfter(ctx.valid.capture, f.file));
+    // a reopening is not a decision the round owes: only open findings need one
+    return f !== undefined && f.status === 'open' && touched.has(fileAfter(ctx.valid.capture, f.file));
   });
 };
 export const unrenamed = (ctx: Context) =>

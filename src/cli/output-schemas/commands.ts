@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BlockedReason,
   Capture,
   Cost,
   Extension,
@@ -15,6 +16,7 @@ import {
   RunStatus,
   Seq,
   Sha,
+  Stall,
   Suppressed,
 } from './parts.js';
 
@@ -109,6 +111,8 @@ export const StatusRunOutput = z.strictObject({
   ok,
   runId: RunId.nullable(),
   status: RunStatus,
+  blockedReason: BlockedReason,
+  stall: Stall,
   policy: z.string().nullable(),
   round: z.number().int().describe('the last round that ended'),
   maxRounds: z.number().int().nullable(),
@@ -173,6 +177,8 @@ export const ExplainOutput = z.strictObject({
   runId: RunId,
   status: RunStatus,
   headline: z.string(),
+  blockedReason: BlockedReason,
+  stall: Stall,
   blocking: z.array(
     z.strictObject({
       id: Sha,

@@ -37,7 +37,9 @@ export const Capture = z
 
 export const FindingStep = z.strictObject({
   round: z.number().int(),
-  how: z.enum(['opened', 'decided', 'carried', 'ruled']),
+  how: z
+    .enum(['opened', 'decided', 'carried', 'ruled', 'reopened'])
+    .describe('reopened: a fixed finding turned open again (status open), with the evidence'),
   status: FindingStatus,
   evidence: z.string().optional(),
   by: z.string().optional(),
@@ -56,7 +58,32 @@ export const FindingView = z.strictObject({
   blocking: z.boolean(),
   openedRound: z.number().int(),
   roundsOpen: z.number().int(),
+  reopened: z.number().int().describe('how many times it was reopened after a fix (0 for most)'),
 });
+
+/** why a blocked run is blocked, and the stall that blocked it early */
+export const BlockedReason = z
+  .enum(['cap', 'stalled'])
+  .nullable()
+  .describe(
+    'while blocked: cap (its last round ended with a blocking finding open) or stalled (early, policy stallRounds); null otherwise',
+  );
+export const Stall = z
+  .strictObject({
+    round: z.number().int().describe('the round that stalled the run'),
+    findings: z.array(
+      z.strictObject({
+        id: Sha,
+        why: z
+          .enum(['kept-open', 'reopened-twice'])
+          .describe(
+            'kept-open: decided open in stallRounds consecutive rounds; reopened-twice: the fix is not holding',
+          ),
+      }),
+    ),
+  })
+  .nullable()
+  .describe('while stalled: the round that stalled the run and the findings that did; null otherwise');
 
 export const RoundOutcome = z.strictObject({
   round: z.number().int(),

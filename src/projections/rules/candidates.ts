@@ -117,7 +117,7 @@ export const identifyCandidates = (
     if (existing !== undefined) {
       return fail(
         'existing-finding',
-        `candidates[${index}] is finding ${shortId(id)}, which already exists (${existing.status}): address it by id in decisions`,
+        `candidates[${index}] is finding ${shortId(id)}, which already exists (${existing.status}): address it by id in decisions${existing.status === 'fixed' ? ' (a fix that did not hold: decide it reopened, with evidence)' : ''}`,
         ['candidates', index],
       );
     }

@@ -9,6 +9,7 @@ import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { fail, isBlank } from './check.js';
+import { decisionFitsFinding } from './decisions.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
 import { reviewerOf } from './merge.js';
@@ -102,7 +103,8 @@ const verificationsNameCandidates = (
 /**
  * `contribution.recorded`: one reviewer's report, held for the round's merge. It is bound exactly
  * like a round report, and the seed's rules hold within it (complete, confirmed, well-formed, no
- * duplicated candidate, no existing finding as a candidate, decisions name findings of the run).
+ * duplicated candidate, no existing finding as a candidate, decisions name findings of the run
+ * and fit them: `reopened` a fixed one, anything else an open one).
  * Whether every open finding of a touched file got a decision is asked of the merged round.
  */
 export const recordContribution = (
@@ -142,6 +144,9 @@ export const recordContribution = (
   for (const [i, d] of report.decisions.entries()) {
     const named = namedFinding(state.findings, d.id, `decisions[${i}].id`, ['decisions', i, 'id']);
     if (E.isLeft(named)) return named;
+    // so that the votes the merge combines on one finding are all reopenings, or all rulings on it open
+    const fits = decisionFitsFinding(d, named.right, i);
+    if (E.isLeft(fits)) return fits;
     if (seen.has(d.id)) {
       return fail('duplicate-decision', `decisions[${i}] decides ${d.id.slice(0, 12)} a second time`, [
         'decisions',

@@ -100,6 +100,14 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
   ],
   (p) => [
     field(
+      ['stallRounds'],
+      p.stallRounds,
+      p.stallRounds === undefined || integerFrom(p.stallRounds, 2),
+      'an integer >= 2 (the rounds a blocking finding may be decided open in a row; one is an ordinary review), or absent to turn stalls off',
+    ),
+  ],
+  (p) => [
+    field(
       ['experts'],
       p.experts,
       p.experts === undefined || (names(p.experts) && distinct(p.experts)),

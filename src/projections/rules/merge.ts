@@ -162,8 +162,11 @@ const unique = (items: ReadonlyArray<string>): string[] => [...new Set(items)];
 
 /**
  * Decisions from several reviewers on one finding: `fixed` or `withdrawn` only if no contribution
- * says `open`; otherwise the first non-open status. Every voice stays in the evidence, so the
- * dissent is kept in the finding's history.
+ * says `open`; otherwise the first non-open status. `reopened` wins over every other vote, erring
+ * toward blocking: one reviewer who shows a fix did not hold reopens the finding whatever the others
+ * said. (Each contribution's decisions fit their finding, so the votes on a fixed finding are all
+ * `reopened` and no vote on an open finding is; the order only keeps the merge total.) Every voice
+ * stays in the evidence, so the dissent is kept in the finding's history.
  */
 const mergeDecisions = (ordered: ReadonlyArray<Contribution>, refuted: ReadonlySet<string>): Decision[] => {
   const byId = new Map<string, Array<Readonly<{ reviewer: string; decision: Decision }>>>();
@@ -189,8 +192,8 @@ const mergeDecisions = (ordered: ReadonlyArray<Contribution>, refuted: ReadonlyS
   return [...byId.entries()].map(([id, votes]) => {
     const first = votes[0] as (typeof votes)[number];
     if (votes.length === 1) return first.decision;
-    const open = votes.find((v) => v.decision.status === 'open');
-    const status = open === undefined ? first.decision.status : 'open';
+    const says = (status: Decision['status']) => votes.some((v) => v.decision.status === status);
+    const status = says('reopened') ? 'reopened' : says('open') ? 'open' : first.decision.status;
     const evidence = votes
       .map((v) => `${v.reviewer} (${v.decision.status}): ${v.decision.evidence}`)
       .join('\n');

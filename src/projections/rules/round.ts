@@ -19,6 +19,7 @@ import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.j
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
+import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 
@@ -54,11 +55,12 @@ const applyDecisions = (
   const next: Record<string, Finding> = { ...findings };
   for (const d of decisions) {
     const f = next[d.id] as Finding;
-    next[d.id] = {
-      ...f,
-      status: d.status,
-      steps: push(f.steps, { round, how: 'decided', status: d.status, evidence: d.evidence }),
-    };
+    // a reopened finding is open again under its own id; the step keeps how it came back
+    const step =
+      d.status === 'reopened'
+        ? ({ round, how: 'reopened', status: 'open', evidence: d.evidence } as const)
+        : ({ round, how: 'decided', status: d.status, evidence: d.evidence } as const);
+    next[d.id] = { ...f, status: step.status, steps: push(f.steps, step) };
   }
   for (const f of opened) next[f.id] = f;
   return next;
@@ -236,7 +238,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const stillOpen = linkedStayOpen(decidedFindings, linked);
   if (E.isLeft(stillOpen)) return stillOpen;
   const findings = linkCorroborations(decidedFindings, linked, merge, reviewer);
-  const status = deriveStatus(maxRoundsOf(state), round, findings, result);
+  const stall = stallOf(state, round, findings, report.decisions);
+  const status = deriveStatus(maxRoundsOf(state), round, findings, result, stall !== null);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
   return E.right({
@@ -261,5 +264,6 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),
+    stall,
   });
 };

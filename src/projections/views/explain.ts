@@ -12,10 +12,12 @@ import {
   type Ruling,
   type RunState,
   type RunStatus,
+  type Stall,
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { historyOf } from './history.js';
+import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
 
 export type BlockingReason = Readonly<{
   id: string;
@@ -25,7 +27,7 @@ export type BlockingReason = Readonly<{
   severity: string;
   summary: string;
   openedRound: number;
-  /** every round that kept it open, and how: decided open, or carried forward untouched */
+  /** every round that kept it open, and how: decided open, carried forward untouched, or reopened */
   keptOpen: ReadonlyArray<FindingStep>;
   /** the reviewers who proposed it, when its round was merged from contributions */
   reviewers: ReadonlyArray<string>;
@@ -51,6 +53,10 @@ export type MergeReason = Readonly<{
 export type Explanation = Readonly<{
   status: RunStatus;
   headline: string;
+  /** while blocked: by its cap, or stalled early */
+  blockedReason: BlockedReason | null;
+  /** while stalled: the round that stalled it and the findings that did */
+  stall: Stall | null;
   blocking: ReadonlyArray<BlockingReason>;
   advisoryOpen: number;
   /** rounds that ended without a complete review, and why: none of them can converge a run */
@@ -113,7 +119,9 @@ const headlineOf = (state: RunState, blocking: number): string => {
         ? `converged by ruling of ${state.convergedBy.by} after round ${state.round}: ${state.convergedBy.why}`
         : `converged at round ${state.round} of ${cap}: no blocking finding is open`;
     case 'blocked':
-      return `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
+      return state.stall !== null
+        ? `blocked early at round ${state.round} of ${cap}: stalled, ${describeStall(state, state.stall)}; only a person can go on`
+        : `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
     default:
       return state.round === 0
         ? `open: no round recorded yet; round 1 of ${cap} ${state.capture === null ? 'needs a captured revision' : 'awaits its report'}`
@@ -127,6 +135,8 @@ export const explain = (state: RunState): Explanation => {
   return {
     status: state.status,
     headline: headlineOf(state, blocking.length),
+    blockedReason: blockedReasonOf(state),
+    stall: state.status === 'blocked' ? state.stall : null,
     blocking,
     advisoryOpen: openFindings(state).length - blocking.length,
     incomplete: toArray(state.outcomes).filter((o) => o.result !== 'complete'),
@@ -148,6 +158,8 @@ const describeStep = (step: FindingStep): string => {
       return `round ${step.round} carried it (file untouched, or nothing was reviewed)`;
     case 'ruled':
       return `ruled ${step.status} by ${step.by ?? '?'} after round ${step.round}: ${step.evidence ?? ''}`;
+    case 'reopened':
+      return `round ${step.round} reopened it (it had been fixed): ${step.evidence ?? ''}`;
     default:
       return `round ${step.round} kept it open: ${step.evidence ?? ''}`;
   }

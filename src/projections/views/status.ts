@@ -8,13 +8,19 @@ import {
   type RoundOutcome,
   type RunState,
   type RunStatus,
+  type Stall,
 } from '../state.js';
 import { toArray } from '../vec.js';
 import { type FindingView, findingsOf, findingView } from './findings.js';
+import { type BlockedReason, blockedReasonOf } from './stall.js';
 
 export type StatusView = Readonly<{
   runId: string | null;
   status: RunStatus;
+  /** why a blocked run is blocked: `cap` (its last round ended) or `stalled` (early); null otherwise */
+  blockedReason: BlockedReason | null;
+  /** while stalled: the round that stalled it, and each finding that did, with why */
+  stall: Stall | null;
   policy: string | null;
   /** the last round that ended */
   round: number;
@@ -65,6 +71,8 @@ export const statusOf = (state: RunState): StatusView => {
   return {
     runId: state.run?.runId ?? null,
     status: state.status,
+    blockedReason: blockedReasonOf(state),
+    stall: state.status === 'blocked' ? state.stall : null,
     policy: state.run?.policy.name ?? null,
     round: state.round,
     maxRounds: state.run === null ? null : maxRoundsOf(state),
