@@ -23,6 +23,7 @@ const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, Fin
       );
       for (const f of openBefore) {
         const d = decided.get(f.id);
+        if (d?.status === 'reopened') throw new Error('an open finding was reopened');
         steps
           .get(f.id)
           ?.push(
@@ -31,6 +32,10 @@ const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, Fin
               : { round, how: 'decided', status: d.status, evidence: d.evidence },
           );
       }
+      // a fixed finding reopened: open again from this round, the step says how it came back
+      for (const d of decided.values())
+        if (d.status === 'reopened')
+          steps.get(d.id)?.push({ round, how: 'reopened', status: 'open', evidence: d.evidence });
       for (const id of Object.keys(next.right.findings))
         if (!steps.has(id)) steps.set(id, [{ round, how: 'opened', status: 'open' }]);
     }

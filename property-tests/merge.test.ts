@@ -11,6 +11,7 @@ import {
   PRESETS,
   type RoundReport,
   reportSha,
+  type Verification,
 } from '../src/index.js';
 import { numRuns } from './runs.js';
 
@@ -27,6 +28,28 @@ const candidateArb: fc.Arbitrary<Candidate> = fc.record({
   confirmed: fc.constant(true as const),
   evidence: fc.constantFrom('seen', 'reproduced'),
 });
+
+/** A candidate in either form: the seed's `confirmed: true`, or a verdict (refuted now and then). */
+const verdictCandidateArb: fc.Arbitrary<Candidate> = fc
+  .tuple(candidateArb, fc.constantFrom(undefined, 'confirmed', 'plausible', 'refuted'))
+  .map(([c, verdict]) => {
+    if (verdict === undefined) return c;
+    const { confirmed: _, ...rest } = c;
+    return { ...rest, verdict } as Candidate;
+  });
+
+/** A verifier's ruling on a key from the same pools, so it often names a candidate of the panel. */
+const rulingArb: fc.Arbitrary<Verification> = fc.record(
+  {
+    file: fc.constantFrom('src/a.ts', 'src/b.ts'),
+    category: fc.constantFrom('correctness', 'security', 'style'),
+    summary: fc.constantFrom('leak', 'race', 'naming', 'off by one'),
+    verdict: fc.constantFrom('confirmed', 'plausible', 'refuted'),
+    evidence: fc.constantFrom('checked', 'reproduced', 'cannot happen'),
+    severity: fc.constantFrom('major', 'nit'),
+  },
+  { requiredKeys: ['file', 'category', 'summary', 'verdict', 'evidence'] },
+);
 
 const decisionArb: fc.Arbitrary<Decision> = fc.record({
   id: fc.constantFrom(...FINDINGS),
@@ -49,12 +72,42 @@ const reportArb: fc.Arbitrary<RoundReport> = fc
     decisions,
   }));
 
+const base: RoundReport = {
+  runId: 'run-1',
+  round: 2,
+  inputSha: 'in',
+  completed: true,
+  candidates: [],
+  decisions: [],
+};
+
 const contribution = (expert: string | null, report: RoundReport): Contribution => ({
   round: 2,
   expert,
   reportSha: reportSha(report),
   report,
 });
+
+/** Finders whose candidates carry verdicts, and verifiers who rule on them. */
+const verifiedPanelArb = fc
+  .tuple(
+    fc.uniqueArray(fc.constantFrom('ada', 'bob', 'cy'), { minLength: 1, maxLength: 3 }),
+    fc.uniqueArray(fc.constantFrom('vera', 'vic'), { maxLength: 2 }),
+  )
+  .chain(([finders, verifiers]) =>
+    fc.tuple(
+      ...finders.map((e) =>
+        fc
+          .uniqueArray(verdictCandidateArb, { maxLength: 5, selector: findingId })
+          .map((candidates) => contribution(e, { ...base, candidates })),
+      ),
+      ...verifiers.map((e) =>
+        fc
+          .array(rulingArb, { minLength: 1, maxLength: 6 })
+          .map((verifications) => contribution(e, { ...base, verifications })),
+      ),
+    ),
+  ) as fc.Arbitrary<[Contribution, ...Contribution[]]>;
 
 const panelArb = fc
   .uniqueArray(fc.constantFrom('ada', 'bob', 'cy', 'dee'), { minLength: 1, maxLength: 4 })
@@ -122,6 +175,84 @@ describe('the merge of a round’s contributions', () => {
         expect(blocksFor(policy, kept?.severity ?? '', kept?.category ?? '')).toBe(true);
     }
   });
+
+  test.prop([verifiedPanelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
+    'with verdicts and verifiers’ rulings, is still independent of arrival order',
+    (panel, keys) => {
+      const reordered = shuffled(panel, keys) as [Contribution, ...Contribution[]];
+      expect(mergeContributions(policy, reordered)).toEqual(mergeContributions(policy, panel));
+    },
+  );
+
+  test.prop([verifiedPanelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
+    'with verdicts and rulings, a duplicate contribution changes no finding, no grade and no drop',
+    (panel, which, newcomer) => {
+      const copied = panel[which % panel.length] as Contribution;
+      const before = mergeContributions(policy, panel);
+      const after = mergeContributions(policy, [...panel, contribution(newcomer, copied.report)]);
+      expect(after.report.candidates).toEqual(before.report.candidates);
+      expect(Object.keys(after.refuted).sort()).toEqual(Object.keys(before.refuted).sort());
+    },
+  );
+
+  test.prop([verifiedPanelArb], { numRuns })('a refuted candidate never becomes a finding', (panel) => {
+    const { report, provenance, refuted } = mergeContributions(policy, panel);
+    const rulings = panel.flatMap((c) => c.report.verifications ?? []);
+    const verdictOf = (c: Candidate) => {
+      const on = rulings.filter((r) => findingId(r) === findingId(c)).map((r) => r.verdict);
+      if (on.length === 0) return c.verdict ?? 'confirmed';
+      return on.includes('confirmed') ? 'confirmed' : on.includes('plausible') ? 'plausible' : 'refuted';
+    };
+    const all = panel.flatMap((c) => c.report.candidates);
+    const live = new Set(all.filter((c) => verdictOf(c) !== 'refuted').map(findingId));
+    const findings = report.candidates.filter((c) => c.verdict !== 'refuted');
+    const held = new Set(
+      findings.flatMap((c) => [
+        findingId(c),
+        ...(provenance[findingId(c)]?.mergedFrom ?? []).map((m) => m.id),
+      ]),
+    );
+    for (const c of all.filter((x) => verdictOf(x) === 'refuted' && !live.has(findingId(x)))) {
+      expect(held.has(findingId(c)), `${c.summary} was refuted but is held by a finding`).toBe(false);
+      expect(refuted[findingId(c)]).toBeDefined();
+      expect(report.candidates.filter((x) => findingId(x) === findingId(c))).toEqual([
+        expect.objectContaining({ verdict: 'refuted' }),
+      ]);
+    }
+    // and everything that is not refuted is held by some finding
+    for (const id of live) expect(held.has(id)).toBe(true);
+  });
+
+  test.prop([verifiedPanelArb], { numRuns })(
+    'no candidate that blocks after its rulings is lost: a finding holding it blocks',
+    (panel) => {
+      const { report, provenance } = mergeContributions(policy, panel);
+      const rulings = panel.flatMap((c) => c.report.verifications ?? []);
+      const keptBy = new Map<string, Candidate>();
+      for (const kept of report.candidates.filter((c) => c.verdict !== 'refuted')) {
+        keptBy.set(findingId(kept), kept);
+        for (const m of provenance[findingId(kept)]?.mergedFrom ?? []) keptBy.set(m.id, kept);
+      }
+      for (const c of panel.flatMap((x) => x.report.candidates)) {
+        const on = rulings.filter((r) => findingId(r) === findingId(c));
+        // unruled: its own verdict and grade. Ruled: the strongest verdict, graded by the first
+        // of its rulings that blocks, else by the first that grades, else by its own severity
+        const strongest = ['confirmed', 'plausible', 'refuted'].find((v) => on.some((r) => r.verdict === v));
+        const winning = on.filter((r) => r.verdict === strongest && r.severity !== undefined);
+        const severity =
+          (winning.find((r) => blocksFor(policy, r.severity ?? '', c.category)) ?? winning[0])?.severity ??
+          c.severity;
+        const blocks =
+          on.length === 0
+            ? c.verdict !== 'refuted' && blocksFor(policy, c.severity, c.category)
+            : strongest !== 'refuted' && blocksFor(policy, severity, c.category);
+        if (!blocks) continue;
+        const kept = keptBy.get(findingId(c));
+        expect(kept, `${c.file}:${c.line} ${c.summary} is in no merged finding`).toBeDefined();
+        expect(blocksFor(policy, kept?.severity ?? '', kept?.category ?? '')).toBe(true);
+      }
+    },
+  );
 
   test.prop([panelArb], { numRuns })(
     'decides fixed or withdrawn only when no reviewer says open',

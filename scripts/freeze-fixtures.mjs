@@ -450,10 +450,263 @@ const reproduced = () => {
   return run;
 };
 
+/**
+ * Verifier verdicts (v4: `contribution.recorded` v2, `round.recorded` v3). Round 1: two finders
+ * hand in candidates with verdicts (plausible, and one the diff did not introduce), a verifier
+ * rules on them: confirms the major (re-graded), refutes one (dropped, kept on the record), leaves
+ * one plausible. Round 2, one report: a candidate linked `sameAs` to the open major, a refuted
+ * candidate of its own, and a plausible major in a file the fix did not touch, which this policy
+ * (`advisory-outside-fix`) keeps from blocking.
+ */
+const verdicts = () => {
+  const run = 'v4-verdicts';
+  const policy = file('verdicts-policy.json', {
+    ...PRESETS.default,
+    name: 'verified',
+    severities: {
+      ...PRESETS.default.severities,
+      'pre-existing': { blocks: false, firstRoundOnly: false, maxAdmitted: null },
+    },
+    experts: ['finder-a', 'finder-b', 'verifier'],
+    plausible: 'advisory-outside-fix',
+    preExistingSeverity: 'pre-existing',
+  });
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('v1')]);
+  const { confirmed: _a, ...major } = MAJOR;
+  const { confirmed: _b, ...other } = OTHER;
+  const old = { ...nit(3), confirmed: undefined, verdict: 'confirmed', introducedByDiff: false };
+  const sameLine = {
+    ...major,
+    category: 'security',
+    summary: 'Sockets exhaust under aborts',
+    severity: 'nit',
+    verdict: 'plausible',
+  };
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'finder-a',
+    '--report',
+    file(
+      'v-a-1.json',
+      report(run, 1, sha('v1'), {
+        candidates: [
+          { ...major, severity: 'nit', verdict: 'plausible', introducedByDiff: true },
+          { ...other, verdict: 'plausible' },
+          old,
+        ],
+      }),
+    ),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'finder-b',
+    '--report',
+    file('v-b-1.json', report(run, 1, sha('v1'), { candidates: [sameLine] })),
+  ]);
+  const key = (c) => ({ file: c.file, category: c.category, summary: c.summary });
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'verifier',
+    '--report',
+    file(
+      'v-verifier-1.json',
+      report(run, 1, sha('v1'), {
+        notExamined: ['verified the candidates only'],
+        verifications: [
+          {
+            ...key(major),
+            verdict: 'confirmed',
+            severity: 'major',
+            evidence: 'reproduced: lsof grows by one per abort',
+            introducedByDiff: true,
+          },
+          {
+            ...key(other),
+            verdict: 'refuted',
+            evidence: 'the TTL check at cache.js:12 evicts them; the test at cache.test.js:40 passes',
+          },
+        ],
+      }),
+    ),
+  ]);
+  clearance(['record', run, '--merge']);
+  clearance(['capture', run, '--input-sha', sha('v2'), '--touched', MAJOR.file]);
+  const listed = execFileSync(process.execPath, [CLI, '--dir', store, 'findings', run, '--json'], {
+    cwd: work,
+  });
+  const kept = JSON.parse(String(listed)).findings.find((f) => f.file === MAJOR.file).id;
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'v-2.json',
+      report(run, 2, sha('v2'), {
+        candidates: [
+          {
+            ...major,
+            summary: 'Aborted requests still leak their socket',
+            verdict: 'confirmed',
+            sameAs: kept.slice(0, 12),
+          },
+          {
+            ...major,
+            line: 90,
+            summary: 'The retry loop never backs off',
+            verdict: 'refuted',
+            evidence: 'it does: backoff.js doubles the delay',
+          },
+          { ...other, line: 20, summary: 'Cache keys collide across tenants', verdict: 'plausible' },
+        ],
+        decisions: [{ id: kept, status: 'open', evidence: 'the abort path still skips release()' }],
+      }),
+    ),
+  ]);
+  return run;
+};
+
+/** Under the standard preset only an `issue` about a bug, a vulnerability or a regression blocks. */
+const LEAK = {
+  ...MAJOR,
+  category: 'bug',
+  severity: 'issue',
+};
+const RACE = { ...OTHER, category: 'bug', severity: 'issue' };
+
+/**
+ * Reopening, on the record (v5): `round.recorded` v4 and `contribution.recorded` v3. The fix of a
+ * blocking finding does not hold: fixed, reopened (in Markdown, `[reopened] id :: evidence`),
+ * fixed, reopened again, and the second reopening stalls the run before its cap. Along the way a
+ * reopening of a finding that is not fixed is refused, and one round is merged from two
+ * contributions, one of which reopens the finding. A second blocking finding sits in a file no
+ * round touches, so the run never converges on its own.
+ */
+const reopenedTwice = () => {
+  const run = 'v5-reopened-twice';
+  const policy = file('standard-6.json', { ...PRESETS.standard, name: 'standard-6', maxRounds: 6 });
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('e1'), '--touched', LEAK.file]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file('e1.json', report(run, 1, sha('e1'), { candidates: [LEAK, RACE] })),
+  ]);
+  const leak = findingId(LEAK);
+  const decide = (status, evidence) => ({ decisions: [{ id: leak, status, evidence }] });
+  clearance(['capture', run, '--input-sha', sha('e2'), '--touched', LEAK.file]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file('e2.json', report(run, 2, sha('e2'), decide('fixed', 'closed in a finally block'))),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('e3'), '--touched', 'src/pool.js']);
+  // only a fixed finding can be reopened: the race is open
+  const reopenRace = { decisions: [{ id: findingId(RACE), status: 'reopened', evidence: 'it came back' }] };
+  clearance(['record', run, '--report', file('e3-bad.json', report(run, 3, sha('e3'), reopenRace))], 1);
+  clearance([
+    'record',
+    run,
+    '--findings-md',
+    file(
+      'e3.md',
+      `## Findings\n- [reopened] ${leak.slice(0, 12)} :: the pool change bypasses the finally block: one more socket per abort\n`,
+    ),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('e4'), '--touched', LEAK.file]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file('e4.json', report(run, 4, sha('e4'), decide('fixed', 'the pool releases on abort too'))),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('e5'), '--touched', LEAK.file]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'ada',
+    '--report',
+    file(
+      'e5-ada.json',
+      report(run, 5, sha('e5'), decide('reopened', 'lsof: the socket leaks again on a timeout abort')),
+    ),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'bob',
+    '--report',
+    file('e5-bob.json', report(run, 5, sha('e5'), { notExamined: ['the timeout path'] })),
+  ]);
+  clearance(['record', run, '--merge']);
+  return run;
+};
+
+/**
+ * A stall under the `standard` preset as pinned today (`stallRounds: 2`): a blocking finding
+ * decided open in rounds 2 and 3 blocks the run at round 3 of 4. A person extends it; round 4
+ * decides it open once more and the run goes on (stalls count afresh after an extension); round 5
+ * does again, and it stalls again at round 5 of 6; a ruling refused before, then one that converges it.
+ */
+const stalledOpen = () => {
+  const run = 'v5-stalled-open';
+  clearance(['open', run, '--policy', 'standard', '--input-sha', sha('s1'), '--touched', LEAK.file]);
+  clearance(['record', run, '--report', file('s1.json', report(run, 1, sha('s1'), { candidates: [LEAK] }))]);
+  const still = (n) => ({
+    decisions: [
+      { id: findingId(LEAK), status: 'open', evidence: `round ${n}: the abort path still skips close()` },
+    ],
+  });
+  for (const n of [2, 3]) {
+    clearance(['capture', run, '--input-sha', sha(`s${n}`), '--touched', LEAK.file]);
+    clearance(['record', run, '--report', file(`s${n}.json`, report(run, n, sha(`s${n}`), still(n)))]);
+  }
+  clearance(['capture', run, '--input-sha', sha('s4'), '--touched', LEAK.file], 1);
+  clearance([
+    'extend',
+    run,
+    '--rounds',
+    '2',
+    '--why',
+    'the author is rewriting the abort path',
+    '--by',
+    PERSON,
+  ]);
+  clearance(['capture', run, '--input-sha', sha('s4'), '--touched', LEAK.file]);
+  clearance(['record', run, '--report', file('s4.json', report(run, 4, sha('s4'), still(4)))]);
+  clearance(
+    ['rule', run, findingId(LEAK).slice(0, 12), '--withdrawn', '--why', 'too early', '--by', PERSON],
+    1,
+  );
+  clearance(['capture', run, '--input-sha', sha('s5'), '--touched', LEAK.file]);
+  clearance(['record', run, '--report', file('s5.json', report(run, 5, sha('s5'), still(5)))]);
+  clearance([
+    'rule',
+    run,
+    findingId(LEAK).slice(0, 12),
+    '--withdrawn',
+    '--why',
+    'the connection pool closes the handle on abort',
+    '--by',
+    PERSON,
+  ]);
+  return run;
+};
+
 /** Which scenarios each folder freezes: a new folder freezes the events its format added. */
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
+  v4: [verdicts],
+  v5: [reopenedTwice, stalledOpen],
   v6: [reproduced],
 };
 

@@ -21,6 +21,9 @@ export const recordedOutcome = (ctx: Context, runId: string, result: AppendResul
       ),
     );
   }
+  // a merged round says what it was made of and who was absent; a partial one says so
+  if (!result.alreadyRecorded && entry?.note !== null && entry?.note !== undefined)
+    lines.push(`  ${entry.note}`);
   for (const id of entry?.opened ?? []) {
     const f = state.findings[id];
     if (f !== undefined) lines.push(`  + ${shortId(id)} ${f.severity} ${citationOf(f)} ${f.summary}`);

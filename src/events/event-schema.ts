@@ -55,7 +55,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'round.recorded',
-      2,
+      4,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),
@@ -144,7 +144,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'contribution.recorded',
-      1,
+      3,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),

@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import type { ABSENCE_REASONS, ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution.js';
+import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution.js';
 import type {
   CitationCheck as CitationCheckCodec,
   FAILURE_REASONS,
@@ -17,6 +17,7 @@ import type {
   StageFinishedV1,
   StageStartedV1,
 } from './codecs/events-v2.js';
+import type { ContributionRecordedV3 } from './codecs/reopening.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './report.js';
@@ -51,7 +52,7 @@ export type RoundEndedData = Readonly<t.TypeOf<typeof RoundEndedV1>>;
 export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV1>>;
 export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV1>>;
 export type ContributionRecordedData = Readonly<
-  Omit<t.TypeOf<typeof ContributionRecordedV1>, 'report'> & { report: RoundReport }
+  Omit<t.TypeOf<typeof ContributionRecordedV3>, 'report'> & { report: RoundReport }
 >;
 export type ContributionAbsentData = Readonly<t.TypeOf<typeof ContributionAbsentV1>>;
 export type ReproductionRecordedData = Readonly<t.TypeOf<typeof ReproductionRecordedV1>>;

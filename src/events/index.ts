@@ -50,6 +50,8 @@ export {
   citationsRequired,
   DEFAULT_STAGES,
   isPresetName,
+  PLAUSIBLE_POLICIES,
+  type PlausiblePolicy,
   type Policy,
   PRESET_NAMES,
   PRESETS,
@@ -67,12 +69,15 @@ export {
   rejection,
 } from './rejection.js';
 export {
+  CANDIDATE_VERDICTS,
   type Candidate,
   CandidateSchema,
+  type CandidateVerdict,
   DECISION_STATUSES,
   type Decision,
   DecisionSchema,
   type DecisionStatus,
+  OPEN_FINDING_DECISIONS,
   parseReport,
   REPORT_LIMITS,
   ReportSchema,
@@ -80,5 +85,7 @@ export {
   reportJsonSchema,
   VERDICTS,
   type Verdict,
+  type Verification,
+  VerificationSchema,
 } from './report.js';
 export { sha256Hex, ZERO_HASH } from './sha256.js';

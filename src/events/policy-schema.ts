@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES } from './policy.js';
+import { DEFAULT_STAGES, PLAUSIBLE_POLICIES } from './policy.js';
 import { CostSchema } from './report.js';
-import { DECISION_STATUSES } from './statuses.js';
+import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
 // Apart from policy.ts so that what reads a policy already pinned in a log (the rules, `status`)
 // does not load zod: only a policy supplied by a user is parsed.
@@ -23,11 +23,19 @@ export const PolicySchema = z.strictObject({
   maxRounds: z.number(),
   severities: z.record(z.string(), SeverityRuleSchema),
   notExaminedRequired: z.boolean().default(false),
-  untouchedDecisions: z.array(z.enum(DECISION_STATUSES)).default([]),
+  untouchedDecisions: z.array(z.enum(OPEN_FINDING_DECISIONS)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
   experts: z.array(z.string()).optional(),
   mergeWithinLines: z.number().optional(),
+  stallRounds: z
+    .number()
+    .optional()
+    .describe(
+      'end the run blocked early (reason stalled) when a blocking finding is decided open in this many consecutive rounds, or reopened a second time; an integer >= 2, absent: off',
+    ),
+  plausible: z.enum(PLAUSIBLE_POLICIES).optional(),
+  preExistingSeverity: z.string().optional(),
   stages: z.array(z.string()).default([...DEFAULT_STAGES]),
   budget: CostSchema.default({}),
   blockingCategories: z.array(z.string()).nullable().default(null),

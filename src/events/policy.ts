@@ -1,4 +1,7 @@
-import type { DecisionStatus } from './report.js';
+import type { OPEN_FINDING_DECISIONS } from './statuses.js';
+
+/** A decision on an open finding: what a policy may allow in a file the fix did not touch. */
+export type OpenFindingDecision = (typeof OPEN_FINDING_DECISIONS)[number];
 
 /**
  * A policy is data, pinned in `run.opened`: the rules of a run cannot change once it starts.
@@ -18,7 +21,7 @@ export type Policy = Readonly<{
   /** A report with no candidates must list what it did not examine. */
   notExaminedRequired: boolean;
   /** Decisions allowed on a finding whose file was not touched since the last reviewed input. */
-  untouchedDecisions: ReadonlyArray<DecisionStatus>;
+  untouchedDecisions: ReadonlyArray<OpenFindingDecision>;
   /** `required`: every candidate's citation must resolve at the captured revision (default `optional`) */
   citations?: CitationPolicy;
   /**
@@ -30,6 +33,25 @@ export type Policy = Readonly<{
   experts?: ReadonlyArray<string>;
   /** candidates of one category in one file this many lines apart or closer merge (default 3) */
   mergeWithinLines?: number;
+  /**
+   * Stalls caught before the cap (absent: off). The run ends `blocked` early, reason `stalled`,
+   * when a blocking finding is decided `open` in this many consecutive rounds, or is reopened a
+   * second time. An integer >= 2 (rules/lifecycle.ts); the `standard` preset sets 2.
+   */
+  stallRounds?: number;
+  /**
+   * what a `plausible` verdict means (default `blocks`: it counts like confirmed, its severity
+   * decides). `advisory`: a plausible finding never blocks. `advisory-outside-fix`: from round 2,
+   * a plausible finding in a file the last fix did not touch does not block (issueflow's rule
+   * against findings that oscillate between rounds).
+   */
+  plausible?: PlausiblePolicy;
+  /**
+   * the non-blocking severity a candidate gets when `introducedByDiff: false` (default: the
+   * policy's `pre-existing` severity when it has one that does not block; else none, and such a
+   * candidate keeps its severity)
+   */
+  preExistingSeverity?: string;
   /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
   stages: ReadonlyArray<string>;
   /** what the whole run may spend; a stage that would overrun it is refused */
@@ -48,7 +70,12 @@ export const COST_KEYS = ['tokens', 'usd', 'seconds'] as const;
 export const DEFAULT_STAGES: ReadonlyArray<string> = ['planning', 'experts', 'verify', 'summarize'];
 
 export type CitationPolicy = 'required' | 'optional';
+export const PLAUSIBLE_POLICIES = ['blocks', 'advisory', 'advisory-outside-fix'] as const;
+export type PlausiblePolicy = (typeof PLAUSIBLE_POLICIES)[number];
 export type BindPolicy = 'commit' | 'tree';
+
+/** The `stallRounds` a policy that turns stalls on gets unless it says otherwise (the `standard` preset's). */
+export const DEFAULT_STALL_ROUNDS = 2;
 
 const blocking: SeverityRule = { blocks: true, firstRoundOnly: false, maxAdmitted: null };
 const advisory: SeverityRule = { blocks: false, firstRoundOnly: false, maxAdmitted: null };
@@ -82,7 +109,8 @@ export const PRESETS = {
   /**
    * standard: Google's standard of code review with Conventional Comments labels. Only an `issue`
    * that shows a bug, a vulnerability or a regression blocks; suggestions, nitpicks and the rest
-   * never do; a design finding names the principle it rests on.
+   * never do; a design finding names the principle it rests on. A fix that does not hold stops
+   * the run early (`stallRounds`: 2).
    */
   standard: {
     name: 'standard',
@@ -99,6 +127,7 @@ export const PRESETS = {
     },
     notExaminedRequired: false,
     untouchedDecisions: [],
+    stallRounds: DEFAULT_STALL_ROUNDS,
     stages: DEFAULT_STAGES,
     budget: {},
     blockingCategories: ['bug', 'vulnerability', 'regression'],
@@ -114,6 +143,16 @@ export const isPresetName = (name: string): name is PresetName => Object.hasOwn(
 export const DEFAULT_MERGE_WITHIN_LINES = 3;
 export const mergeWithinLinesOf = (policy: Policy): number =>
   policy.mergeWithinLines ?? DEFAULT_MERGE_WITHIN_LINES;
+
+export const plausibleOf = (policy: Policy): PlausiblePolicy => policy.plausible ?? 'blocks';
+
+export const PRE_EXISTING = 'pre-existing';
+
+/** The severity a pre-existing candidate takes, or null when the policy re-grades none. */
+export const preExistingSeverityOf = (policy: Policy): string | null => {
+  if (policy.preExistingSeverity !== undefined) return policy.preExistingSeverity;
+  return policy.severities[PRE_EXISTING]?.blocks === false ? PRE_EXISTING : null;
+};
 
 export const citationsRequired = (policy: Policy): boolean => policy.citations === 'required';
 

@@ -14,7 +14,19 @@ import {
   upcastRoundRecordedV1,
   upcastRunOpenedV1,
 } from './codecs/events-v2.js';
+import {
+  ContributionRecordedV3,
+  RoundRecordedV4,
+  upcastContributionRecordedV2,
+  upcastRoundRecordedV3,
+} from './codecs/reopening.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction.js';
+import {
+  ContributionRecordedV2,
+  RoundRecordedV3,
+  upcastContributionRecordedV1,
+  upcastRoundRecordedV2,
+} from './codecs/verdicts.js';
 import { type DecodeError, describeErrors } from './decode-error.js';
 import type { DomainEvent, EventType, StoredEvent } from './event.js';
 
@@ -39,8 +51,13 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   },
   'revision.captured': { latest: 1, versions: { 1: { codec: RevisionCapturedV1 } } },
   'round.recorded': {
-    latest: 2,
-    versions: { 1: { codec: RoundRecordedV1, upcast: upcastRoundRecordedV1 }, 2: { codec: RoundRecordedV2 } },
+    latest: 4,
+    versions: {
+      1: { codec: RoundRecordedV1, upcast: upcastRoundRecordedV1 },
+      2: { codec: RoundRecordedV2, upcast: upcastRoundRecordedV2 },
+      3: { codec: RoundRecordedV3, upcast: upcastRoundRecordedV3 },
+      4: { codec: RoundRecordedV4 },
+    },
   },
   'round.failed': { latest: 1, versions: { 1: { codec: RoundFailedV1 } } },
   'stage.started': { latest: 1, versions: { 1: { codec: StageStartedV1 } } },
@@ -49,7 +66,14 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'round.ended': { latest: 1, versions: { 1: { codec: RoundEndedV1 } } },
   'finding.ruled': { latest: 1, versions: { 1: { codec: FindingRuledV1 } } },
   'rounds.extended': { latest: 1, versions: { 1: { codec: RoundsExtendedV1 } } },
-  'contribution.recorded': { latest: 1, versions: { 1: { codec: ContributionRecordedV1 } } },
+  'contribution.recorded': {
+    latest: 3,
+    versions: {
+      1: { codec: ContributionRecordedV1, upcast: upcastContributionRecordedV1 },
+      2: { codec: ContributionRecordedV2, upcast: upcastContributionRecordedV2 },
+      3: { codec: ContributionRecordedV3 },
+    },
+  },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
   'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
 };

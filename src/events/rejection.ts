@@ -33,6 +33,7 @@ export const REJECTION_CODES = [
   'unknown-finding',
   'ambiguous-id',
   'closed-finding',
+  'not-reopenable',
   'untouched-decision',
   'duplicate-decision',
   'missing-decision',
@@ -52,6 +53,7 @@ export const REJECTION_CODES = [
   'stages-unfinished',
   // a round from several reviewers: contributions, absences, the merge
   'duplicate-contribution',
+  'no-contributions',
   'merge-mismatch',
   'expert-unaccounted',
   'absent-reviewer',

@@ -2,9 +2,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
 import { type Rejection, type RejectionCode, rejection } from './rejection.js';
 import { describeIssues } from './schema-issues.js';
-import { DECISION_STATUSES, VERDICTS } from './statuses.js';
+import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
-export { DECISION_STATUSES, VERDICTS } from './statuses.js';
+export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
 
 /**
  * What one report may hold, at most. Real multi-finder reports reach about 80 KB in all, with
@@ -76,7 +76,27 @@ export const CandidateSchema = z
     severity: text(REPORT_LIMITS.severity).describe(
       'a severity the run policy knows, e.g. major or nit under the default policy',
     ),
-    confirmed: z.boolean().describe('must be true: only confirmed candidates are admitted'),
+    confirmed: z
+      .boolean()
+      .optional()
+      .describe('the seed form: true admits the candidate as confirmed; give this or a verdict, not both'),
+    verdict: z
+      .enum(CANDIDATE_VERDICTS)
+      .optional()
+      .describe(
+        'a verifier form instead of confirmed: confirmed or plausible count (the policy says whether plausible blocks), refuted is dropped and kept on the record',
+      ),
+    introducedByDiff: z
+      .boolean()
+      .optional()
+      .describe(
+        "false when the problem was there before the reviewed change: the finding takes the policy's non-blocking pre-existing severity",
+      ),
+    sameAs: text(REPORT_LIMITS.findingId)
+      .optional()
+      .describe(
+        'the id (or a unique prefix of at least 8) of an open finding this candidate is: it corroborates that finding instead of opening a new one',
+      ),
     evidence: text(REPORT_LIMITS.evidence).describe(
       'why this is a real finding: a failure scenario, a reproduction, a quote',
     ),
@@ -98,12 +118,42 @@ export const CandidateSchema = z
 export const DecisionSchema = z
   .strictObject({
     id: text(REPORT_LIMITS.findingId).describe(
-      'the id of an existing open finding: all 64 hex characters, or a unique prefix of at least 8',
+      'the id of an existing open finding (or of a fixed one, to reopen it): all 64 hex characters, or a unique prefix of at least 8',
     ),
-    status: z.enum(DECISION_STATUSES),
-    evidence: text(REPORT_LIMITS.evidence).describe('why: what changed, or why it still stands'),
+    status: z
+      .enum(DECISION_STATUSES)
+      .describe(
+        'fixed, open or withdrawn for an open finding; reopened for a fixed finding whose fix did not hold',
+      ),
+    evidence: text(REPORT_LIMITS.evidence).describe(
+      'why: what changed, why it still stands, or (reopened) what shows the fix did not hold',
+    ),
   })
-  .describe('a ruling on an existing open finding');
+  .describe('a ruling on an existing open finding, or the reopening of a fixed one');
+
+/**
+ * A verifier's ruling on a candidate of the round, named by its key (file, category, summary: the
+ * finding id's inputs). The merge applies it to every matching candidate across the round's
+ * contributions (src/projections/rules/verification.ts).
+ */
+export const VerificationSchema = z
+  .strictObject({
+    file: text(REPORT_LIMITS.file).describe("the candidate's file, as its finder gave it"),
+    category: text(REPORT_LIMITS.category).describe("the candidate's category"),
+    summary: text(REPORT_LIMITS.summary).describe("the candidate's summary, exactly"),
+    verdict: z.enum(CANDIDATE_VERDICTS),
+    evidence: text(REPORT_LIMITS.evidence).describe(
+      'why: what the verifier checked, a quote, a reproduction',
+    ),
+    severity: text(REPORT_LIMITS.severity)
+      .optional()
+      .describe('a severity of the policy: re-grades the candidate'),
+    introducedByDiff: z
+      .boolean()
+      .optional()
+      .describe("the verifier's word on whether the reviewed change introduced it"),
+  })
+  .describe("a verifier's ruling on another contribution's candidate");
 
 /**
  * An amount spent or allowed (a report's cost, a stage's, a policy's budget): its shape, the one
@@ -125,6 +175,13 @@ export const ReportSchema = z
     completed: z.boolean().describe('true only when the review finished; anything else is refused'),
     candidates: z.array(CandidateSchema).max(REPORT_LIMITS.candidates).default([]),
     decisions: z.array(DecisionSchema).max(REPORT_LIMITS.decisions).default([]),
+    verifications: z
+      .array(VerificationSchema)
+      .max(REPORT_LIMITS.candidates)
+      .optional()
+      .describe(
+        "a verifier's rulings on candidates of the round's other contributions (clearance contribute)",
+      ),
     verdict: z
       .enum(VERDICTS)
       .optional()
@@ -141,6 +198,8 @@ export const ReportSchema = z
 
 export type Candidate = z.output<typeof CandidateSchema>;
 export type Decision = z.output<typeof DecisionSchema>;
+export type Verification = z.output<typeof VerificationSchema>;
+export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 export type DecisionStatus = Decision['status'];
 export type Verdict = (typeof VERDICTS)[number];
 export type RoundReport = z.output<typeof ReportSchema>;

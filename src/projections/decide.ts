@@ -14,8 +14,7 @@ import { evolveAll } from './evolve-all.js';
 
 export { evolveAll } from './evolve-all.js';
 
-import { fail } from './rules/check.js';
-import { panelOfNextRound } from './rules/contribution.js';
+import { contributionsToMerge, panelOfNextRound } from './rules/contribution.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
 import { mergeContributions, reviewerOf } from './rules/merge.js';
 import { alreadyRecorded } from './rules/retry.js';
@@ -32,14 +31,22 @@ export type DecideContext = Readonly<{
   result?: RoundResult;
 }>;
 
-/** Decisions may name a finding by a unique prefix; the event carries its full id. */
-const withFullIds = (state: RunState, report: RoundReport): RoundReport =>
-  report.decisions.length === 0
-    ? report
-    : {
-        ...report,
-        decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
-      };
+/** Decisions and `sameAs` links may name a finding by a unique prefix; the event carries its full id. */
+const withFullIds = (state: RunState, report: RoundReport): RoundReport => {
+  const linked = report.candidates.some((c) => c.sameAs !== undefined);
+  if (report.decisions.length === 0 && !linked) return report;
+  return {
+    ...report,
+    ...(linked
+      ? {
+          candidates: report.candidates.map((c) =>
+            c.sameAs === undefined ? c : { ...c, sameAs: resolveFindingRef(state.findings, c.sameAs) },
+          ),
+        }
+      : {}),
+    decisions: report.decisions.map((d) => ({ ...d, id: resolveFindingRef(state.findings, d.id) })),
+  };
+};
 
 /**
  * The events a round report becomes: the capture it reviewed (when not yet captured) and its
@@ -119,19 +126,14 @@ export const mergeEvents = (
   state: RunState,
   missing: ReadonlyArray<Missing> = [],
 ): E.Either<Rejection, ReadonlyArray<DomainEvent>> => {
+  const merged = contributionsToMerge(state);
+  if (E.isLeft(merged)) return merged;
+  const { run, contributions } = merged.right;
   const panel = panelOfNextRound(state);
-  const [first, ...rest] = panel.contributions;
-  if (first === undefined || state.run === null) {
-    return fail(
-      'merge-mismatch',
-      `round ${state.round + 1} has no contribution to merge: record some first (clearance contribute)`,
-      ['contributions'],
-    );
-  }
   const heard = new Set([...panel.contributions.map(reviewerOf), ...panel.absent.map((a) => a.expert)]);
   const given = missing.filter((m) => !heard.has(m.expert));
   const named = new Set(given.map((m) => m.expert));
-  const unheard = (state.run.policy.experts ?? [])
+  const unheard = (run.policy.experts ?? [])
     .filter((e) => !heard.has(e) && !named.has(e))
     .map(
       (expert): Missing => ({
@@ -141,7 +143,7 @@ export const mergeEvents = (
       }),
     );
   const absences = [...given, ...unheard].map((m) => absenceOf(state, m));
-  const merge = mergeContributions(state.run.policy, [first, ...rest]);
+  const merge = mergeContributions(run.policy, contributions);
   const partial = absences.length > 0 || panel.absent.length > 0;
   return E.right([...absences, roundRecorded(merge.report, { result: partial ? 'partial' : 'complete' })]);
 };

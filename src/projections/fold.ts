@@ -2,16 +2,17 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
-import { noteOf } from './notes.js';
+import { noteOf, panelNote } from './notes.js';
 import {
   type FindingStatus,
   initialState,
+  type Refuted,
   type RoundFailure,
   type RunState,
   type RunStatus,
   type Suppressed,
 } from './state.js';
-import { itemsFrom } from './vec.js';
+import { itemsFrom, last } from './vec.js';
 
 /** What one event did, for the audit trail: its effect on the run, or why it was refused. */
 export type TrailEntry = Readonly<{
@@ -24,6 +25,8 @@ export type TrailEntry = Readonly<{
   changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
   moved: ReadonlyArray<Readonly<{ id: string; from: string; to: string }>>;
   suppressed: ReadonlyArray<Suppressed>;
+  /** candidates this event's round refuted: dropped, with who refuted them and why */
+  refuted: ReadonlyArray<Refuted>;
   failure: RoundFailure | null;
   /** what a lifecycle event said: its stage, result and reason, or who ruled and why */
   note: string | null;
@@ -38,14 +41,22 @@ export const emptyFold: Folded = Object.freeze({ state: initialState, trail: Obj
 
 const roundOf = (event: DomainEvent): number | null => ('round' in event.data ? event.data.round : null);
 
-type Effect = Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'failure'>;
+type Effect = Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'refuted' | 'failure'>;
 
-const NOTHING: Effect = Object.freeze({ opened: [], changed: [], moved: [], suppressed: [], failure: null });
+const NOTHING: Effect = Object.freeze({
+  opened: [],
+  changed: [],
+  moved: [],
+  suppressed: [],
+  refuted: [],
+  failure: null,
+});
 
 const effect = (before: RunState, after: RunState): Effect => {
   const failure = after.failedAttempts > before.failedAttempts ? after.lastFailure : null;
+  const refuted = after.refuted === before.refuted ? [] : itemsFrom(after.refuted, before.refuted.size);
   if (after.findings === before.findings && after.suppressed === before.suppressed) {
-    return failure === null ? NOTHING : { ...NOTHING, failure };
+    return failure === null && refuted.length === 0 ? NOTHING : { ...NOTHING, refuted, failure };
   }
   const opened: string[] = [];
   const changed: Array<{ id: string; from: FindingStatus; to: FindingStatus }> = [];
@@ -58,7 +69,14 @@ const effect = (before: RunState, after: RunState): Effect => {
       if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
     }
   }
-  return { opened, changed, moved, suppressed: itemsFrom(after.suppressed, before.suppressed.size), failure };
+  return {
+    opened,
+    changed,
+    moved,
+    suppressed: itemsFrom(after.suppressed, before.suppressed.size),
+    refuted,
+    failure,
+  };
 };
 
 /** One step of the fold: the next state, or the same state and why the event was refused. */
@@ -68,6 +86,12 @@ export const step = (
 ): Readonly<{ state: RunState; rejection: Rejection | null }> => {
   const next = evolve(state, event);
   return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
+};
+
+/** The event's note; a round closed from contributions also says whose, from the panel it added. */
+const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
+  const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
+  return panel === undefined ? noteOf(event) : panelNote(panel, noteOf(event));
 };
 
 /** The trail's record of one event: what it did to the run, or why it was refused. */
@@ -82,7 +106,7 @@ const entryOf = (
   round: roundOf(event),
   status: after.state.status,
   ...(after.rejection === null ? effect(before, after.state) : NOTHING),
-  note: noteOf(event),
+  note: noteAfter(event, before, after.state),
   convergedBy:
     after.rejection === null && before.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
   rejection: after.rejection,

@@ -17,7 +17,14 @@ export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export { parsePolicy } from './parse-policy.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
 export { MAX_ROUNDS, policyIsUsable } from './rules/lifecycle.js';
-export { ANONYMOUS, type Merge, mergeContributions, mergeOrder, type Provenance } from './rules/merge.js';
+export {
+  ANONYMOUS,
+  type Merge,
+  mergeContributions,
+  mergeOrder,
+  type Provenance,
+  type Refutation,
+} from './rules/merge.js';
 export {
   type Absentee,
   type Contribution,
@@ -31,6 +38,7 @@ export {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type Reproduction,
   type Rerun,
   type RoundFailure,

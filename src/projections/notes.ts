@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../events/event.js';
 import { describeCost } from './cost-text.js';
+import type { Panel } from './state.js';
 
 /** What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who ruled and why. */
 export const noteOf = (event: DomainEvent): string | null => {
@@ -20,7 +21,7 @@ export const noteOf = (event: DomainEvent): string | null => {
       return `extension by ${event.data.by}: ${event.data.rounds} more round(s), because ${event.data.why}`;
     case 'contribution.recorded': {
       const { report } = event.data;
-      return `contribution of ${event.data.expert ?? 'an anonymous reviewer'}: ${report.candidates.length} candidate(s), ${report.decisions.length} decision(s), report ${event.data.reportSha.slice(0, 12)}`;
+      return `contribution of ${event.data.expert ?? 'an anonymous reviewer'}: ${report.candidates.length} candidate(s), ${report.decisions.length} decision(s)${report.verifications === undefined ? '' : `, ${report.verifications.length} verification(s)`}, report ${event.data.reportSha.slice(0, 12)}`;
     }
     case 'contribution.absent':
       return `${event.data.expert} absent (${event.data.reason}): ${event.data.detail}`;
@@ -32,4 +33,20 @@ export const noteOf = (event: DomainEvent): string | null => {
     default:
       return null;
   }
+};
+
+/**
+ * What a round closed from its contributions was made of, for the audit trail: the event itself
+ * carries only the merged report, so the panel the fold derived says who handed in and who did not.
+ */
+export const panelNote = (panel: Panel, note: string | null): string => {
+  const from =
+    panel.reports.length === 0
+      ? 'no contribution'
+      : `merge of ${panel.reports.length} contribution(s): ${panel.reports.map((r) => `${r.reviewer} (${r.candidates} candidate(s))`).join(', ')}`;
+  const absent =
+    panel.absent.length === 0
+      ? ''
+      : `; absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
+  return `${from}${absent}${note === null ? '' : `; ${note}`}`;
 };

@@ -12,10 +12,13 @@ import { emptyVec, type Vec } from './vec.js';
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
 export type FindingStatus = 'open' | 'fixed' | 'withdrawn';
 
-/** What happened to a finding in one round: born, decided, carried forward untouched, or ruled on by a person. */
+/**
+ * What happened to a finding in one round: born, decided, carried forward untouched, ruled on by
+ * a person, or reopened (a fixed finding turned open again, status `open`, with the evidence).
+ */
 export type FindingStep = Readonly<{
   round: number;
-  how: 'opened' | 'decided' | 'carried' | 'ruled';
+  how: 'opened' | 'decided' | 'carried' | 'ruled' | 'reopened';
   status: FindingStatus;
   evidence?: string;
   /** for a ruling: the person who made it */
@@ -49,6 +52,8 @@ export type Finding = Readonly<{
   reviewers?: ReadonlyArray<string>;
   /** the other candidates the merge folded into it, with the reviewer of each */
   mergedFrom?: ReadonlyArray<MergedFrom>;
+  /** the verdict it was admitted with, when it carried one (`confirmed: true` candidates have none) */
+  verdict?: 'confirmed' | 'plausible';
 }>;
 
 export type MergedFrom = Readonly<{
@@ -85,10 +90,20 @@ export type Absentee = Readonly<{
   detail: string;
 }>;
 
+/** One contribution to a round, as its panel lists it: who handed in what. */
+export type PanelReport = Readonly<{
+  reviewer: string;
+  reportSha: string;
+  candidates: number;
+  decisions: number;
+}>;
+
 /** Who reviewed a round that was merged from contributions, and who was absent. */
 export type Panel = Readonly<{
   round: number;
   contributors: ReadonlyArray<string>;
+  /** each contribution, in the order it was recorded */
+  reports: ReadonlyArray<PanelReport>;
   absent: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason; detail: string }>>;
 }>;
 
@@ -102,6 +117,21 @@ export type Suppressed = Readonly<{
   severity: string;
   summary: string;
   reason: 'late' | 'cap';
+}>;
+
+/** A refuted candidate: dropped, never a finding, kept on the record with who refuted it and why. */
+export type Refuted = Readonly<{
+  id: string;
+  round: number;
+  file: string;
+  line: number | null;
+  section: string | null;
+  category: string;
+  severity: string;
+  summary: string;
+  /** the verifiers who refuted it, or the reviewer whose own report marked it refuted */
+  by: ReadonlyArray<string>;
+  evidence: string;
 }>;
 
 export type RoundFailure = Readonly<{ round: number; reason: FailureReason; detail: string }>;
@@ -140,6 +170,17 @@ export type Ruling = Readonly<{
 }>;
 export type Extension = Readonly<{ round: number; rounds: number; why: string; by: string }>;
 
+/**
+ * Why a run stalled: a blocking finding decided `open` in `stallRounds` consecutive rounds
+ * (`kept-open`), or reopened a second time, the fix not holding (`reopened-twice`).
+ */
+export type StallWhy = 'kept-open' | 'reopened-twice';
+export type Stall = Readonly<{
+  /** the round that stalled the run (it is blocked from there, before its cap) */
+  round: number;
+  findings: ReadonlyArray<Readonly<{ id: string; why: StallWhy }>>;
+}>;
+
 export type Run = Readonly<Pick<RunOpenedData, 'runId' | 'policy' | 'subject' | 'consent'>>;
 
 export type RunState = Readonly<{
@@ -157,6 +198,8 @@ export type RunState = Readonly<{
   /** how many findings of each severity were admitted over the run */
   admitted: Readonly<Record<string, number>>;
   suppressed: Vec<Suppressed>;
+  /** refuted candidates, in the order their rounds dropped them */
+  refuted: Vec<Refuted>;
   /** failed attempts at collecting the next round's report (the trail keeps each one) */
   failedAttempts: number;
   lastFailure: RoundFailure | null;
@@ -180,6 +223,8 @@ export type RunState = Readonly<{
   panels: Vec<Panel>;
   /** every reproduction re-run at the start of a re-review, in order (kept for the record) */
   reruns: Vec<Rerun>;
+  /** the stall that blocked the run before its cap (policy `stallRounds`); an extension lifts it */
+  stall: Stall | null;
 }>;
 
 export const NO_STAGES: StageProgress = Object.freeze({
@@ -197,6 +242,7 @@ export const initialState: RunState = Object.freeze({
   findings: Object.freeze({}),
   admitted: Object.freeze({}),
   suppressed: emptyVec,
+  refuted: emptyVec,
   failedAttempts: 0,
   lastFailure: null,
   stages: NO_STAGES,
@@ -211,6 +257,7 @@ export const initialState: RunState = Object.freeze({
   absent: Object.freeze([]),
   panels: emptyVec,
   reruns: emptyVec,
+  stall: null,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
@@ -228,4 +275,7 @@ export const maxRoundsOf = (state: RunState): number =>
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
-export const STATE_SHAPE_VERSION = 5;
+// 6: refuted candidates (`refuted`), a finding's verdict
+// 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
+// 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
+export const STATE_SHAPE_VERSION = 8;

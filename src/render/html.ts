@@ -21,7 +21,13 @@ const short = (id: string) => id.slice(0, 12);
 
 const stepText = (step: FindingStep, recordedBy: RunHistory['recordedBy']): string => {
   const who = step.how === 'ruled' ? step.by : recordedBy[step.round];
-  const verb = { opened: 'opened', decided: 'decided', carried: 'carried forward', ruled: 'ruled' }[step.how];
+  const verb = {
+    opened: 'opened',
+    decided: 'decided',
+    carried: 'carried forward',
+    ruled: 'ruled',
+    reopened: 'reopened',
+  }[step.how];
   return `round ${step.round}: ${verb}, ${step.status}${who === undefined ? '' : ` (by ${who})`}`;
 };
 

@@ -21,6 +21,7 @@ import { reviewTextOf } from './review-text.js';
  *     - [major] src/a.ts:12 :: the handle leaks when the request is aborted
  *     * **[low]** `docs/guide.md § Install` :: the command needs sudo
  *     1. [fixed] 827f9ded38b8 :: closed in a finally block
+ *     1. [reopened] 3f2a1b2c3d4e :: the leak is back since the pool change
  *
  *     ## Not examined
  *     The generated client.

@@ -2,8 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import { type Candidate, DECISION_STATUSES, type Decision, type RoundReport } from '../events/report.js';
-import { decideUntrusted, evolveAll } from '../projections/decide.js';
+import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
+import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
 
@@ -16,19 +16,30 @@ export type Offer =
       citations?: ReadonlyArray<CitationCheck>;
       result?: RoundResult;
     }>
-  | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>;
+  | Readonly<{ kind: 'events'; events: ReadonlyArray<DomainEvent> }>
+  /** `record --merge`: close the round in progress from its contributions */
+  | Readonly<{ kind: 'merge' }>;
 
-/** Offer it: through `decideUntrusted` for a report (mutations break its shape too), straight to `evolve` for events. */
-export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> =>
-  offer.kind === 'report'
-    ? E.map((d: { state: RunState }) => d.state)(
+/**
+ * Offer it: through `decideUntrusted` for a report (mutations break its shape too), through
+ * `decideMerge` for a merge, straight to `evolve` for events.
+ */
+export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> => {
+  switch (offer.kind) {
+    case 'report':
+      return E.map((d: { state: RunState }) => d.state)(
         decideUntrusted(state, offer.report, {
           ...(offer.capture === undefined ? {} : { capture: offer.capture }),
           ...(offer.citations === undefined ? {} : { citations: offer.citations }),
           ...(offer.result === undefined ? {} : { result: offer.result }),
         }),
-      )
-    : evolveAll(state, offer.events);
+      );
+    case 'merge':
+      return E.map((d: { state: RunState }) => d.state)(decideMerge(state));
+    case 'events':
+      return evolveAll(state, offer.events);
+  }
+};
 
 export type Context = Readonly<{ state: RunState; valid: BuiltRound | null }>;
 
@@ -97,13 +108,14 @@ export const untouchedOpen = (ctx: Context) => {
   );
 };
 export const forbiddenUntouched = (ctx: Context) =>
-  DECISION_STATUSES.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
+  OPEN_FINDING_DECISIONS.filter((s) => !(ctx.state.run?.policy.untouchedDecisions ?? []).includes(s));
 export const touchedDecisions = (ctx: Context): ReadonlyArray<Decision> => {
   if (!accepting(ctx)) return [];
   const touched = touchedBy(ctx.valid.capture);
   return ctx.valid.report.decisions.filter((d) => {
     const f = ctx.state.findings[d.id];
-    return f !== undefined && touched.has(fileAfter(ctx.valid.capture, f.file));
+    // a reopening is not a decision the round owes: only open findings need one
+    return f !== undefined && f.status === 'open' && touched.has(fileAfter(ctx.valid.capture, f.file));
   });
 };
 export const unrenamed = (ctx: Context) =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DEFAULT_STAGES, type Policy, PRESETS, type SeverityRule } from '../events/policy.js';
-import { DECISION_STATUSES } from '../events/report.js';
+import { OPEN_FINDING_DECISIONS } from '../events/report.js';
 import { CATEGORIES } from './rounds.js';
 
 const SEVERITY_NAMES = ['major', 'nit', 'critical', 'high', 'medium', 'low'] as const;
@@ -13,9 +13,10 @@ const severityRuleArb: fc.Arbitrary<SeverityRule> = fc.record({
 
 /**
  * Custom policies: 1..5 rounds, 1..4 severities with random admission rules, some of the
- * standard stages, sometimes a token budget small enough to run out, category rules.
+ * standard stages, sometimes a token budget small enough to run out, category rules, and half the
+ * time stalls caught early (`stallRounds` 2 or 3).
  */
-export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
+const customPolicyFieldsArb = fc.record({
   name: fc.constant('custom'),
   maxRounds: fc.integer({ min: 1, max: 6 }),
   severities: fc
@@ -26,13 +27,17 @@ export const customPolicyArb: fc.Arbitrary<Policy> = fc.record({
         .map((rules) => Object.fromEntries(names.map((n, i) => [n, rules[i] as SeverityRule]))),
     ),
   notExaminedRequired: fc.boolean(),
-  untouchedDecisions: fc.subarray([...DECISION_STATUSES]),
+  untouchedDecisions: fc.subarray([...OPEN_FINDING_DECISIONS]),
   citations: fc.constantFrom('required', 'optional'),
   stages: fc.subarray([...DEFAULT_STAGES]),
   budget: fc.oneof(fc.constant({}), fc.record({ tokens: fc.integer({ min: 0, max: 250 }) })),
   blockingCategories: fc.option(fc.subarray([...CATEGORIES], { minLength: 1 }), { nil: null, freq: 2 }),
   principleCategories: fc.constantFrom([], ['design']),
 });
+
+export const customPolicyArb: fc.Arbitrary<Policy> = fc
+  .tuple(customPolicyFieldsArb, fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }))
+  .map(([policy, stallRounds]): Policy => (stallRounds === undefined ? policy : { ...policy, stallRounds }));
 
 /** A preset or a random custom policy. */
 export const policyArb: fc.Arbitrary<Policy> = fc.oneof(

@@ -8,9 +8,8 @@ import { findingId } from '../events/finding-id.js';
 import { citationsRequired } from '../events/policy.js';
 import {
   type Candidate,
-  DECISION_STATUSES,
   type Decision,
-  type DecisionStatus,
+  OPEN_FINDING_DECISIONS,
   type RoundReport,
   type Verdict,
 } from '../events/report.js';
@@ -47,7 +46,10 @@ export type RoundChoices = Readonly<{
       reproduce: boolean;
     }>
   >;
-  statuses: ReadonlyArray<DecisionStatus>;
+  /** the decisions on open findings, in turn */
+  statuses: ReadonlyArray<(typeof OPEN_FINDING_DECISIONS)[number]>;
+  /** reopen the fixed finding at this index (of those fixed), if there is one */
+  reopen: number | null;
   decideUntouched: boolean;
   declareVerdict: boolean;
   notExamined: boolean;
@@ -80,7 +82,8 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
     }),
     { maxLength: 6 },
   ),
-  statuses: fc.array(fc.constantFrom(...DECISION_STATUSES), { minLength: 1, maxLength: 6 }),
+  statuses: fc.array(fc.constantFrom(...OPEN_FINDING_DECISIONS), { minLength: 1, maxLength: 6 }),
+  reopen: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat({ max: 3 }) }),
   decideUntouched: fc.boolean(),
   declareVerdict: fc.boolean(),
   notExamined: fc.boolean(),
@@ -186,6 +189,11 @@ export const buildReport = (
       const allowed = at(policy.untouchedDecisions, decisions.length);
       decisions.push({ id: f.id, status: allowed, evidence: `round ${round}: ${allowed} without a touch` });
     }
+  }
+  const fixed = Object.values(state.findings).filter((f) => f.status === 'fixed');
+  if (choices.reopen !== null && fixed.length > 0) {
+    const f = at(fixed, choices.reopen);
+    decisions.push({ id: f.id, status: 'reopened', evidence: `round ${round}: the fix did not hold` });
   }
   const listsNotExamined = choices.notExamined || (policy.notExaminedRequired && candidates.length === 0);
   const report: RoundReport = {

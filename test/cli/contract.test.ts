@@ -184,8 +184,35 @@ describe('the command-line contract', () => {
       { runId: 'demo-blocked', status: 'converged', convergedBy: 'Ada Lovelace' },
       { runId: 'demo-gate', status: 'converged' },
       { runId: 'demo-staged', status: 'blocked' },
+      { runId: 'demo-panel', status: 'converged' },
     ]);
     const verify = await cli(['--dir', demo.json.dir as string, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);
+  });
+
+  it('demo shows a round from three reviewers: a merge with its corroboration, a refuted candidate dropped, an absent reviewer named, then convergence', async () => {
+    const demo = await cli(['demo']);
+    expect(demo.code).toBe(0);
+    const section = demo.stdout.slice(demo.stdout.indexOf('A panel, demo-panel'));
+    const say = (line: string) => expect(section).toContain(line);
+    say('$ clearance contribute demo-panel --expert security --report security.json');
+    say('$ clearance contribute demo-panel --expert correctness --report correctness.json');
+    say('$ clearance contribute demo-panel --expert verifier --report verifier.json');
+    say('$ clearance record demo-panel --merge');
+    say(
+      'merge of 3 contribution(s): security (2 candidate(s)), correctness (2 candidate(s)), verifier (0 candidate(s)); absent: style (missing); recorded as partial',
+    );
+    // one finding from the two candidates on src/service.js:42, proposed by both
+    say('proposed by correctness, security (corroborated 2×)');
+    expect(section).toMatch(/merged from [0-9a-f]{12} \(security, src\/service\.js:42\) by security/);
+    // the verifier's refuted candidate is no finding, and stays on the record with its evidence
+    expect(section).toMatch(
+      /refuted in round 1, dropped: [0-9a-f]{12} \[major\] src\/cache\.js:7 Cached responses may leak across users \(by verifier: /,
+    );
+    expect(section).not.toMatch(/\+ [0-9a-f]{12} major src\/cache\.js/);
+    say('round 1 ended partial: absent: style (missing) (it cannot converge the run)');
+    say('round 2 of demo-panel recorded: converged');
+    say('style absent (missing): handed in no report before the round was closed');
+    expect(demo.stdout).toContain('demo-panel: converged');
   });
 });

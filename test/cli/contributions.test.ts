@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findingId } from '../../src/index.js';
-import { candidate, report, sha } from '../support/builders.js';
+import { candidate, nit, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -19,7 +19,7 @@ const panelRun = async () => {
     JSON.stringify({
       name: 'panel',
       maxRounds: 1,
-      severities: { major: { blocks: true } },
+      severities: { major: { blocks: true }, nit: { blocks: false } },
       experts: ['ada', 'bob', 'cy'],
     }),
   );
@@ -31,6 +31,166 @@ const panelRun = async () => {
   };
   return { dir, run, write, log: path.join(dir, 'runs', 'run-1.jsonl') };
 };
+
+/**
+ * Round 1 of run-1 from ada and bob, cy absent: each proposes a major of their own (in files of
+ * their own) and the same major on one line, and a nit on another line in their own words.
+ */
+const mergedRound = async () => {
+  const panel = await panelRun();
+  const shared = candidate();
+  const own = (file: string) => candidate({ file, line: 1, summary: `unchecked input in ${file}` });
+  const adaReport = report(1, 'A', {
+    candidates: [own('src/a.js'), shared, nit(5, { summary: 'Rename x' })],
+  });
+  const bobReport = report(1, 'A', {
+    candidates: [own('src/b.js'), shared, nit(5, { summary: 'x is a poor name' })],
+  });
+  await panel.run(
+    'contribute',
+    'run-1',
+    '--expert',
+    'ada',
+    '--report',
+    await panel.write('a.json', adaReport),
+  );
+  await panel.run(
+    'contribute',
+    'run-1',
+    '--expert',
+    'bob',
+    '--report',
+    await panel.write('b.json', bobReport),
+  );
+  const merged = await panel.run('record', 'run-1', '--merge', '--json');
+  expect(merged.code).toBe(0);
+  return { ...panel, shared };
+};
+
+describe('the views of a round from several reviewers', () => {
+  it("status lists each round's contributions (who, which report, what it held) and absentees", async () => {
+    const { run, log } = await mergedRound();
+    const shas = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes('"contribution.recorded"'))
+      .map((l) => JSON.parse(l).data.reportSha as string);
+    const status = await run('status', 'run-1', '--json');
+    expect(status.json.panels).toEqual([
+      {
+        round: 1,
+        contributors: ['ada', 'bob'],
+        reports: [
+          { reviewer: 'ada', reportSha: shas[0], candidates: 3, decisions: 0 },
+          { reviewer: 'bob', reportSha: shas[1], candidates: 3, decisions: 0 },
+        ],
+        absent: [
+          { expert: 'cy', reason: 'missing', detail: 'handed in no report before the round was closed' },
+        ],
+      },
+    ]);
+    // the round is closed: nothing is in progress
+    expect(status.json.contributions).toEqual({ round: 2, contributors: [], reports: [], absent: [] });
+    const text = await run('status', 'run-1');
+    expect(text.stdout).toContain(
+      'round 1 reviewed by: ada (3 candidate(s), 0 decision(s)), bob (3 candidate(s), 0 decision(s)); absent: cy (missing: handed in no report before the round was closed)',
+    );
+  });
+
+  it('status shows the round in progress as far as it got: contributions so far, absentees with their reason', async () => {
+    const { run, write, dir } = await panelRun();
+    await mkdir(path.join(dir, 'inbox'));
+    await writeFile(path.join(dir, 'inbox', 'bob.json'), 'not json');
+    // nobody usable: bob is recorded absent and the round stays open (a timeout, exit 3)
+    const collected = await run(
+      'collect',
+      'run-1',
+      '--expert',
+      `bob=${path.join(dir, 'inbox', 'bob.json')}`,
+      '--timeout-ms',
+      '200',
+      '--json',
+    );
+    expect(collected.code).toBe(3);
+    await run('contribute', 'run-1', '--expert', 'ada', '--report', await write('a.json', report(1, 'A')));
+    const status = await run('status', 'run-1', '--json');
+    expect(status.json.panels).toEqual([]);
+    expect(status.json.contributions).toMatchObject({
+      round: 1,
+      contributors: ['ada'],
+      reports: [{ reviewer: 'ada', candidates: 0, decisions: 0 }],
+      absent: [{ expert: 'bob', reason: 'malformed' }],
+    });
+    const text = await run('status', 'run-1');
+    expect(text.stdout).toMatch(
+      /round 1 so far: ada \(0 candidate\(s\), 0 decision\(s\)\); absent: bob \(malformed: /,
+    );
+  });
+
+  it('explain shows every merge, with its corroboration count, advisory ones too', async () => {
+    const { run, shared } = await mergedRound();
+    const explain = await run('explain', 'run-1', '--json');
+    const blocking = explain.json.blocking as Array<{
+      id: string;
+      corroboration: number;
+      reviewers: string[];
+    }>;
+    expect(blocking.map((b) => [b.id === findingId(shared), b.corroboration]).sort()).toEqual([
+      [false, 1],
+      [false, 1],
+      [true, 2],
+    ]);
+    const merges = explain.json.merges as Array<{
+      severity: string;
+      corroboration: number;
+      mergedFrom: unknown[];
+    }>;
+    // the shared major (same id: corroborated, nothing absorbed) and the two nits on one line (one absorbed)
+    expect(merges.map((m) => [m.severity, m.corroboration, m.mergedFrom.length]).sort()).toEqual([
+      ['major', 2, 0],
+      ['nit', 2, 1],
+    ]);
+    const text = await run('explain', 'run-1');
+    expect(text.stdout).toMatch(
+      /merged: [0-9a-f]{12} \[nit\] src\/style\.js:5 \(open, advisory, round 1\)\n {4}proposed by ada, bob \(corroborated 2×\)\n {4}merged from [0-9a-f]{12} \(style, src\/style\.js:5\) by (ada|bob)/,
+    );
+    expect(text.stdout).toContain(
+      `${findingId(shared).slice(0, 12)} [major] src/service.js:10 Missing close\n    proposed by ada, bob (corroborated 2×)`,
+    );
+  });
+
+  it('replay shows every contribution, every absence, and what the merged round was made of', async () => {
+    const { run } = await mergedRound();
+    const replay = await run('replay', 'run-1');
+    expect(replay.stdout).toContain('contribution of ada: 3 candidate(s), 0 decision(s)');
+    expect(replay.stdout).toContain('contribution of bob: 3 candidate(s), 0 decision(s)');
+    expect(replay.stdout).toContain('cy absent (missing): handed in no report before the round was closed');
+    expect(replay.stdout).toContain(
+      'merge of 2 contribution(s): ada (3 candidate(s)), bob (3 candidate(s)); absent: cy (missing); recorded as partial',
+    );
+    const json = await run('replay', 'run-1', '--json');
+    expect((json.json.events as Array<{ type: string }>).map((e) => e.type)).toEqual([
+      'run.opened',
+      'revision.captured',
+      'contribution.recorded',
+      'contribution.recorded',
+      'contribution.absent',
+      'round.recorded',
+    ]);
+  });
+
+  it('feedback ranks blocking findings by corroboration: the one both reviewers saw comes first', async () => {
+    const { run, shared } = await mergedRound();
+    // without the ranking, a finding only one reviewer saw would come first (the merge's order)
+    const status = await run('status', 'run-1', '--json');
+    expect((status.json.findings as Array<{ id: string }>)[0]?.id).not.toBe(findingId(shared));
+    const feedback = await run('feedback', 'run-1');
+    const blocking = feedback.stdout.split('### Blocking')[1] ?? '';
+    const first = blocking.match(/- `([0-9a-f]{12})`/)?.[1];
+    expect(first).toBe(findingId(shared).slice(0, 12));
+    expect(blocking).toContain('Seen by: ada, bob');
+    expect(feedback.stdout).toContain('absent: cy (missing)');
+  });
+});
 
 describe('contributions from the command line', () => {
   it('contribute twice, then record --merge: one finding from both, the silent expert absent, the round partial', async () => {
@@ -68,6 +228,10 @@ describe('contributions from the command line', () => {
       {
         round: 1,
         contributors: ['ada', 'bob'],
+        reports: [
+          { reviewer: 'ada', reportSha: expect.any(String), candidates: 1, decisions: 0 },
+          { reviewer: 'bob', reportSha: expect.any(String), candidates: 1, decisions: 0 },
+        ],
         absent: [
           { expert: 'cy', reason: 'missing', detail: 'handed in no report before the round was closed' },
         ],
@@ -124,6 +288,18 @@ describe('contributions from the command line', () => {
       '--json',
     );
     expect((again.json.error as { code: string }).code).toBe('duplicate-contribution');
+    expect(await readFile(log)).toEqual(before);
+  });
+
+  it('record --merge with no contribution is refused as no-contributions, says what to do, and writes nothing', async () => {
+    const { run, log } = await panelRun();
+    const before = await readFile(log);
+    const merged = await run('record', 'run-1', '--merge', '--json');
+    expect(merged.code).toBe(1);
+    const error = merged.json.error as { code: string; message: string };
+    expect(error.code).toBe('no-contributions');
+    expect(error.message).toContain('clearance contribute run-1 --expert NAME --report FILE');
+    expect(error.message).toContain('clearance record run-1 --report FILE');
     expect(await readFile(log)).toEqual(before);
   });
 

@@ -148,6 +148,11 @@ describe('clearance schema output', () => {
     await runInProcess([...g, 'open', 'm', '--input-sha', 'C'.padEnd(40, '0')]);
     const mine = await file('m1.json', report(1, 'C', { runId: 'm', candidates: [major] }));
     await expectValid('contribute', [...g, 'contribute', 'm', '--expert', 'security', '--report', mine]);
+    const heard = await expectValid('status', [...g, 'status', 'm']);
+    expect(heard.contributions).toMatchObject({
+      round: 1,
+      reports: [{ reviewer: 'security', candidates: 1 }],
+    });
     await runInProcess([...g, 'open', 'n', '--input-sha', 'D'.padEnd(40, '0')]);
     const styled = path.join(dir, 'published', 'style.json');
     await runInProcess([
@@ -165,6 +170,8 @@ describe('clearance schema output', () => {
       '--timeout-ms',
       '5000',
     ]);
+    expect((await expectValid('status', [...g, 'status', 'n'])).panels).toHaveLength(1);
+    await expectValid('explain', [...g, 'explain', 'n']);
 
     // a re-review re-runs the reproductions first: next lists them, reproduce records each outcome
     await runInProcess([...g, 'open', 's', '--input-sha', 'E'.padEnd(40, '0')]);

@@ -217,8 +217,9 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     const held = Object.values(state.findings).map((f) => [corpusIdOf(f), f.status]);
     expect(held).toEqual(held.map(([id]) => [id, registered.get(id ?? '')?.status]));
 
-    // the registrar also registered the 2 candidates its verifiers only found PLAUSIBLE; clearance
-    // admits confirmed candidates only, so it holds 2 findings fewer
+    // the registrar also registered the 2 candidates its verifiers only found PLAUSIBLE; this replay
+    // offers the CONFIRMED ones only (the seed form), so it holds 2 findings fewer
+    // (pr236-contributions.test.ts offers every candidate with its verdict)
     const notHeld = r2.registered.findings
       .filter((f) => state.findings[findingId(f)] === undefined)
       .map(identity);

@@ -140,3 +140,37 @@ export const rulings = (registered: Registered): ReadonlyMap<string, 'fixed' | '
     ...registered.transitions.stillOpen.map((id) => [id, 'open'] as const),
     ...registered.transitions.withdrawn.map((id) => [id, 'withdrawn'] as const),
   ]);
+
+/** One finder's raw candidates file, as it filed them (`candidates-N.json`). */
+export type FinderFile = Readonly<{
+  finder: string;
+  candidates: ReadonlyArray<CorpusCandidate & Readonly<{ introduced_by_diff: boolean }>>;
+  notExamined: ReadonlyArray<string>;
+}>;
+
+/** One verifier's raw rulings file (`verdicts-N.json`): on candidates `c-…` and, from round 2, on findings `f-…`. */
+export type VerifierFile = Readonly<{
+  verifier: string;
+  verdicts: ReadonlyArray<CorpusVerdict & Readonly<{ introduced_by_diff?: boolean }>>;
+}>;
+
+/** The round's raw finder and verifier files, before any plan or registrar touched them. */
+export const rawRound = (
+  round: 'r1' | 'r2',
+): Readonly<{ finders: FinderFile[]; verifiers: VerifierFile[] }> => ({
+  finders: numbered(round, 'candidates').map((name) => {
+    const finder = `finder-${/-(\d+)\.json$/.exec(name)?.[1]}`;
+    const raw = json<{ candidates: Omit<FinderFile['candidates'][number], 'id'>[]; notExamined?: string[] }>(
+      `${round}/${name}`,
+    );
+    return {
+      finder,
+      candidates: raw.candidates.map((c, i) => ({ ...c, id: `c-${finder.slice(7)}-${i + 1}` })),
+      notExamined: raw.notExamined ?? [],
+    };
+  }),
+  verifiers: numbered(round, 'verdicts').map((name) => ({
+    verifier: `verifier-${/-(\d+)\.json$/.exec(name)?.[1]}`,
+    verdicts: json<{ verdicts: VerifierFile['verdicts'][number][] }>(`${round}/${name}`).verdicts,
+  })),
+});

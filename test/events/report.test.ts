@@ -52,10 +52,18 @@ describe('the round report schema (the boundary)', () => {
     expect(schema.required).toEqual(expect.arrayContaining(['runId', 'round', 'inputSha', 'completed']));
     const props = schema.properties as Record<
       string,
-      { items?: { required?: string[]; additionalProperties?: boolean } }
+      { items?: { required?: string[]; additionalProperties?: boolean; properties?: object } }
     >;
     expect(props.candidates?.items?.required).toEqual(
-      expect.arrayContaining(['file', 'category', 'summary', 'severity', 'confirmed', 'evidence']),
+      expect.arrayContaining(['file', 'category', 'summary', 'severity', 'evidence']),
+    );
+    // confirmed: true (the seed form) or a verifier's verdict: one of them, which the rules check
+    expect(props.candidates?.items?.required).not.toContain('confirmed');
+    expect(Object.keys(props.candidates?.items?.properties ?? {})).toEqual(
+      expect.arrayContaining(['confirmed', 'verdict', 'introducedByDiff', 'sameAs']),
+    );
+    expect(props.verifications?.items?.required).toEqual(
+      expect.arrayContaining(['file', 'category', 'summary', 'verdict', 'evidence']),
     );
     expect(props.candidates?.items?.additionalProperties).toBe(false);
   });

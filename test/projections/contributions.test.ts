@@ -53,7 +53,19 @@ describe('a round from several reviewers', () => {
     expect(Object.keys(after.findings)).toHaveLength(1);
     expect(f?.reviewers).toEqual(['ada', 'bob']);
     expect(f?.mergedFrom).toEqual([]);
-    expect(toArray(after.panels)).toEqual([{ round: 1, contributors: ['ada', 'bob'], absent: [] }]);
+    // the panel lists each contribution in the order it was recorded: bob handed in first
+    const sha = (i: number) => state.contributions[i]?.reportSha;
+    expect(toArray(after.panels)).toEqual([
+      {
+        round: 1,
+        contributors: ['ada', 'bob'],
+        reports: [
+          { reviewer: 'bob', reportSha: sha(0), candidates: 1, decisions: 0 },
+          { reviewer: 'ada', reportSha: sha(1), candidates: 1, decisions: 0 },
+        ],
+        absent: [],
+      },
+    ]);
   });
 
   it('the same file and line merge whatever the category; the first contribution (by report hash) keeps its id', () => {

@@ -74,6 +74,12 @@ describe('every rule refuses with its own code, and leaves the state and the off
       given()
         .whenEvent(bad({ severities: { nit: { blocks: false, firstRoundOnly: false, maxAdmitted: -1 } } }))
         .rejects('invalid-policy', /maxAdmitted/);
+      given()
+        .whenEvent(bad({ stallRounds: 1 }))
+        .rejects('invalid-policy', /stallRounds must be an integer >= 2/);
+      given()
+        .whenEvent(bad({ stallRounds: 2.5 }))
+        .rejects('invalid-policy', /stallRounds/);
     });
     it('empty-field: a run with no id, a capture with no input', () => {
       given().whenEvent(opened(PRESETS.default, ' ')).rejects('empty-field', /runId/);
@@ -339,7 +345,30 @@ describe('every rule refuses with its own code, and leaves the state and the off
       ];
       given(...closed, captured(3, 'C', { touched: [major.file] }))
         .when(report(3, 'C', { decisions: [decision(major, 'open')] }))
-        .rejects('closed-finding', /already fixed/);
+        .rejects(
+          'closed-finding',
+          /already fixed: only open findings take decisions \(if the fix did not hold, decide it reopened/,
+        );
+    });
+    it('not-reopenable: only a fixed finding can be reopened, named with its status', () => {
+      round2Touching(major.file)
+        .when(report(2, 'B', { decisions: [decision(major, 'reopened', 'it came back')] }))
+        .rejects(
+          'not-reopenable',
+          new RegExp(`${idOf(major).slice(0, 12)}.*which is open: only a fixed finding`),
+        );
+      const withdrawn = [
+        ...afterRound1,
+        captured(2, 'B', { touched: [major.file, other.file] }),
+        roundRecorded(report(2, 'B', { decisions: [decision(major, 'open'), decision(other, 'withdrawn')] })),
+      ];
+      given(...withdrawn, captured(3, 'C', { touched: [major.file] }))
+        .when(
+          report(3, 'C', {
+            decisions: [decision(major, 'open'), decision(other, 'reopened', 'it came back')],
+          }),
+        )
+        .rejects('not-reopenable', /which is withdrawn: only a fixed finding can be reopened/);
     });
     it('untouched-decision: the default policy refuses any decision on an untouched file', () => {
       round2Touching(major.file)
@@ -503,6 +532,24 @@ describe('every rule refuses with its own code, and leaves the state and the off
       )
         .whenEvent(roundRecorded(report(1, 'A')))
         .rejects('merge-mismatch', /must be their merge/);
+    });
+    it('record --merge with nothing handed in has nothing to merge, and says what to do', () => {
+      given(panel, captured(1, 'A'))
+        .whenMerged()
+        .rejects(
+          'no-contributions',
+          /no reviewer has handed in a report\. Hand in each reviewer's report first \(clearance contribute/,
+        );
+      const absent: DomainEvent = {
+        type: 'contribution.absent',
+        data: { round: 1, inputSha: sha('A'), expert: 'bob', reason: 'missing', detail: 'timed out' },
+      };
+      given(panel, captured(1, 'A'), absent)
+        .whenMerged()
+        .rejects(
+          'no-contributions',
+          /only absences are recorded \(bob: missing\).*record the round from one report/,
+        );
     });
     it('every expected expert handed in or is absent', () => {
       given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'))

@@ -24,6 +24,7 @@ const view = (over: Partial<FindingView>): FindingView => ({
   blocking: true,
   openedRound: 1,
   roundsOpen: 1,
+  reopened: 0,
   ...over,
 });
 

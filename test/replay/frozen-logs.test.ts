@@ -42,6 +42,8 @@ describe('frozen logs fold to the verdict they were written with', () => {
         'v2/v2-ended-ruled',
         'v2/v2-mid-round',
         'v3/v3-contributions',
+        'v5/v5-reopened-twice',
+        'v5/v5-stalled-open',
         'v6/v6-reproductions',
       ]),
     );

@@ -135,6 +135,16 @@ describe('parseFindingsMarkdown', () => {
     expect(review.candidates).toEqual([]);
   });
 
+  it('reads a reopening like the other decisions', () => {
+    const review = parsed(
+      '## Findings\n- [reopened] 827f9ded38b8 :: the leak is back since the pool change\n- **[Reopened]** `827F9DED` :: again\n',
+    );
+    expect(review.decisions).toEqual([
+      { id: '827f9ded38b8', status: 'reopened', evidence: 'the leak is back since the pool change' },
+      { id: '827F9DED', status: 'reopened', evidence: 'again' },
+    ]);
+  });
+
   it('reads Not examined as a paragraph, and a sub-heading stays inside it', () => {
     expect(parsed('## Not examined\n\nThe generated client:\nit is regenerated.\n').notExamined).toEqual([
       'The generated client: it is regenerated.',

@@ -9,6 +9,7 @@ import type {
   RunState,
 } from '../../src/index.js';
 import { decideUntrusted, evolve, fold } from '../../src/index.js';
+import { decideMerge } from '../../src/projections/decide.js';
 import { resolved } from './builders.js';
 
 /** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
@@ -69,6 +70,8 @@ export const given = (...events: DomainEvent[]) => {
       const result = decideUntrusted(state, frozenOffer, deepFreeze(structuredClone(context)));
       return outcome(frozenOffer, offer, result);
     },
+    /** `record --merge`: close the round in progress from its contributions */
+    whenMerged: () => outcome(null, null, decideMerge(state)),
     /** offer a report whose every citation resolved, as `clearance record` finds with git */
     whenCited(offer: RoundReport) {
       return this.when(offer, resolved(offer));

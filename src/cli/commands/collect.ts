@@ -44,7 +44,9 @@ Each report is appended (clearance contribute) the moment it is published and va
 crash mid-collection keeps what arrived. A reviewer whose report is still missing at the deadline,
 or is malformed, oversized or refused by the rules, is recorded absent with the reason; so is every
 expert of the policy not named here. The round is then closed with the merge (record --merge), and
-a round with an absent reviewer is partial. See clearance contribute --help for the merge rules.`,
+a round with an absent reviewer is partial. If the round has no contribution at all at the
+deadline, the absences are recorded, the round stays open and collect exits 3 (timeout). See clearance contribute --help
+for the merge rules.`,
     )
     .addHelpText(
       'after',

@@ -8,17 +8,33 @@ import { parseJsonInput, readTextInput } from '../inputs.js';
 const MERGE_HELP = `
 A round from several reviewers:
   Each reviewer's report is appended with contribute, bound to the run, the round and the
-  captured input exactly like a round report; within one report the usual rules hold (a
-  duplicated candidate is refused). record --merge then closes the round with the merge:
+  captured input exactly like a round report, and checked as it arrives: within one report the
+  usual rules hold (a duplicated candidate is refused). A named reviewer hands in once per round
+  (duplicate-contribution); the very same report again is answered "already recorded".
+  record --merge then closes the round with the merge (with nothing handed in it is refused,
+  no-contributions: contribute first, or record one report with record --report):
     - candidates with the same finding id are one finding, corroborated by each reviewer;
-    - candidates on the same file and line, whatever their category, are one finding;
+    - candidates on the same file and line (or section), whatever their category, are one finding;
     - candidates of one category in one file within the policy's mergeWithinLines (default 3)
-      are one finding. The first contribution's candidate is kept (contributions are read in
-      order of report hash, then reviewer name, so arrival order never matters), unless it does
-      not block and another does; mergedFrom lists the rest with their reviewers.
-    - decisions: fixed or withdrawn only if no reviewer says open; every vote stays in the evidence.
-  Every reviewer the policy's experts names and that handed in nothing is recorded absent, and
-  the round is partial: its findings count, it never converges, at the cap it is blocked.`;
+      are one finding. Merging happens only across contributions. The first contribution's
+      candidate is kept (contributions are read in order of report hash, then reviewer name, so
+      arrival order never matters), unless it does not block and another does; mergedFrom lists
+      the rest with their reviewers;
+    - decisions: fixed or withdrawn only if no reviewer says open; every vote stays in the
+      evidence; every open finding in a touched file needs one decision across the round.
+  Every expert the policy's experts names that handed in nothing is recorded absent, and the round
+  is partial: its findings count, it never converges, at the cap it is blocked. status, explain,
+  replay and feedback name each round's reviewers and absentees; explain shows every merge and
+  its corroboration; feedback ranks blocking findings by corroboration.
+
+Verifier verdicts:
+  A candidate carries confirmed: true or a verdict (confirmed, plausible, refuted), and may say
+  introducedByDiff and sameAs (an open finding's id or 8+ hex prefix: it corroborates that
+  finding instead of opening one). A verifier rules on candidates already handed in, by key:
+    "verifications": [{ "file", "category", "summary", "verdict", "evidence", "severity"? }]
+  The strongest ruling wins. refuted is dropped and kept on the record (replay, explain);
+  plausible blocks as the policy's plausible says (blocks, advisory, advisory-outside-fix);
+  introducedByDiff: false takes the policy's preExistingSeverity.`;
 
 export const registerContribute = (program: Command, io: Io): Command =>
   program
@@ -35,6 +51,7 @@ export const registerContribute = (program: Command, io: Io): Command =>
       examples(
         'clearance contribute pr-236 --expert security --report security.json',
         'reviewer | clearance contribute pr-236 --expert style --report - --json',
+        'clearance contribute pr-236 --expert verifier --report rulings.json',
         'clearance record pr-236 --merge',
       ),
     )

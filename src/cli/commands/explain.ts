@@ -8,7 +8,7 @@ export const registerExplain = (program: Command, io: Io): Command =>
   program
     .command('explain')
     .description(
-      'why the run is open, converged or blocked: the blocking findings and the rounds that kept them open',
+      'why the run is open, converged or blocked: the blocking findings and the rounds that kept them open; for rounds from several reviewers, who reviewed, who was absent, and every merge with its corroboration',
     )
     .argument('<run>', 'the run id')
     .addHelpText('after', examples('clearance explain pr-236'))

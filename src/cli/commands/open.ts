@@ -50,7 +50,10 @@ The store (printed as "store: <dir>") is --dir or $CLEARANCE_DIR if given; else,
 tree (the one --repo names, or the current one), <git common dir>/clearance: never committed, never
 part of the reviewed tree, shared by linked worktrees; else ./.clearance. A --dir inside the work tree
 is left out, all of it, of the dirty check, the --allow-dirty tree and the gate: give it a directory
-of its own.`,
+of its own.
+A policy file may set "stallRounds": N (an integer >= 2; the standard preset sets 2) to end the run
+blocked early, reason stalled, when a blocking finding is decided open in N rounds in a row or is
+reopened a second time; without it a run only blocks at its cap.`,
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {

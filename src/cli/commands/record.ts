@@ -24,6 +24,7 @@ A review in Markdown (--findings-md):
     - [high] src/app.js:2 :: the handle is never closed
     - [low] \`docs/spec.md § Install\` :: the command needs sudo
     - [fixed] 827f9ded38b8 :: closed in a finally block      ([fixed], [open] or [withdrawn])
+    - [reopened] 3f2a1b2c3d4e :: the leak is back since the pool change   (a fixed finding)
   The word must be a severity of the run's policy or a decision, and the item must parse, or the
   whole review is refused quoting the line; so is a finding outside a list item (a paragraph, an
   item's second line) or under Not examined. Under a "## Findings" heading every list item must be
@@ -94,7 +95,7 @@ export const registerRecord = (program: Command, io: Io): Command =>
       )
       .option(
         '--merge',
-        'close the round from the contributions recorded so far (see clearance contribute --help)',
+        'close the round with the merge of the contributions recorded so far; experts not heard from are recorded absent (see clearance contribute --help)',
       )
       .option('--reason <text>', 'with --end: why (for ci_failed, the diagnosis: it is the feedback)')
       .option(

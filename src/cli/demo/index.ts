@@ -11,6 +11,7 @@ import { gateLoop } from './gate.js';
 import { rulingAfterCap, stagedLoop } from './lifecycle.js';
 import { convergingLoop } from './loop.js';
 import { narrator } from './narrator.js';
+import { panelLoop } from './panel.js';
 
 /** `clearance demo`: a whole loop in a fresh temporary store, printed for a person. */
 export const runDemo = async (base: Context): Promise<Outcome> => {
@@ -19,11 +20,13 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   const n = narrator(ctx.color);
   const converging = 'demo-converges';
   const blocked = 'demo-blocked';
+  const panel = 'demo-panel';
   await convergingLoop(ctx, n, converging);
   await blockedLoop(ctx, n, blocked);
   await gateLoop(ctx, n, 'demo-gate');
   await stagedLoop(ctx, n, 'demo-staged');
   await rulingAfterCap(ctx, n, blocked);
+  await panelLoop(ctx, n, panel);
 
   n.step(`Replay ${converging} from its log: every event, and what it did`);
   n.command(`replay ${converging}`);
@@ -36,7 +39,7 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
 
   const present = await listRuns(dir); // without git, demo-gate was skipped
   const finals = await Promise.all(
-    [converging, blocked, 'demo-gate', 'demo-staged']
+    [converging, blocked, 'demo-gate', 'demo-staged', panel]
       .filter((runId) => present.includes(runId))
       .map(async (runId) => ({
         runId,

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import {
+  BlockedReason,
   Capture,
   Cost,
   Extension,
+  FindingStatus,
   FindingStep,
   FindingView,
+  MergedFrom,
+  Panel,
   Rejection,
   Rename,
   RoundOutcome,
@@ -12,6 +16,7 @@ import {
   RunStatus,
   Seq,
   Sha,
+  Stall,
   Suppressed,
 } from './parts.js';
 
@@ -106,6 +111,8 @@ export const StatusRunOutput = z.strictObject({
   ok,
   runId: RunId.nullable(),
   status: RunStatus,
+  blockedReason: BlockedReason,
+  stall: Stall,
   policy: z.string().nullable(),
   round: z.number().int().describe('the last round that ended'),
   maxRounds: z.number().int().nullable(),
@@ -125,8 +132,10 @@ export const StatusRunOutput = z.strictObject({
     .nullable(),
   rounds: z.array(RoundOutcome),
   spent: Cost,
-  panels: z.array(z.looseObject({})).describe('each round merged from contributions'),
-  contributions: z.unknown().describe('contributions handed in for the round in progress'),
+  panels: z.array(Panel).describe('each round closed from contributions, or with an absent reviewer'),
+  contributions: Panel.describe(
+    'the round in progress so far: each contribution handed in, and who was recorded absent',
+  ),
   seq: Seq,
   tornTail: TornTail.nullable(),
 });
@@ -168,6 +177,8 @@ export const ExplainOutput = z.strictObject({
   runId: RunId,
   status: RunStatus,
   headline: z.string(),
+  blockedReason: BlockedReason,
+  stall: Stall,
   blocking: z.array(
     z.strictObject({
       id: Sha,
@@ -181,7 +192,8 @@ export const ExplainOutput = z.strictObject({
       reviewers: z
         .array(z.string())
         .describe('who proposed it, when its round was merged from contributions'),
-      mergedFrom: z.array(z.looseObject({})).describe('the candidates the merge folded into it'),
+      corroboration: z.number().int().describe('how many reviewers proposed it'),
+      mergedFrom: z.array(MergedFrom).describe('the candidates the merge folded into it'),
     }),
   ),
   advisoryOpen: z.number().int(),
@@ -190,8 +202,28 @@ export const ExplainOutput = z.strictObject({
   extensions: z.array(Extension),
   convergedBy: z.string().nullable(),
   panels: z
+    .array(Panel)
+    .describe(
+      'each round closed from contributions, or with an absent reviewer: who reviewed, who was absent',
+    ),
+  merges: z
+    .array(
+      z.strictObject({
+        id: Sha,
+        citation: z.string(),
+        severity: z.string(),
+        status: FindingStatus,
+        blocking: z.boolean(),
+        openedRound: z.number().int(),
+        reviewers: z.array(z.string()),
+        corroboration: z.number().int().describe('how many reviewers proposed it'),
+        mergedFrom: z.array(MergedFrom),
+      }),
+    )
+    .describe('every finding, whatever its status, a merge made from several candidates or reviewers'),
+  refuted: z
     .array(z.looseObject({}))
-    .describe('each round merged from contributions: who reviewed, who was absent'),
+    .describe('refuted candidates: dropped, never findings, with who refuted them and their evidence'),
   reruns: z
     .array(
       z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ABSENCE_REASONS } from '../../events/codecs/contribution.js';
 import { CostSchema, ReportSchema } from '../../events/report.js';
 
 /**
@@ -36,7 +37,9 @@ export const Capture = z
 
 export const FindingStep = z.strictObject({
   round: z.number().int(),
-  how: z.enum(['opened', 'decided', 'carried', 'ruled']),
+  how: z
+    .enum(['opened', 'decided', 'carried', 'ruled', 'reopened'])
+    .describe('reopened: a fixed finding turned open again (status open), with the evidence'),
   status: FindingStatus,
   evidence: z.string().optional(),
   by: z.string().optional(),
@@ -55,7 +58,32 @@ export const FindingView = z.strictObject({
   blocking: z.boolean(),
   openedRound: z.number().int(),
   roundsOpen: z.number().int(),
+  reopened: z.number().int().describe('how many times it was reopened after a fix (0 for most)'),
 });
+
+/** why a blocked run is blocked, and the stall that blocked it early */
+export const BlockedReason = z
+  .enum(['cap', 'stalled'])
+  .nullable()
+  .describe(
+    'while blocked: cap (its last round ended with a blocking finding open) or stalled (early, policy stallRounds); null otherwise',
+  );
+export const Stall = z
+  .strictObject({
+    round: z.number().int().describe('the round that stalled the run'),
+    findings: z.array(
+      z.strictObject({
+        id: Sha,
+        why: z
+          .enum(['kept-open', 'reopened-twice'])
+          .describe(
+            'kept-open: decided open in stallRounds consecutive rounds; reopened-twice: the fix is not holding',
+          ),
+      }),
+    ),
+  })
+  .nullable()
+  .describe('while stalled: the round that stalled the run and the findings that did; null otherwise');
 
 export const RoundOutcome = z.strictObject({
   round: z.number().int(),
@@ -63,6 +91,42 @@ export const RoundOutcome = z.strictObject({
   reason: z.string().nullable(),
   reportSha: z.string().optional().describe("the recorded report's hash, for a round that ended with one"),
 });
+
+export const MergedFrom = z
+  .strictObject({
+    id: Sha,
+    reviewer: z.string(),
+    file: z.string(),
+    line: z.number().int().nullable(),
+    category: z.string(),
+  })
+  .describe('a candidate the merge folded into this finding, and who proposed it');
+
+export const Panel = z
+  .strictObject({
+    round: z.number().int(),
+    contributors: z.array(z.string()).describe('the reviewers who handed in, sorted'),
+    reports: z
+      .array(
+        z.strictObject({
+          reviewer: z.string().describe('the expert, or "anonymous"'),
+          reportSha: Sha,
+          candidates: z.number().int(),
+          decisions: z.number().int(),
+        }),
+      )
+      .describe('each contribution, in the order it was recorded'),
+    absent: z
+      .array(
+        z.strictObject({
+          expert: z.string(),
+          reason: z.enum(ABSENCE_REASONS),
+          detail: z.string(),
+        }),
+      )
+      .describe('who handed in nothing usable, and why'),
+  })
+  .describe("a round's reviewers: each contribution, and who was absent");
 
 export const Ruling = z.strictObject({
   round: z.number().int(),

@@ -21,5 +21,9 @@ export const PolicyCodecV1 = t.intersection([
     bind: t.keyof({ commit: null, tree: null }),
     experts: t.array(t.string),
     mergeWithinLines: t.number,
+    /** absent in every log written before stalls existed: those runs never stall */
+    stallRounds: t.number,
+    plausible: t.keyof({ blocks: null, advisory: null, 'advisory-outside-fix': null }),
+    preExistingSeverity: t.string,
   }),
 ]);

@@ -26,11 +26,21 @@ const Decision = t.type({
   evidence: t.string,
 });
 
+/** v4: a decision may reopen a fixed finding. */
+const DecisionV4 = t.type({
+  id: t.string,
+  status: t.keyof({ fixed: null, open: null, withdrawn: null, reopened: null }),
+  evidence: t.string,
+});
+
 /**
- * A report around a candidate codec. Only candidates changed between versions, so both versions
- * are this shape; a change anywhere else in the report needs a version that does not use it.
+ * A report around a candidate codec and a decision codec. Only those changed between versions, so
+ * every version is this shape; a change anywhere else in the report needs a version that does not use it.
  */
-const reportWith = <C extends t.Mixed>(candidate: C) =>
+const reportWith = <C extends t.Mixed, D extends t.Mixed = typeof Decision>(
+  candidate: C,
+  decision: D = Decision as unknown as D,
+) =>
   t.intersection([
     t.type({
       runId: t.string,
@@ -38,7 +48,7 @@ const reportWith = <C extends t.Mixed>(candidate: C) =>
       inputSha: t.string,
       completed: t.boolean,
       candidates: t.array(candidate),
-      decisions: t.array(Decision),
+      decisions: t.array(decision),
     }),
     t.partial({
       verdict: t.keyof({ open: null, converged: null, blocked: null }),
@@ -58,7 +68,41 @@ const CandidateV2 = t.intersection([
 /** v2 (lifecycle): candidates may name a principle and carry a reproduction. */
 export const ReportCodecV2 = reportWith(CandidateV2);
 
-type Persisted = t.TypeOf<typeof ReportCodecV2>;
+const Verdict = t.keyof({ refuted: null, plausible: null, confirmed: null });
+
+/** v3 (verdicts): a candidate is `confirmed: true` or carries a verifier's verdict, and may link to a finding. */
+const CandidateV3 = t.intersection([
+  t.type({ file: t.string, category: t.string, summary: t.string, severity: t.string, evidence: t.string }),
+  t.partial({
+    line: t.number,
+    section: t.string,
+    confirmed: t.boolean,
+    verdict: Verdict,
+    introducedByDiff: t.boolean,
+    sameAs: t.string,
+    principle: t.string,
+    reproduction: t.type({ command: t.string, expected: t.string }),
+  }),
+]);
+
+const Verification = t.intersection([
+  t.type({ file: t.string, category: t.string, summary: t.string, verdict: Verdict, evidence: t.string }),
+  t.partial({ severity: t.string, introducedByDiff: t.boolean }),
+]);
+
+/** v3 (verdicts): v2's candidates widened, and a verifier's rulings on other contributions' candidates. */
+export const ReportCodecV3 = t.intersection([
+  reportWith(CandidateV3),
+  t.partial({ verifications: t.array(Verification) }),
+]);
+
+/** v4 (reopening): a decision may say `reopened`; every v3 report is a v4 report as it stands. */
+export const ReportCodecV4 = t.intersection([
+  reportWith(CandidateV3, DecisionV4),
+  t.partial({ verifications: t.array(Verification) }),
+]);
+
+type Persisted = t.TypeOf<typeof ReportCodecV4>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
 const _sameShape: SameShape<Persisted, RoundReport> = true;
 void _sameShape;

@@ -19,6 +19,8 @@ export const admitCandidates = (
   round: number,
   alreadyAdmitted: Readonly<Record<string, number>>,
   candidates: ReadonlyArray<Identified>,
+  /** a plausible candidate the policy keeps from blocking (rules/verification.ts) */
+  advisory: (c: Identified['candidate']) => boolean = () => false,
 ): Admission => {
   const admitted: Record<string, number> = { ...alreadyAdmitted };
   const opened: Finding[] = [];
@@ -58,10 +60,11 @@ export const admitCandidates = (
       evidence: c.evidence,
       principle: c.principle ?? null,
       reproduction: c.reproduction ?? null,
-      blocking: blocksFor(policy, c.severity, c.category),
+      blocking: blocksFor(policy, c.severity, c.category) && !advisory(c),
       status: 'open',
       openedRound: round,
       steps: vecOf([{ round, how: 'opened', status: 'open' } as const]),
+      ...(c.verdict === 'confirmed' || c.verdict === 'plausible' ? { verdict: c.verdict } : {}),
     });
   }
   return { opened, suppressed, admitted };

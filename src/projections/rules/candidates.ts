@@ -5,6 +5,7 @@ import type { Rejection } from '../../events/rejection.js';
 import type { Candidate } from '../../events/report.js';
 import type { RunState } from '../state.js';
 import { fail, isBlank, shortId } from './check.js';
+import { namedFinding } from './finding-ref.js';
 
 export type Identified = Readonly<{ candidate: Candidate; id: string; index: number }>;
 
@@ -12,10 +13,17 @@ const REQUIRED_TEXT = ['file', 'category', 'summary'] as const;
 
 const candidateIsWellFormed = (c: Candidate, i: number, policy: Policy): E.Either<Rejection, void> => {
   const at = (field: string) => ['candidates', i, field];
-  if (c.confirmed !== true) {
+  if (c.verdict !== undefined && c.confirmed !== undefined) {
     return fail(
       'unconfirmed',
-      `candidates[${i}] is not confirmed: only confirmed candidates are admitted`,
+      `candidates[${i}] has both confirmed and a verdict: give confirmed: true (the seed form) or a verdict (confirmed, plausible or refuted), not both`,
+      at('confirmed'),
+    );
+  }
+  if (c.verdict === undefined && c.confirmed !== true) {
+    return fail(
+      'unconfirmed',
+      `candidates[${i}] is not confirmed: give confirmed: true, or a verifier's verdict (confirmed, plausible or refuted)`,
       at('confirmed'),
     );
   }
@@ -62,9 +70,25 @@ const candidateIsWellFormed = (c: Candidate, i: number, policy: Policy): E.Eithe
   return E.right(undefined);
 };
 
+/** `sameAs` names an open finding of the run: a closed one comes back only by a decision. */
+const linkedFinding = (state: RunState, ref: string, index: number): E.Either<Rejection, void> => {
+  const path = ['candidates', index, 'sameAs'];
+  const named = namedFinding(state.findings, ref, `candidates[${index}].sameAs`, path);
+  if (E.isLeft(named)) return named;
+  if (named.right.status !== 'open') {
+    return fail(
+      'closed-finding',
+      `candidates[${index}].sameAs names finding ${shortId(named.right.id)}, which is ${named.right.status}: a candidate may only corroborate an open finding`,
+      path,
+    );
+  }
+  return E.right(undefined);
+};
+
 /**
- * Every candidate must be confirmed, complete and new: an id seen twice in one report, or one that
- * already exists in the run (address those by id, in `decisions`), refuses the whole report.
+ * Every candidate must be confirmed (or carry a verdict), complete and new: an id seen twice in one
+ * report, or one that already exists in the run (address those by id, in `decisions`, or link to
+ * an open one with `sameAs`), refuses the whole report.
  */
 export const identifyCandidates = (
   state: RunState,
@@ -85,11 +109,15 @@ export const identifyCandidates = (
         ['candidates', index],
       );
     }
-    const existing = state.findings[id];
+    if (candidate.sameAs !== undefined) {
+      const linked = linkedFinding(state, candidate.sameAs, index);
+      if (E.isLeft(linked)) return linked;
+    }
+    const existing = candidate.sameAs === undefined ? state.findings[id] : undefined;
     if (existing !== undefined) {
       return fail(
         'existing-finding',
-        `candidates[${index}] is finding ${shortId(id)}, which already exists (${existing.status}): address it by id in decisions`,
+        `candidates[${index}] is finding ${shortId(id)}, which already exists (${existing.status}): address it by id in decisions${existing.status === 'fixed' ? ' (a fix that did not hold: decide it reopened, with evidence)' : ''}`,
         ['candidates', index],
       );
     }

@@ -1,13 +1,18 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
+import { findingId } from '../../events/finding-id.js';
+import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RunState } from '../state.js';
+import type { RoundReport } from '../../events/report.js';
+import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { identifyCandidates } from './candidates.js';
-import { fail } from './check.js';
+import { fail, isBlank } from './check.js';
+import { decisionFitsFinding } from './decisions.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
+import { reviewerOf } from './merge.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
@@ -19,6 +24,23 @@ export const panelOfNextRound = (state: RunState) => {
     absent: state.absent.filter((a) => a.round === round && a.inputSha === inputSha),
   };
 };
+
+/** The panel of a round: its contributions in the order recorded, its reviewers, its absentees. */
+export const panelOf = (
+  round: number,
+  contributions: ReadonlyArray<Contribution>,
+  absent: ReadonlyArray<Absentee>,
+): Panel => ({
+  round,
+  contributors: [...new Set(contributions.map(reviewerOf))].sort(),
+  reports: contributions.map((c) => ({
+    reviewer: reviewerOf(c),
+    reportSha: c.reportSha,
+    candidates: c.report.candidates.length,
+    decisions: c.report.decisions.length,
+  })),
+  absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
+});
 
 /** A reviewer hands in one report, or is absent, once per round. */
 const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Rejection, void> => {
@@ -35,9 +57,54 @@ const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Reje
 };
 
 /**
+ * A verifier rules on candidates already handed in for the round (or in its own report), by
+ * their key, with evidence and, if it re-grades one, a severity of the policy. A ruling that names
+ * no candidate is refused rather than ignored: a misspelt summary would silently keep a finding
+ * the verifier meant to refute.
+ */
+const verificationsNameCandidates = (
+  state: RunState,
+  policy: Policy,
+  report: RoundReport,
+): E.Either<Rejection, void> => {
+  const rulings = report.verifications ?? [];
+  if (rulings.length === 0) return E.right(undefined);
+  const known = new Set(
+    [...panelOfNextRound(state).contributions.map((c) => c.report), report].flatMap((r) =>
+      r.candidates.map(findingId),
+    ),
+  );
+  for (const [i, v] of rulings.entries()) {
+    const at = (field: string) => ['verifications', i, field];
+    if (isBlank(v.evidence))
+      return fail(
+        'empty-evidence',
+        `verifications[${i}].evidence is empty: say why (${v.verdict})`,
+        at('evidence'),
+      );
+    if (v.severity !== undefined && !Object.hasOwn(policy.severities, v.severity)) {
+      return fail(
+        'unknown-severity',
+        `verifications[${i}].severity ${JSON.stringify(v.severity)} is not a severity of policy ${policy.name} (known: ${Object.keys(policy.severities).join(', ')})`,
+        at('severity'),
+      );
+    }
+    if (!known.has(findingId(v))) {
+      return fail(
+        'unknown-finding',
+        `verifications[${i}] rules on ${v.file} (${v.category}) ${JSON.stringify(v.summary.slice(0, 80))}, which no contribution of round ${report.round} has handed in: name a candidate by its exact file, category and summary, after its finder's contribution is recorded`,
+        ['verifications', i],
+      );
+    }
+  }
+  return E.right(undefined);
+};
+
+/**
  * `contribution.recorded`: one reviewer's report, held for the round's merge. It is bound exactly
  * like a round report, and the seed's rules hold within it (complete, confirmed, well-formed, no
- * duplicated candidate, no existing finding as a candidate, decisions name findings of the run).
+ * duplicated candidate, no existing finding as a candidate, decisions name findings of the run
+ * and fit them: `reopened` a fixed one, anything else an open one).
  * Whether every open finding of a touched file got a decision is asked of the merged round.
  */
 export const recordContribution = (
@@ -71,10 +138,15 @@ export const recordContribution = (
   if (E.isLeft(heard)) return heard;
   const candidates = identifyCandidates(state, run.right.policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
+  const verified = verificationsNameCandidates(state, run.right.policy, report);
+  if (E.isLeft(verified)) return verified;
   const seen = new Set<string>();
   for (const [i, d] of report.decisions.entries()) {
     const named = namedFinding(state.findings, d.id, `decisions[${i}].id`, ['decisions', i, 'id']);
     if (E.isLeft(named)) return named;
+    // so that the votes the merge combines on one finding are all reopenings, or all rulings on it open
+    const fits = decisionFitsFinding(d, named.right, i);
+    if (E.isLeft(fits)) return fits;
     if (seen.has(d.id)) {
       return fail('duplicate-decision', `decisions[${i}] decides ${d.id.slice(0, 12)} a second time`, [
         'decisions',
@@ -107,4 +179,30 @@ export const recordAbsence = (state: RunState, event: ContributionAbsent): E.Eit
   const heard = notYetHeard(state, event.data.expert);
   if (E.isLeft(heard)) return heard;
   return E.right({ ...state, absent: [...state.absent, event.data] });
+};
+
+/**
+ * `record --merge` closes the round from what its reviewers handed in; with nothing handed in there
+ * is nothing to merge. This is an offer's refusal, not an event's: no event is built, and the
+ * absences already recorded stay as they are.
+ */
+export const contributionsToMerge = (
+  state: RunState,
+): E.Either<Rejection, Readonly<{ run: Run; contributions: readonly [Contribution, ...Contribution[]] }>> => {
+  const run = acceptingRounds(state);
+  if (E.isLeft(run)) return run;
+  const { contributions, absent } = panelOfNextRound(state);
+  const [first, ...rest] = contributions;
+  if (first !== undefined) return E.right({ run: run.right, contributions: [first, ...rest] });
+  const round = state.round + 1;
+  const { runId } = run.right;
+  const heard =
+    absent.length === 0
+      ? 'no reviewer has handed in a report'
+      : `only absences are recorded (${absent.map((a) => `${a.expert}: ${a.reason}`).join(', ')})`;
+  return fail(
+    'no-contributions',
+    `round ${round} of ${runId} has no contribution to merge: ${heard}. Hand in each reviewer's report first (clearance contribute ${runId} --expert NAME --report FILE, or clearance collect), then record --merge; or record the round from one report (clearance record ${runId} --report FILE)`,
+    ['contributions'],
+  );
 };

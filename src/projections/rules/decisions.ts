@@ -6,10 +6,35 @@ import { type Check, fail, isBlank, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
 
 /**
+ * A decision fits the finding it names: `reopened` only a `fixed` finding (the fix did not hold),
+ * every other status only an `open` one. Asked of each contribution and of each round.
+ */
+export const decisionFitsFinding = (d: Decision, finding: Finding, i: number): Check => {
+  const path = ['decisions', i, 'id'];
+  if (d.status === 'reopened') {
+    return finding.status === 'fixed'
+      ? ok
+      : fail(
+          'not-reopenable',
+          `decisions[${i}] reopens finding ${shortId(d.id)}, which is ${finding.status}: only a fixed finding can be reopened${finding.status === 'open' ? ' (decide it open, fixed or withdrawn)' : ''}`,
+          path,
+        );
+  }
+  return finding.status === 'open'
+    ? ok
+    : fail(
+        'closed-finding',
+        `decisions[${i}] rules on finding ${shortId(d.id)}, which is already ${finding.status}: only open findings take decisions${finding.status === 'fixed' ? ' (if the fix did not hold, decide it reopened, with evidence)' : ''}`,
+        path,
+      );
+};
+
+/**
  * Decisions rule on open findings whose file was touched since the last reviewed input; at most
  * one each, with evidence. Every open finding in a touched file needs one, even if its line moved.
  * Findings in untouched files carry forward, and a decision on one is refused unless the policy
- * allows that status there (issueflow: `open` or `withdrawn`, never `fixed`).
+ * allows that status there (issueflow: `open` or `withdrawn`, never `fixed`). A `reopened`
+ * decision on a fixed finding is allowed wherever its file is: a fix can be undone from elsewhere.
  */
 export const decisionsCoverTouched = (
   round: number,
@@ -33,13 +58,8 @@ export const decisionsCoverTouched = (
     const named = namedFinding(findings, d.id, `decisions[${i}].id`, at('id'));
     if (E.isLeft(named)) return named;
     const finding = named.right;
-    if (finding.status !== 'open') {
-      return fail(
-        'closed-finding',
-        `decisions[${i}] rules on finding ${shortId(d.id)}, which is already ${finding.status}: only open findings take decisions`,
-        at('id'),
-      );
-    }
+    const fits = decisionFitsFinding(d, finding, i);
+    if (E.isLeft(fits)) return fits;
     if (isBlank(d.evidence)) {
       return fail(
         'empty-evidence',
@@ -47,7 +67,7 @@ export const decisionsCoverTouched = (
         at('evidence'),
       );
     }
-    if (!touched(finding) && !policy.untouchedDecisions.includes(d.status)) {
+    if (d.status !== 'reopened' && !touched(finding) && !policy.untouchedDecisions.includes(d.status)) {
       const allowed =
         policy.untouchedDecisions.length === 0 ? 'none' : policy.untouchedDecisions.join(' or ');
       return fail(

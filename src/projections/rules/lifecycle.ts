@@ -100,6 +100,14 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
   ],
   (p) => [
     field(
+      ['stallRounds'],
+      p.stallRounds,
+      p.stallRounds === undefined || integerFrom(p.stallRounds, 2),
+      'an integer >= 2 (the rounds a blocking finding may be decided open in a row; one is an ordinary review), or absent to turn stalls off',
+    ),
+  ],
+  (p) => [
+    field(
       ['experts'],
       p.experts,
       p.experts === undefined || (names(p.experts) && distinct(p.experts)),
@@ -143,7 +151,22 @@ export const policyIsUsable = (policy: Policy): Check => {
       }
     }
   }
-  return ok;
+  return preExistingSeverityIsAdvisory(policy);
+};
+
+/** A pre-existing candidate is re-graded to a severity the policy knows, and one that never blocks. */
+const preExistingSeverityIsAdvisory = (policy: Policy): Check => {
+  const name = policy.preExistingSeverity;
+  if (name === undefined || policy.severities[name]?.blocks === false) return ok;
+  return fail(
+    'invalid-policy',
+    `policy.preExistingSeverity ${JSON.stringify(name)} must be a severity of the policy that does not block (${
+      Object.hasOwn(policy.severities, name)
+        ? 'it blocks'
+        : `known: ${Object.keys(policy.severities).join(', ')}`
+    })`,
+    ['policy', 'preExistingSeverity'],
+  );
 };
 
 /** `run.opened`: once, with a usable policy; the run's rules are pinned from here on. */

@@ -2,6 +2,7 @@ import { findingId } from '../../events/finding-id.js';
 import { blocksFor, mergeWithinLinesOf, type Policy } from '../../events/policy.js';
 import type { Candidate, Decision, RoundReport } from '../../events/report.js';
 import type { Contribution, MergedFrom } from '../state.js';
+import { asRuled, ownVerdictOf, type Ruled, rulingsById } from './verification.js';
 
 /** How an anonymous contributor is named in corroboration and `mergedFrom`. */
 export const ANONYMOUS = 'anonymous';
@@ -14,14 +15,32 @@ export type Provenance = Readonly<{
   mergedFrom: ReadonlyArray<MergedFrom>;
 }>;
 
+/** Why a refuted candidate was dropped: who refuted it (its verifiers, or its own reviewer), and their evidence. */
+export type Refutation = Readonly<{ by: ReadonlyArray<string>; evidence: string }>;
+
 export type Merge = Readonly<{
   /** the round report the merge stands for: what `round.recorded` must carry */
   report: RoundReport;
   /** by the id of each merged candidate */
   provenance: Readonly<Record<string, Provenance>>;
+  /** by the id of each refuted candidate (in the report with `verdict: "refuted"`, never a finding) */
+  refuted: Readonly<Record<string, Refutation>>;
 }>;
 
-type Member = Readonly<{ contribution: number; reviewer: string; candidate: Candidate; id: string }>;
+type Member = Readonly<{
+  /** where it comes in the merge's order: contributions in `mergeOrder`, candidates in report order */
+  at: number;
+  contribution: number;
+  reviewer: string;
+  candidate: Candidate;
+  id: string;
+  /** the verifiers' rulings on this candidate's key, if any */
+  rulings: ReadonlyArray<Ruled>;
+  /** the candidate as its rulings leave it (itself when none) */
+  effective: Candidate;
+}>;
+
+const verdictOfMember = (m: Member) => ownVerdictOf(m.effective);
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -46,6 +65,8 @@ const sameFinding = (a: Member, b: Member, within: number): boolean => {
   if (a.id === b.id) return true;
   const x = a.candidate;
   const y = b.candidate;
+  // a candidate linked to an existing finding merges only with others linked to it
+  if (x.sameAs !== undefined || y.sameAs !== undefined) return x.sameAs === y.sameAs;
   if (x.file !== y.file) return false;
   if (x.line !== undefined && y.line !== undefined) {
     if (x.line === y.line) return true;
@@ -55,47 +76,99 @@ const sameFinding = (a: Member, b: Member, within: number): boolean => {
 };
 
 /**
- * The member a group keeps: the earliest contribution's candidate, unless it does not block and a
- * later one does. A merge never turns a blocking candidate into an advisory finding.
+ * The member a group keeps: the earliest one that blocks (as its rulings leave it, or on its own
+ * word when no verifier ruled on it), else the earliest a verifier ruled on, else the earliest. A
+ * merge never turns a blocking candidate into an advisory finding, and an unverified duplicate
+ * never takes the place of the candidate its verifiers graded.
  */
-const keptMember = (policy: Policy, group: ReadonlyArray<Member>): Member => {
-  const blocks = (m: Member) => blocksFor(policy, m.candidate.severity, m.candidate.category);
-  return group.find(blocks) ?? (group[0] as Member);
+const keptMember = (policy: Policy, group: ReadonlyArray<Member>): Member =>
+  group.find((m) => blocksFor(policy, m.effective.severity, m.effective.category)) ??
+  group.find((m) => m.rulings.length > 0) ??
+  (group[0] as Member);
+
+/** Every candidate of the round, with the rulings on its key, in the merge's order. */
+const membersOf = (policy: Policy, ordered: ReadonlyArray<Contribution>): ReadonlyArray<Member> => {
+  const rulings = rulingsById(
+    ordered.flatMap((c) => (c.report.verifications ?? []).map((ruling) => ({ by: reviewerOf(c), ruling }))),
+  );
+  return ordered
+    .flatMap((contribution, index) =>
+      contribution.report.candidates.map((candidate) => {
+        const id = findingId(candidate);
+        const on = rulings.get(id) ?? [];
+        return {
+          contribution: index,
+          reviewer: reviewerOf(contribution),
+          candidate,
+          id,
+          rulings: on,
+          effective: on.length === 0 ? candidate : asRuled(policy, candidate, on),
+        };
+      }),
+    )
+    .map((m, at) => ({ ...m, at }));
 };
 
-const groupCandidates = (policy: Policy, ordered: ReadonlyArray<Contribution>): Member[][] => {
+const groupCandidates = (policy: Policy, members: ReadonlyArray<Member>): Member[][] => {
   const within = mergeWithinLinesOf(policy);
   const groups: Member[][] = [];
-  ordered.forEach((contribution, index) => {
-    for (const candidate of contribution.report.candidates) {
-      const member: Member = {
-        contribution: index,
-        reviewer: reviewerOf(contribution),
-        candidate,
-        id: findingId(candidate),
-      };
-      // one id is one finding, always; by place, merging happens only across contributions
-      // (within one contribution the seed's rules hold)
-      const group =
-        groups.find((g) => g.some((m) => m.id === member.id)) ??
-        groups.find(
-          (g) => g.every((m) => m.contribution !== index) && g.some((m) => sameFinding(m, member, within)),
-        );
-      if (group === undefined) groups.push([member]);
-      else group.push(member);
-    }
-  });
+  for (const member of members) {
+    // one id is one finding, always; by place, merging happens only across contributions
+    // (within one contribution the seed's rules hold)
+    const group =
+      groups.find((g) => g.some((m) => m.id === member.id)) ??
+      groups.find(
+        (g) =>
+          g.every((m) => m.contribution !== member.contribution) &&
+          g.some((m) => sameFinding(m, member, within)),
+      );
+    if (group === undefined) groups.push([member]);
+    else group.push(member);
+  }
   return groups;
+};
+
+/**
+ * Refuted candidates never enter a group (so a refuted one cannot absorb a live one): each id
+ * stays in the report once, marked refuted, unless the same id lives on in another contribution.
+ */
+const refutedOf = (
+  refutedMembers: ReadonlyArray<Member>,
+  live: ReadonlySet<string>,
+): Readonly<{
+  candidates: Array<Readonly<{ at: number; candidate: Candidate }>>;
+  refuted: Record<string, Refutation>;
+}> => {
+  const candidates: Array<Readonly<{ at: number; candidate: Candidate }>> = [];
+  const refuted: Record<string, Refutation> = {};
+  for (const m of refutedMembers) {
+    if (live.has(m.id) || Object.hasOwn(refuted, m.id)) continue;
+    candidates.push({ at: m.at, candidate: m.rulings.length === 0 ? m.candidate : m.effective });
+    refuted[m.id] =
+      m.rulings.length === 0
+        ? { by: [m.reviewer], evidence: m.candidate.evidence }
+        : {
+            by: unique(m.rulings.filter((r) => r.ruling.verdict === 'refuted').map((r) => r.by)),
+            evidence: m.rulings
+              .filter((r) => r.ruling.verdict === 'refuted')
+              .map((r) => r.ruling.evidence)
+              .join('\n'),
+          };
+  }
+  return { candidates, refuted };
 };
 
 const unique = (items: ReadonlyArray<string>): string[] => [...new Set(items)];
 
 /**
  * Decisions from several reviewers on one finding: `fixed` or `withdrawn` only if no contribution
- * says `open`; otherwise the first non-open status. Every voice stays in the evidence, so the
- * dissent is kept in the finding's history.
+ * says `open`; otherwise the first non-open status. `reopened` wins over every other vote, erring
+ * toward blocking: one reviewer who shows a fix did not hold reopens the finding whatever the others
+ * said. (Each contribution's decisions fit their finding, so the votes on a fixed finding are all
+ * `reopened` and no vote on an open finding is; the order only keeps the merge total.) Every voice
+ * stays in the evidence, so the dissent is kept in the finding's history.
  */
-const mergeDecisions = (ordered: ReadonlyArray<Contribution>): Decision[] => {
+const mergeDecisions = (ordered: ReadonlyArray<Contribution>, refuted: ReadonlySet<string>): Decision[] => {
   const byId = new Map<string, Array<Readonly<{ reviewer: string; decision: Decision }>>>();
   for (const contribution of ordered) {
     for (const decision of contribution.report.decisions) {
@@ -104,11 +177,23 @@ const mergeDecisions = (ordered: ReadonlyArray<Contribution>): Decision[] => {
       byId.set(decision.id, votes);
     }
   }
+  // a candidate linked to a finding says it is still there: an `open` voice where others decided it
+  for (const contribution of ordered) {
+    for (const c of contribution.report.candidates) {
+      if (refuted.has(findingId(c))) continue;
+      const votes = c.sameAs === undefined ? undefined : byId.get(c.sameAs);
+      if (votes !== undefined && c.sameAs !== undefined)
+        votes.push({
+          reviewer: reviewerOf(contribution),
+          decision: { id: c.sameAs, status: 'open', evidence: c.evidence },
+        });
+    }
+  }
   return [...byId.entries()].map(([id, votes]) => {
     const first = votes[0] as (typeof votes)[number];
     if (votes.length === 1) return first.decision;
-    const open = votes.find((v) => v.decision.status === 'open');
-    const status = open === undefined ? first.decision.status : 'open';
+    const says = (status: Decision['status']) => votes.some((v) => v.decision.status === status);
+    const status = says('reopened') ? 'reopened' : says('open') ? 'open' : first.decision.status;
     const evidence = votes
       .map((v) => `${v.reviewer} (${v.decision.status}): ${v.decision.evidence}`)
       .join('\n');
@@ -127,9 +212,15 @@ export const mergeContributions = (
 ): Merge => {
   const ordered = mergeOrder(contributions);
   const first = ordered[0] as Contribution;
-  const groups = groupCandidates(policy, ordered);
+  const members = membersOf(policy, ordered);
+  const live = members.filter((m) => verdictOfMember(m) !== 'refuted');
+  const groups = groupCandidates(policy, live);
+  const dropped = refutedOf(
+    members.filter((m) => verdictOfMember(m) === 'refuted'),
+    new Set(live.map((m) => m.id)),
+  );
   const provenance: Record<string, Provenance> = {};
-  const candidates = groups.map((group) => {
+  const kept = groups.map((group) => {
     const kept = keptMember(policy, group);
     provenance[kept.id] = {
       reviewers: unique(group.map((m) => m.reviewer)).sort(),
@@ -143,9 +234,18 @@ export const mergeContributions = (
           category: m.candidate.category,
         })),
     };
-    return kept.candidate;
+    // a group stands where its first member came, so one contribution keeps its own order
+    return { at: (group[0] as Member).at, candidate: kept.effective };
   });
-  if (ordered.length === 1) return { report: first.report, provenance };
+  // findings and refuted candidates in the order their first candidate came
+  const candidates = [...kept, ...dropped.candidates].sort((a, b) => a.at - b.at).map((x) => x.candidate);
+  const refuted = dropped.refuted;
+  const verified = ordered.some((c) => c.report.verifications !== undefined);
+  if (ordered.length === 1 && !verified) return { report: first.report, provenance, refuted };
+  if (ordered.length === 1) {
+    const { verifications: _applied, ...report } = first.report;
+    return { report: { ...report, candidates }, provenance, refuted };
+  }
   const notExamined = unique(ordered.flatMap((c) => c.report.notExamined ?? []));
   const reviewers = unique(ordered.map(reviewerOf));
   const report: RoundReport = {
@@ -154,9 +254,9 @@ export const mergeContributions = (
     inputSha: first.report.inputSha,
     completed: true,
     candidates,
-    decisions: mergeDecisions(ordered),
+    decisions: mergeDecisions(ordered, new Set(Object.keys(refuted))),
     ...(notExamined.length === 0 ? {} : { notExamined }),
     reviewer: reviewers.join(', ').slice(0, 256),
   };
-  return { report, provenance };
+  return { report, provenance, refuted };
 };

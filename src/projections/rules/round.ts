@@ -12,13 +12,16 @@ import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
-import { panelOfNextRound } from './contribution.js';
+import { panelOf, panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
-import { type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
+import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
+import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
+import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 
 /** A captured rename moves a finding's `file`; its id is the one it was born with. */
 const applyRenames = (
@@ -36,9 +39,9 @@ const applyRenames = (
 };
 
 /** A file is touched when the capture lists it or renamed a file to it. */
-const touchedBy = (capture: RevisionCapturedData): ((f: Finding) => boolean) => {
+const touchedBy = (capture: RevisionCapturedData): ((file: string) => boolean) => {
   const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
-  return (f) => touched.has(f.file);
+  return (file) => touched.has(file);
 };
 
 const applyDecisions = (
@@ -52,11 +55,12 @@ const applyDecisions = (
   const next: Record<string, Finding> = { ...findings };
   for (const d of decisions) {
     const f = next[d.id] as Finding;
-    next[d.id] = {
-      ...f,
-      status: d.status,
-      steps: push(f.steps, { round, how: 'decided', status: d.status, evidence: d.evidence }),
-    };
+    // a reopened finding is open again under its own id; the step keeps how it came back
+    const step =
+      d.status === 'reopened'
+        ? ({ round, how: 'reopened', status: 'open', evidence: d.evidence } as const)
+        : ({ round, how: 'decided', status: d.status, evidence: d.evidence } as const);
+    next[d.id] = { ...f, status: step.status, steps: push(f.steps, step) };
   }
   for (const f of opened) next[f.id] = f;
   return next;
@@ -116,17 +120,7 @@ const closedByItsPanel = (
   }
   const [first, ...rest] = contributions;
   if (first === undefined) {
-    return E.right({
-      merge: null,
-      panel:
-        absent.length === 0
-          ? null
-          : {
-              round,
-              contributors: [],
-              absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
-            },
-    });
+    return E.right({ merge: null, panel: absent.length === 0 ? null : panelOf(round, [], absent) });
   }
   const merge = mergeContributions(policy, [first, ...rest]);
   if (reportSha(merge.report) !== reportShaOffered) {
@@ -145,14 +139,7 @@ const closedByItsPanel = (
       ['expert'],
     );
   }
-  return E.right({
-    merge,
-    panel: {
-      round,
-      contributors: [...new Set(contributions.map(reviewerOf))].sort(),
-      absent: absent.map(({ expert, reason, detail }) => ({ expert, reason, detail })),
-    },
-  });
+  return E.right({ merge, panel: panelOf(round, contributions, absent) });
 };
 
 const partialReason = (panel: Panel | null): string =>
@@ -204,25 +191,55 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(lifecycle)) return lifecycle;
   const panel = closedByItsPanel(state, policy, event.data.reportSha, result);
   if (E.isLeft(panel)) return panel;
+  if (panel.right.merge === null && report.verifications !== undefined) {
+    return fail(
+      'invalid-report',
+      "a round report carries verifications: they rule on other contributions' candidates, so they belong in a contribution (clearance contribute), and the round is closed by the merge (clearance record --merge)",
+      ['verifications'],
+    );
+  }
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
   const moved = applyRenames(state.findings, capture.right);
-  const decided = decisionsCoverTouched(round, policy, moved, touchedBy(capture.right), report.decisions);
+  const decided = decisionsCoverTouched(
+    round,
+    policy,
+    moved,
+    (f) => touchedBy(capture.right)(f.file),
+    report.decisions,
+  );
   if (E.isLeft(decided)) return decided;
   const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
   if (E.isLeft(reproduced)) return reproduced;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
   if (E.isLeft(scoped)) return scoped;
-  const admission = admitCandidates(policy, round, state.admitted, candidates.right);
-  const findings = applyDecisions(
+  const merge = panel.right.merge;
+  const reviewer = report.reviewer ?? ANONYMOUS;
+  const touched = touchedBy(capture.right);
+  const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
+  const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
+  const admission = admitCandidates(
+    policy,
+    round,
+    state.admitted,
+    offered
+      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+    (c) => plausibleIsAdvisory(policy, round, c, touched),
+  );
+  const decidedFindings = applyDecisions(
     round,
     moved,
     report.decisions,
-    withProvenance(admission.opened, panel.right.merge),
+    withProvenance(admission.opened, merge),
   );
-  const status = deriveStatus(maxRoundsOf(state), round, findings, result);
+  const stillOpen = linkedStayOpen(decidedFindings, linked);
+  if (E.isLeft(stillOpen)) return stillOpen;
+  const findings = linkCorroborations(decidedFindings, linked, merge, reviewer);
+  const stall = stallOf(state, round, findings, report.decisions);
+  const status = deriveStatus(maxRoundsOf(state), round, findings, result, stall !== null);
   const agreed = declaredVerdictAgrees(report.verdict, status);
   if (E.isLeft(agreed)) return agreed;
   return E.right({
@@ -243,8 +260,10 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       reportSha: event.data.reportSha,
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
+    refuted: pushAll(state.refuted, refutedIn(round, candidates.right, merge, reviewer)),
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),
+    stall,
   });
 };

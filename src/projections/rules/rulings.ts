@@ -6,13 +6,16 @@ import { last, push } from '../vec.js';
 import { fail, isBlank, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
 
-/** Past the cap, only a person decides: these are accepted only once the run is blocked, with a name and a reason. */
+/**
+ * Past the cap, or after a stall, only a person decides: these are accepted only once the run is
+ * blocked, with a name and a reason.
+ */
 const blockedRun = (state: RunState, what: string): E.Either<Rejection, void> => {
   if (state.run === null) return fail('not-opened', 'the run has no run.opened event');
   if (state.status !== 'blocked') {
     return fail(
       'not-blocked',
-      `run ${state.run.runId} is ${state.status}, not blocked: ${what} is for a person once the run is blocked at its cap of ${maxRoundsOf(state)} rounds`,
+      `run ${state.run.runId} is ${state.status}, not blocked: ${what} is for a person once the run is blocked (at its cap of ${maxRoundsOf(state)} rounds, or stalled)`,
     );
   }
   return E.right(undefined);
@@ -61,7 +64,10 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
   });
 };
 
-/** `rounds.extended`: a person gives a blocked run more rounds; it is open again until the new cap. */
+/**
+ * `rounds.extended`: a person gives a blocked run more rounds; it is open again until the new cap.
+ * A stall is lifted too, and stalls are counted afresh from here (rules/stall.ts).
+ */
 export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<Rejection, RunState> => {
   const checks = [blockedRun(state, 'an extension'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
@@ -76,6 +82,7 @@ export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<R
   return E.right({
     ...state,
     status: 'open',
+    stall: null,
     extraRounds: state.extraRounds + rounds,
     extensions: push(state.extensions, { round: state.round, rounds, why, by }),
   });

@@ -4,18 +4,20 @@ import { type Check, fail, ok } from './check.js';
 
 /**
  * The verdict is derived, never declared: a complete round with no open blocking finding is
- * `converged`; otherwise the round cap makes it `blocked` (exhaustion is never convergence);
- * otherwise the loop goes on. A partial round, or one that reviewed nothing, never converges.
+ * `converged`; otherwise the round cap makes it `blocked` (exhaustion is never convergence), and
+ * so does a stall before the cap (rules/stall.ts); otherwise the loop goes on. A partial round, or
+ * one that reviewed nothing, never converges.
  */
 export const deriveStatus = (
   cap: number,
   round: number,
   findings: Readonly<Record<string, Finding>>,
   result: RoundOutcome['result'],
+  stalled = false,
 ): Verdict => {
   const blocking = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
   if (!blocking && result === 'complete') return 'converged';
-  return round >= cap ? 'blocked' : 'open';
+  return round >= cap || stalled ? 'blocked' : 'open';
 };
 
 /** A report may state a verdict; if it does, it must be the derived one. */

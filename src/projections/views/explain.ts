@@ -1,19 +1,23 @@
 import {
   type Extension,
   type Finding,
+  type FindingStatus,
   type FindingStep,
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Refuted,
   type Rerun,
   type RoundOutcome,
   type Ruling,
   type RunState,
   type RunStatus,
+  type Stall,
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { historyOf } from './history.js';
+import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
 
 export type BlockingReason = Readonly<{
   id: string;
@@ -23,17 +27,36 @@ export type BlockingReason = Readonly<{
   severity: string;
   summary: string;
   openedRound: number;
-  /** every round that kept it open, and how: decided open, or carried forward untouched */
+  /** every round that kept it open, and how: decided open, carried forward untouched, or reopened */
   keptOpen: ReadonlyArray<FindingStep>;
   /** the reviewers who proposed it, when its round was merged from contributions */
   reviewers: ReadonlyArray<string>;
+  /** how many reviewers proposed it (0 for a finding from a single-report round) */
+  corroboration: number;
   /** the candidates the merge folded into it */
+  mergedFrom: ReadonlyArray<MergedFrom>;
+}>;
+
+/** A finding a merge made from more than one candidate, or that more than one reviewer proposed. */
+export type MergeReason = Readonly<{
+  id: string;
+  citation: string;
+  severity: string;
+  status: FindingStatus;
+  blocking: boolean;
+  openedRound: number;
+  reviewers: ReadonlyArray<string>;
+  corroboration: number;
   mergedFrom: ReadonlyArray<MergedFrom>;
 }>;
 
 export type Explanation = Readonly<{
   status: RunStatus;
   headline: string;
+  /** while blocked: by its cap, or stalled early */
+  blockedReason: BlockedReason | null;
+  /** while stalled: the round that stalled it and the findings that did */
+  stall: Stall | null;
   blocking: ReadonlyArray<BlockingReason>;
   advisoryOpen: number;
   /** rounds that ended without a complete review, and why: none of them can converge a run */
@@ -45,6 +68,10 @@ export type Explanation = Readonly<{
   convergedBy: string | null;
   /** each round merged from contributions: who reviewed it, who was absent and why */
   panels: ReadonlyArray<Panel>;
+  /** every finding, whatever its status, that a merge made from several candidates or reviewers */
+  merges: ReadonlyArray<MergeReason>;
+  /** refuted candidates: dropped, never findings, with who refuted them and why */
+  refuted: ReadonlyArray<Refuted>;
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
 }>;
@@ -59,8 +86,24 @@ const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
   openedRound: f.openedRound,
   keptOpen: historyOf(state, f).filter((step) => step.status === 'open'),
   reviewers: f.reviewers ?? [],
+  corroboration: f.reviewers?.length ?? 0,
   mergedFrom: f.mergedFrom ?? [],
 });
+
+const mergedFindings = (state: RunState): ReadonlyArray<MergeReason> =>
+  Object.values(state.findings)
+    .filter((f) => (f.reviewers?.length ?? 0) > 1 || (f.mergedFrom?.length ?? 0) > 0)
+    .map((f) => ({
+      id: f.id,
+      citation: citationOf(f),
+      severity: f.severity,
+      status: f.status,
+      blocking: f.blocking,
+      openedRound: f.openedRound,
+      reviewers: f.reviewers ?? [],
+      corroboration: f.reviewers?.length ?? 0,
+      mergedFrom: f.mergedFrom ?? [],
+    }));
 
 const headlineOf = (state: RunState, blocking: number): string => {
   const run = state.run;
@@ -76,7 +119,9 @@ const headlineOf = (state: RunState, blocking: number): string => {
         ? `converged by ruling of ${state.convergedBy.by} after round ${state.round}: ${state.convergedBy.why}`
         : `converged at round ${state.round} of ${cap}: no blocking finding is open`;
     case 'blocked':
-      return `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
+      return state.stall !== null
+        ? `blocked early at round ${state.round} of ${cap}: stalled, ${describeStall(state, state.stall)}; only a person can go on`
+        : `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
     default:
       return state.round === 0
         ? `open: no round recorded yet; round 1 of ${cap} ${state.capture === null ? 'needs a captured revision' : 'awaits its report'}`
@@ -90,6 +135,8 @@ export const explain = (state: RunState): Explanation => {
   return {
     status: state.status,
     headline: headlineOf(state, blocking.length),
+    blockedReason: blockedReasonOf(state),
+    stall: state.status === 'blocked' ? state.stall : null,
     blocking,
     advisoryOpen: openFindings(state).length - blocking.length,
     incomplete: toArray(state.outcomes).filter((o) => o.result !== 'complete'),
@@ -97,6 +144,8 @@ export const explain = (state: RunState): Explanation => {
     extensions: toArray(state.extensions),
     convergedBy: state.convergedBy?.by ?? null,
     panels: toArray(state.panels),
+    merges: mergedFindings(state),
+    refuted: toArray(state.refuted),
     reruns: toArray(state.reruns),
   };
 };
@@ -109,22 +158,32 @@ const describeStep = (step: FindingStep): string => {
       return `round ${step.round} carried it (file untouched, or nothing was reviewed)`;
     case 'ruled':
       return `ruled ${step.status} by ${step.by ?? '?'} after round ${step.round}: ${step.evidence ?? ''}`;
+    case 'reopened':
+      return `round ${step.round} reopened it (it had been fixed): ${step.evidence ?? ''}`;
     default:
       return `round ${step.round} kept it open: ${step.evidence ?? ''}`;
   }
 };
+
+/** Who proposed a merged finding and what it absorbed, as indented lines. */
+const provenanceLines = (
+  m: Readonly<{ reviewers: ReadonlyArray<string>; mergedFrom: ReadonlyArray<MergedFrom> }>,
+): string[] => [
+  ...(m.reviewers.length > 0
+    ? [`    proposed by ${m.reviewers.join(', ')} (corroborated ${m.reviewers.length}×)`]
+    : []),
+  ...m.mergedFrom.map(
+    (from) =>
+      `    merged from ${from.id.slice(0, 12)} (${from.category}, ${from.file}${from.line === null ? '' : `:${from.line}`}) by ${from.reviewer}`,
+  ),
+];
 
 /** The explanation as text for a person. */
 export const renderExplanation = (e: Explanation): string => {
   const lines = [e.headline];
   for (const b of e.blocking) {
     lines.push(`- ${b.id.slice(0, 12)} [${b.severity}] ${b.citation} ${b.summary}`);
-    if (b.reviewers.length > 0)
-      lines.push(`    proposed by ${b.reviewers.join(', ')} (corroborated ${b.reviewers.length}×)`);
-    for (const m of b.mergedFrom)
-      lines.push(
-        `    merged from ${m.id.slice(0, 12)} (${m.category}, ${m.file}${m.line === null ? '' : `:${m.line}`}) by ${m.reviewer}`,
-      );
+    lines.push(...provenanceLines(b));
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
   }
   for (const p of e.panels) {
@@ -133,6 +192,17 @@ export const renderExplanation = (e: Explanation): string => {
       `round ${p.round} reviewed by ${p.contributors.join(', ') || 'no one'}${absent === '' ? '' : `; absent: ${absent}`}`,
     );
   }
+  // the blocking ones are shown above with their history
+  for (const m of e.merges.filter((m) => !(m.blocking && m.status === 'open'))) {
+    lines.push(
+      `merged: ${m.id.slice(0, 12)} [${m.severity}] ${m.citation} (${m.status}${m.blocking ? '' : ', advisory'}, round ${m.openedRound})`,
+    );
+    lines.push(...provenanceLines(m));
+  }
+  for (const r of e.refuted)
+    lines.push(
+      `refuted in round ${r.round}, dropped: ${r.id.slice(0, 12)} [${r.severity}] ${r.file}${r.line === null ? '' : `:${r.line}`} ${r.summary} (by ${r.by.join(', ')}: ${r.evidence.split('\n')[0] ?? ''})`,
+    );
   for (const r of e.reruns)
     lines.push(
       `${r.findingId.slice(0, 12)} reproduction re-run on round ${r.round}'s input ${r.inputSha.slice(0, 12)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${r.outputSha.slice(0, 12)})`}`,

@@ -1,8 +1,9 @@
 import { type Finding, maxRoundsOf, type RunState } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
-import { roundsOpenOf } from './history.js';
+import { reopeningsOf, roundsOpenOf } from './history.js';
 import { latestReruns, reproductionsPending } from './reproductions.js';
+import { describeStall } from './stall.js';
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -83,7 +84,9 @@ export const feedbackMarkdown = (state: RunState, record: string): string => {
         ? 'The review converged: nothing blocks.'
         : `The review converged by ruling of ${state.convergedBy.by}: ${oneLine(state.convergedBy.why)}.`
       : state.status === 'blocked'
-        ? `The review is blocked: round ${state.round} was the last of ${cap}. Only a person can rule now.`
+        ? state.stall !== null
+          ? `The review is blocked early: it stalled at round ${state.round} of ${cap}: ${describeStall(state, state.stall)}. Only a person can rule now.`
+          : `The review is blocked: round ${state.round} was the last of ${cap}. Only a person can rule now.`
         : `${blocking.length} blocking finding${blocking.length === 1 ? '' : 's'} must be fixed or answered before round ${state.round + 1} of ${cap}.`,
   );
   const ending = lastRoundEnding(state);
@@ -114,11 +117,15 @@ export const feedbackMarkdown = (state: RunState, record: string): string => {
       const last = lastOf(f.steps);
       if (last?.how === 'decided' && last.evidence !== undefined)
         lines.push(`  - Last ruling (round ${last.round}): still open: ${oneLine(last.evidence)}`);
+      if (last?.how === 'reopened' && last.evidence !== undefined)
+        lines.push(
+          `  - Reopened in round ${last.round} (it had been fixed${reopeningsOf(f) > 1 ? `; reopened ${reopeningsOf(f)} times` : ''}): ${oneLine(last.evidence)}`,
+        );
     }
     const example = shownId(blocking[0] as Finding);
     lines.push(
       '',
-      `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${example}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held.`,
+      `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${example}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held; a fixed finding that came back is \`reopened\` with evidence of what changed.`,
     );
   }
   lines.push(...rerunLines(state));

@@ -1,6 +1,6 @@
 import { citationOf } from '../citation.js';
 import type { Finding, FindingStatus, RunState } from '../state.js';
-import { roundsOpenOf } from './history.js';
+import { reopeningsOf, roundsOpenOf } from './history.js';
 
 export type FindingView = Readonly<{
   id: string;
@@ -17,6 +17,8 @@ export type FindingView = Readonly<{
   openedRound: number;
   /** rounds it has been open, counting the round it opened in */
   roundsOpen: number;
+  /** how many times it was reopened after a fix */
+  reopened: number;
 }>;
 
 export { citationOf };
@@ -35,6 +37,7 @@ export const findingView = (f: Finding, state: RunState): FindingView => ({
   blocking: f.blocking,
   openedRound: f.openedRound,
   roundsOpen: roundsOpenOf(state, f),
+  reopened: reopeningsOf(f),
 });
 
 /** Every finding of the run in the order it opened, optionally only those with one status. */

@@ -1,6 +1,7 @@
 import { GATE_REFUSALS, type GateRefusal } from '../../errors.js';
 import type { GateObservation } from '../observation.js';
 import type { RunState, RunStatus } from '../state.js';
+import { describeStall } from './stall.js';
 
 export type { GateObservation };
 
@@ -35,9 +36,11 @@ export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
   if (state.run === null || reviewed === null)
     return refuse('no-review', `run ${runId} has no recorded round: nothing was reviewed`);
   if (status !== 'converged') {
+    const stalled =
+      status === 'blocked' && state.stall !== null ? ` (stalled: ${describeStall(state, state.stall)})` : '';
     return refuse(
       'not-converged',
-      `run ${runId} is ${status} after round ${state.round}, not converged: only a converged review approves`,
+      `run ${runId} is ${status}${stalled} after round ${state.round}, not converged: only a converged review approves`,
     );
   }
   if (reviewed.commit === undefined && reviewed.artifactSha === undefined) {

@@ -24,19 +24,26 @@ export const historyOf = (state: RunState, finding: Finding): ReadonlyArray<Find
   for (let round = finding.openedRound + 1; round <= state.round; round++) {
     flushBefore(round);
     const here = stored[next];
-    const decidedHere = here !== undefined && here.round === round && here.how === 'decided';
+    const decidedHere =
+      here !== undefined && here.round === round && (here.how === 'decided' || here.how === 'reopened');
     if (!decidedHere && status === 'open') out.push({ round, how: 'carried', status: 'open' });
   }
   flushBefore(Number.POSITIVE_INFINITY);
   return out;
 };
 
+/** How many times a fixed finding was reopened (steps `reopened`). */
+export const reopeningsOf = (finding: Finding): number =>
+  toArray(finding.steps).filter((s) => s.how === 'reopened').length;
+
 /**
  * Rounds it has been open, counting the round it opened in: the open steps of `historyOf`,
- * counted without building them. A finding never reopens; a decision closes it in its round, a
- * ruling after its round.
+ * counted without building them while the finding never reopened (a decision closes it in its
+ * round, a ruling after its round); the rounds a reopened finding spent fixed do not count.
  */
 export const roundsOpenOf = (state: RunState, finding: Finding): number => {
+  if (reopeningsOf(finding) > 0)
+    return historyOf(state, finding).filter((s) => s.status === 'open' && s.how !== 'ruled').length;
   if (finding.status === 'open') return state.round - finding.openedRound + 1;
   const closing = last(finding.steps);
   if (closing === undefined) return 0;

@@ -1,6 +1,7 @@
 import { depleted, overrun } from '../rules/budget.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
 import { type ReproductionToRun, reproductionsPending } from './reproductions.js';
+import { describeStall } from './stall.js';
 
 /** The driver's one question after any crash or restart: what now? */
 export type NextStep =
@@ -54,7 +55,10 @@ export const nextStep = (state: RunState): NextStep => {
     return {
       action: 'stop',
       status: 'blocked',
-      why: `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on (clearance rule, clearance extend)`,
+      why:
+        state.stall !== null
+          ? `blocked early at round ${state.round}: stalled, ${describeStall(state, state.stall)}; only a person can go on (clearance rule, clearance extend)`
+          : `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on (clearance rule, clearance extend)`,
     };
   }
   if (state.capture === null)

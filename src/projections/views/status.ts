@@ -1,4 +1,5 @@
 import type { Cost } from '../../events/policy.js';
+import { panelOf, panelOfNextRound } from '../rules/contribution.js';
 import {
   isFinal,
   maxRoundsOf,
@@ -7,13 +8,19 @@ import {
   type RoundOutcome,
   type RunState,
   type RunStatus,
+  type Stall,
 } from '../state.js';
 import { toArray } from '../vec.js';
 import { type FindingView, findingsOf, findingView } from './findings.js';
+import { type BlockedReason, blockedReasonOf } from './stall.js';
 
 export type StatusView = Readonly<{
   runId: string | null;
   status: RunStatus;
+  /** why a blocked run is blocked: `cap` (its last round ended) or `stalled` (early); null otherwise */
+  blockedReason: BlockedReason | null;
+  /** while stalled: the round that stalled it, and each finding that did, with why */
+  stall: Stall | null;
   policy: string | null;
   /** the last round that ended */
   round: number;
@@ -46,8 +53,8 @@ export type StatusView = Readonly<{
   spent: Cost;
   /** each round merged from contributions: who reviewed it, and who was absent and why */
   panels: ReadonlyArray<Panel>;
-  /** the round in progress: who has contributed so far, and who was recorded absent */
-  contributions: Readonly<{ contributors: ReadonlyArray<string>; absent: ReadonlyArray<string> }>;
+  /** the round in progress, as far as it got: each contribution handed in so far, who was recorded absent and why */
+  contributions: Panel;
 }>;
 
 const inProgressOf = (state: RunState): StatusView['inProgress'] => {
@@ -60,9 +67,12 @@ const inProgressOf = (state: RunState): StatusView['inProgress'] => {
 export const statusOf = (state: RunState): StatusView => {
   const findings = findingsOf(state).map((f) => findingView(f, state));
   const count = (pred: (f: FindingView) => boolean) => findings.filter(pred).length;
+  const next = panelOfNextRound(state);
   return {
     runId: state.run?.runId ?? null,
     status: state.status,
+    blockedReason: blockedReasonOf(state),
+    stall: state.status === 'blocked' ? state.stall : null,
     policy: state.run?.policy.name ?? null,
     round: state.round,
     maxRounds: state.run === null ? null : maxRoundsOf(state),
@@ -82,11 +92,6 @@ export const statusOf = (state: RunState): StatusView => {
     rounds: toArray(state.outcomes),
     spent: state.spent,
     panels: toArray(state.panels),
-    contributions: {
-      contributors: state.contributions
-        .filter((c) => c.round === state.round + 1)
-        .map((c) => c.expert ?? 'anonymous'),
-      absent: state.absent.filter((a) => a.round === state.round + 1).map((a) => a.expert),
-    },
+    contributions: panelOf(state.round + 1, next.contributions, next.absent),
   };
 };

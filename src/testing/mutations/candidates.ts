@@ -27,6 +27,16 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
     apply: (c) => changeCandidate(c, (x) => ({ ...x, confirmed: false })),
   },
   {
+    code: 'unconfirmed',
+    name: 'confirmed: true and a verifier verdict at once',
+    applies: accepting,
+    apply: (c, p) =>
+      changeCandidate(c, (x) => ({
+        ...x,
+        verdict: pickOf(['confirmed', 'plausible', 'refuted'] as const, p),
+      })),
+  },
+  {
     code: 'empty-evidence',
     name: 'candidate without evidence',
     applies: accepting,

@@ -2,6 +2,7 @@ import { contributionRecorded, roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
 import { PRESETS } from '../../events/policy.js';
 import type { RoundReport } from '../../events/report.js';
+import { panelOfNextRound } from '../../projections/rules/contribution.js';
 import { accepting, type Context, type Mutation } from '../offers.js';
 
 /** The valid next round's report as one reviewer's contribution (a declared verdict is the merge's to derive). */
@@ -28,6 +29,12 @@ export const CONTRIBUTIONS_MUTATIONS: ReadonlyArray<Mutation> = [
         ],
       };
     },
+  },
+  {
+    code: 'no-contributions',
+    name: 'record --merge with no contribution handed in for the round',
+    applies: (c) => accepting(c) && panelOfNextRound(c.state).contributions.length === 0,
+    apply: () => ({ kind: 'merge' }),
   },
   {
     code: 'merge-mismatch',

@@ -10,6 +10,13 @@ import {
   withReport,
 } from '../offers.js';
 
+/** Closed findings the valid report does not already decide (it may reopen a fixed one). */
+const undecidedClosed = (c: Parameters<typeof accepting>[0]) => {
+  if (!accepting(c)) return [];
+  const decided = new Set(c.valid.report.decisions.map((d) => d.id));
+  return closed(c).filter((f) => !decided.has(f.id));
+};
+
 /** Mutations that break decisions, and the report as a whole. */
 export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
   {
@@ -35,12 +42,34 @@ export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
   {
     code: 'closed-finding',
     name: 'decision on a closed finding',
-    applies: (c) => accepting(c) && closed(c).length > 0,
+    applies: (c) => undecidedClosed(c).length > 0,
     apply: (c, p) =>
       withReport(c, (r) => ({
         ...r,
-        decisions: [...r.decisions, { id: pickOf(closed(c), p).id, status: 'open', evidence: 'reopen' }],
+        decisions: [
+          ...r.decisions,
+          { id: pickOf(undecidedClosed(c), p).id, status: 'open', evidence: 'reopen' },
+        ],
       })),
+  },
+  {
+    code: 'not-reopenable',
+    name: 'reopening a finding that is not fixed',
+    applies: (c) => accepting(c) && Object.values(c.state.findings).some((f) => f.status !== 'fixed'),
+    apply: (c, p) =>
+      withReport(c, (r) => {
+        const target = pickOf(
+          Object.values(c.state.findings).filter((f) => f.status !== 'fixed'),
+          p,
+        );
+        return {
+          ...r,
+          decisions: [
+            ...r.decisions.filter((d) => d.id !== target.id),
+            { id: target.id, status: 'reopened', evidence: 'it came back' },
+          ],
+        };
+      }),
   },
   {
     code: 'untouched-decision',

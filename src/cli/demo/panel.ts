@@ -1,0 +1,162 @@
+import { captureRound } from '../../driver/capture.js';
+import { contribute, recordMerged } from '../../driver/contribute.js';
+import { openReview } from '../../driver/open.js';
+import { PRESETS } from '../../events/policy.js';
+import type { RoundReport } from '../../events/report.js';
+import { explain, renderExplanation } from '../../projections/views/explain.js';
+import { openBlockingFindings } from '../../projections/views/findings.js';
+import { statusOf } from '../../projections/views/status.js';
+import type { AppendResult } from '../../store/append.js';
+import { readIntactRun } from '../../store/read.js';
+import type { Context } from '../context.js';
+import { shortId, statusText, trailLine } from '../format.js';
+import { recordedOutcome } from '../recorded.js';
+import type { Narrator } from './narrator.js';
+import { MAJOR, NIT, report, revision } from './scenario.js';
+
+const EXPERTS = ['security', 'correctness', 'style'] as const;
+
+/** The security reviewer's view of the line the correctness reviewer also flagged. */
+const SOCKETS = {
+  file: MAJOR.file,
+  line: MAJOR.line,
+  category: 'security',
+  summary: 'A client that aborts requests exhausts the server’s sockets',
+  severity: 'major',
+  confirmed: true,
+  evidence: '200 aborted requests leave 200 sockets in CLOSE_WAIT; the pool refuses new connections',
+} as const;
+
+/** A candidate the verifier refutes: the merge drops it and keeps it on the record. */
+const CACHE = {
+  file: 'src/cache.js',
+  line: 7,
+  category: 'security',
+  summary: 'Cached responses may leak across users',
+  severity: 'major',
+  confirmed: true,
+  evidence: 'the cache key looks like it omits the user id',
+} as const;
+
+/** One reviewer handing in a report, as the driver would with `clearance contribute`. */
+type HandIn = Readonly<{ expert: string; report: RoundReport; file: string }>;
+
+/**
+ * A round from three reviewers and a verifier: two hand in and flag the same line under different
+ * categories, the merge makes one finding of it, corroborated by both; the verifier refutes another
+ * candidate, which the merge drops and keeps on the record; the third expert hands in nothing, so
+ * the round is partial and names them. In round 2 the three experts hand in and the run converges.
+ */
+export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
+  const { dir, by } = ctx;
+  const c = ctx.color;
+  const handIn = async ({ expert, report: r, file }: HandIn): Promise<AppendResult> => {
+    n.command(`contribute ${runId} --expert ${expert} --report ${file}`);
+    const done = await contribute(dir, runId, r, expert, { by });
+    const ruled = r.verifications?.length ?? 0;
+    const counts = `${r.candidates.length} candidate(s), ${r.decisions.length} decision(s)${ruled === 0 ? '' : `, ${ruled} verdict(s)`}`;
+    n.say(`${expert} handed in ${counts}`);
+    return done;
+  };
+  const closeRound = async (): Promise<AppendResult> => {
+    n.command(`record ${runId} --merge`);
+    const closed = await recordMerged(dir, runId, { by });
+    n.say(recordedOutcome(ctx, runId, closed).text);
+    return closed;
+  };
+
+  n.step(`A panel, ${runId}: three reviewers a round (policy experts: ${EXPERTS.join(', ')})`);
+  n.command(`open ${runId} --policy-file panel.json --input-sha ${revision(1).slice(0, 12)}…`);
+  await openReview(
+    dir,
+    {
+      runId,
+      policy: { ...PRESETS.default, name: 'panel', experts: [...EXPERTS] },
+      capture: { inputSha: revision(1), touchedFiles: [], renames: [] },
+    },
+    by,
+  );
+
+  n.step(
+    'Round 1: security and correctness flag the same line, a verifier refutes one candidate, style hands in nothing',
+  );
+  // Round 1's reports, in the order they are handed in: a verifier rules only on candidates
+  // already handed in, so it comes last.
+  const round1: ReadonlyArray<HandIn> = [
+    {
+      expert: 'security',
+      report: report(runId, 1, revision(1), { candidates: [SOCKETS, CACHE], reviewer: 'security' }),
+      file: 'security.json',
+    },
+    {
+      expert: 'correctness',
+      report: report(runId, 1, revision(1), { candidates: [MAJOR, NIT], reviewer: 'correctness' }),
+      file: 'correctness.json',
+    },
+    {
+      expert: 'verifier',
+      report: report(runId, 1, revision(1), {
+        reviewer: 'verifier',
+        verifications: [
+          {
+            file: CACHE.file,
+            category: CACHE.category,
+            summary: CACHE.summary,
+            verdict: 'refuted',
+            evidence:
+              'the key joins the user id and the URL (src/cache.js:5); a second user misses the cache',
+          },
+        ],
+      }),
+      file: 'verifier.json',
+    },
+  ];
+  for (const h of round1) await handIn(h);
+  n.say(c.dim('style is still missing: record --merge records it absent (collect would, at its deadline)'));
+  const r1 = await closeRound();
+
+  n.step(
+    'Why round 1 ended as it did: one finding from two candidates, corroborated; the refuted one dropped; the absent named',
+  );
+  n.command(`explain ${runId}`);
+  n.say(renderExplanation(explain(r1.folded.state)));
+  n.command(`status ${runId}`);
+  n.say(statusText(c, statusOf(r1.folded.state), r1.appended.at(-1)?.seq ?? 0));
+
+  const [finding] = openBlockingFindings(r1.folded.state);
+  if (finding === undefined) throw new Error('demo: round 1 should leave one blocking finding open');
+  n.step(`Round 2: the author fixes ${MAJOR.file}; all three hand in`);
+  n.command(`capture ${runId} --input-sha ${revision(2).slice(0, 12)}… --touched ${MAJOR.file}`);
+  await captureRound(dir, runId, { inputSha: revision(2), touchedFiles: [MAJOR.file], renames: [] }, { by });
+  const fixed = (evidence: string) => ({ id: shortId(finding.id), status: 'fixed' as const, evidence });
+  const round2: ReadonlyArray<HandIn> = [
+    {
+      expert: 'security',
+      report: report(runId, 2, revision(2), {
+        decisions: [fixed('200 aborted requests now leave no socket behind')],
+        reviewer: 'security',
+      }),
+      file: 'security-2.json',
+    },
+    {
+      expert: 'correctness',
+      report: report(runId, 2, revision(2), {
+        decisions: [fixed('the handle is closed in a finally block; the abort test passes')],
+        reviewer: 'correctness',
+      }),
+      file: 'correctness-2.json',
+    },
+    {
+      expert: 'style',
+      report: report(runId, 2, revision(2), { reviewer: 'style' }),
+      file: 'style-2.json',
+    },
+  ];
+  for (const h of round2) await handIn(h);
+  await closeRound();
+
+  n.step(`Replay ${runId}: every contribution, the absence, and what each merged round was made of`);
+  n.command(`replay ${runId}`);
+  const read = await readIntactRun(dir, runId);
+  n.say(read.folded.trail.map((t, i) => trailLine(c, t, { by: read.events[i]?.by })).join('\n'));
+};

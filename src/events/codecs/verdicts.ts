@@ -1,0 +1,44 @@
+import * as t from 'io-ts';
+import type { ContributionRecordedV1 } from './contribution.js';
+import type { RoundRecordedV2 } from './events-v2.js';
+import { ReportCodecV3 } from './report.js';
+
+/**
+ * Verifier verdicts widened the stored report (report codec v3): a candidate carries `confirmed`
+ * or a `verdict`, may say `introducedByDiff` and `sameAs`, and a contribution may carry
+ * `verifications`. Every v2 report is a v3 report that uses none of these, so the upcasters only
+ * relabel: an old log means what it meant. Never edit: add a version.
+ */
+
+/** `round.recorded` v3: v2 with a v3 report. */
+export const RoundRecordedV3 = t.intersection([
+  t.type({
+    round: t.number,
+    inputSha: t.string,
+    reportSha: t.string,
+    report: ReportCodecV3,
+    result: t.keyof({ complete: null, partial: null }),
+  }),
+  t.partial({
+    citations: t.array(
+      t.intersection([
+        t.type({ candidate: t.number, citation: t.string, resolved: t.boolean }),
+        t.partial({ reason: t.string }),
+      ]),
+    ),
+  }),
+]);
+
+export const upcastRoundRecordedV2 = (
+  v2: t.TypeOf<typeof RoundRecordedV2>,
+): t.TypeOf<typeof RoundRecordedV3> => v2;
+
+/** `contribution.recorded` v2: v1 with a v3 report. */
+export const ContributionRecordedV2 = t.intersection([
+  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV3 }),
+  t.partial({ expert: t.string }),
+]);
+
+export const upcastContributionRecordedV1 = (
+  v1: t.TypeOf<typeof ContributionRecordedV1>,
+): t.TypeOf<typeof ContributionRecordedV2> => v1;

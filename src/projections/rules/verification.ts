@@ -1,0 +1,87 @@
+import { findingId } from '../../events/finding-id.js';
+import { blocksFor, type Policy, plausibleOf, preExistingSeverityOf } from '../../events/policy.js';
+import {
+  CANDIDATE_VERDICTS,
+  type Candidate,
+  type CandidateVerdict,
+  type Verification,
+} from '../../events/report.js';
+
+/**
+ * What verdicts mean. A candidate is `confirmed: true` (the seed's form) or carries a `verdict`;
+ * a verifier's contribution rules on other contributions' candidates by their key (file,
+ * category, summary), and the merge applies each ruling to every matching candidate. Refuted is
+ * dropped (kept on the record with its evidence); plausible counts like confirmed and blocks as
+ * the policy says; a candidate the diff did not introduce takes the policy's pre-existing severity.
+ */
+
+/** A verifier's ruling, with who made it. */
+export type Ruled = Readonly<{ by: string; ruling: Verification }>;
+
+/** A candidate's own verdict: the seed's `confirmed: true` is a confirmed verdict. */
+export const ownVerdictOf = (c: Candidate): CandidateVerdict => c.verdict ?? 'confirmed';
+
+const rank = (v: CandidateVerdict): number => CANDIDATE_VERDICTS.indexOf(v);
+
+/**
+ * The verdict several rulings on one candidate come to: the strongest. Any verifier that confirms
+ * keeps the finding, because an approval is the expensive mistake.
+ */
+export const strongestVerdict = (verdicts: ReadonlyArray<CandidateVerdict>): CandidateVerdict =>
+  verdicts.reduce<CandidateVerdict>((best, v) => (rank(v) > rank(best) ? v : best), 'refuted');
+
+/** Rulings by the id of the candidate they name, in the merge's order. */
+export const rulingsById = (rulings: ReadonlyArray<Ruled>): ReadonlyMap<string, ReadonlyArray<Ruled>> => {
+  const byId = new Map<string, Ruled[]>();
+  for (const r of rulings) {
+    const id = findingId(r.ruling);
+    byId.set(id, [...(byId.get(id) ?? []), r]);
+  }
+  return byId;
+};
+
+/**
+ * A candidate as the rulings on its finding leave it: the strongest verdict; the severity of the
+ * first of those rulings that blocks, else of the first that grades it; whether the diff
+ * introduced it, `true` if any of them says so. `confirmed` gives way to the verdict.
+ */
+export const asRuled = (policy: Policy, c: Candidate, rulings: ReadonlyArray<Ruled>): Candidate => {
+  const verdict = strongestVerdict(rulings.map((r) => r.ruling.verdict));
+  const winning = rulings.filter((r) => r.ruling.verdict === verdict).map((r) => r.ruling);
+  const graded = winning.filter((r) => r.severity !== undefined);
+  const severity =
+    (graded.find((r) => blocksFor(policy, r.severity as string, c.category)) ?? graded[0])?.severity ??
+    c.severity;
+  const said = winning.filter((r) => r.introducedByDiff !== undefined).map((r) => r.introducedByDiff);
+  const introducedByDiff = said.length === 0 ? c.introducedByDiff : said.includes(true);
+  const { confirmed: _seedForm, ...rest } = c;
+  return {
+    ...rest,
+    severity,
+    verdict,
+    ...(introducedByDiff === undefined ? {} : { introducedByDiff }),
+  };
+};
+
+/** The severity a candidate is admitted with: the policy's pre-existing one when the diff did not introduce it. */
+export const admittedSeverity = (policy: Policy, c: Candidate): string => {
+  const preExisting = preExistingSeverityOf(policy);
+  return c.introducedByDiff === false && preExisting !== null ? preExisting : c.severity;
+};
+
+/**
+ * Whether a plausible candidate is kept from blocking: never under `blocks` (the default), always
+ * under `advisory`, and under `advisory-outside-fix` from round 2 in a file the last fix (this
+ * round's capture) did not touch.
+ */
+export const plausibleIsAdvisory = (
+  policy: Policy,
+  round: number,
+  c: Candidate,
+  touched: (file: string) => boolean,
+): boolean => {
+  if (c.verdict !== 'plausible') return false;
+  const rule = plausibleOf(policy);
+  if (rule === 'advisory') return true;
+  return rule === 'advisory-outside-fix' && round >= 2 && !touched(c.file);
+};
