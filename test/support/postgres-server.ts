@@ -23,10 +23,9 @@ declare module 'vitest' {
  * are given it, and the last teardown stops it.
  */
 type Shared = { server: { url: string; stop: () => void } | null; users: number };
-const shared: Shared = ((globalThis as { clearanceTestPostgres?: Shared }).clearanceTestPostgres ??= {
-  server: null,
-  users: 0,
-});
+const holder = globalThis as { clearanceTestPostgres?: Shared };
+holder.clearanceTestPostgres ??= { server: null, users: 0 };
+const shared: Shared = holder.clearanceTestPostgres;
 
 /** A fresh cluster kept between runs (a copy of it starts faster than initdb); ours alone. */
 const TEMPLATE_CACHE = path.resolve(
