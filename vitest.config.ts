@@ -1,15 +1,61 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+const TESTS = ['test/**/*.test.ts', 'property-tests/**/*.test.ts'];
+
+/**
+ * Test files that replace a module (`vi.mock`) or a global: they need a module graph of their own,
+ * since a module another file already imported in the same worker would not be replaced. Found by
+ * reading the files, so a new one is isolated without anyone listing it here.
+ */
+const needIsolation = ['test', 'property-tests'].flatMap((root) =>
+  readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join(root, file))
+    .filter((file) => /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv)\(/.test(readFileSync(file, 'utf8'))),
+);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'],
-    // a real, throwaway PostgreSQL server for the PostgreSQL store's tests (or CLEARANCE_TEST_PG)
-    globalSetup: ['test/support/postgres-server.ts'],
     // forks, not threads (vitest's default, said here because it matters): test/support/cli.ts runs
     // the CLI in-process and may chdir, which a worker thread cannot
     pool: 'forks',
+    // vitest's default on 2 cores is 1 worker; most files wait on git, node and PostgreSQL
+    // processes much of the time, so 2 keep both cores busy
+    maxWorkers: 2,
     // Integration tests spawn real processes and take real locks; give them room on a 2-core box.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // a real, throwaway PostgreSQL server for the PostgreSQL store's tests (or CLEARANCE_TEST_PG):
+    // each project asks for it, and they share the one server
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          globalSetup: ['test/support/postgres-server.ts'],
+          include: TESTS,
+          exclude: needIsolation,
+          // One module graph per worker, not one per test file: importing src (zod, commander, the
+          // MCP SDK, pg) again for each of ~80 files was most of the suite's CPU time. A test that
+          // changes the process (env, cwd, a spy) puts it back; one that mocks runs isolated below.
+          isolate: false,
+        },
+      },
+      ...(needIsolation.length === 0
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: 'isolated',
+                globalSetup: ['test/support/postgres-server.ts'],
+                include: needIsolation,
+                isolate: true,
+              },
+            },
+          ]),
+    ],
   },
 });

@@ -1,3 +1,6 @@
 export declare const postgresBinDir: () => string | null;
 export declare const MISSING_SERVER: string;
-export declare const startPostgres: (options?: { durable?: boolean }) => { url: string; stop: () => void };
+export declare const startPostgres: (options?: { durable?: boolean; templateCache?: string | null }) => {
+  url: string;
+  stop: () => void;
+};

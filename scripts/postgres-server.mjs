@@ -2,7 +2,18 @@
 // port): for the PostgreSQL store's tests (vitest global setup) and its benchmark. As root it runs
 // as the `postgres` user, since initdb refuses root. Stopped and removed by `stop()`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -29,11 +40,29 @@ const idOf = (flag) => {
   return out.status === 0 ? Number(out.stdout) : null;
 };
 
+const INITDB_ARGS = ['-A', 'trust', '-U', 'clearance', '--no-sync', '-E', 'UTF8', '--locale', 'C'];
+
+/**
+ * Where a cluster fresh from initdb is kept for these binaries, under `cacheDir`: initdb is most of
+ * a start, and a copy of its output is a tenth of it. The name changes when initdb does (another
+ * version, an upgrade), so a stale template is never used.
+ */
+const templateOf = (cacheDir, bin) => {
+  const initdb = statSync(path.join(bin, 'initdb'));
+  const key = `${bin}-${initdb.size}-${Math.floor(initdb.mtimeMs)}-${INITDB_ARGS.join(' ')}`;
+  return path.join(cacheDir, `template-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+};
+
+/** `cp -a`: unlike fs.cpSync it keeps the owner (the postgres user's, when we are root) and modes. */
+const copyCluster = (from, to) => execFileSync('cp', ['-a', from, to], { stdio: 'pipe' });
+
 /**
  * Start a server. `durable: false` turns fsync off (tests: faster, and a crash loses nothing that
- * matters); benchmarks keep it on. Returns its connection string and how to stop it.
+ * matters); benchmarks keep it on. `templateCache`, a directory of ours, keeps a copy of a fresh
+ * cluster so that the next start copies it instead of running initdb (the tests' global setup).
+ * Returns its connection string and how to stop it.
  */
-export const startPostgres = ({ durable = false } = {}) => {
+export const startPostgres = ({ durable = false, templateCache = null } = {}) => {
   const bin = postgresBinDir();
   if (bin === null) throw new Error(MISSING_SERVER);
   const root = process.getuid?.() === 0;
@@ -51,7 +80,24 @@ export const startPostgres = ({ durable = false } = {}) => {
       ? execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' })
       : execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' });
   try {
-    as('initdb', ['-D', data, '-A', 'trust', '-U', 'clearance', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
+    const template = templateCache === null ? null : templateOf(templateCache, bin);
+    if (template !== null && existsSync(path.join(template, 'PG_VERSION'))) copyCluster(template, data);
+    else {
+      as('initdb', ['-D', data, ...INITDB_ARGS]);
+      // kept before the server first runs, so the template is a cleanly shut-down cluster; written
+      // beside and renamed into place, so a half-made copy is never taken for a template
+      if (template !== null) {
+        try {
+          mkdirSync(templateCache, { recursive: true });
+          const making = `${template}.${process.pid}.tmp`;
+          rmSync(making, { recursive: true, force: true });
+          copyCluster(data, making);
+          renameSync(making, template);
+        } catch {
+          // no template this time (a read-only checkout, a race with another run): initdb next time too
+        }
+      }
+    }
     const settings = `-k ${base} -c listen_addresses='' -c max_connections=100${durable ? '' : ' -c fsync=off -c synchronous_commit=off'}`;
     as('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-o', settings, 'start']);
   } catch (e) {
