@@ -29,6 +29,16 @@ const inCi = (): boolean => {
  */
 export const numRuns = inCi() ? Math.max(CI_FLOOR, requested() ?? CI_FLOOR) : (requested() ?? LOCAL_DEFAULT);
 
+/**
+ * Whether generated cases run at full scale (CI, or CLEARANCE_PROPERTY_RUNS >= 1,000): tests that
+ * generate work other than fast-check runs (a random git history, appenders by the dozen) scale with
+ * it, so a local `npm test` asserts the same things over fewer cases and CI over all of them.
+ */
+export const fullScale = numRuns >= CI_FLOOR;
+
+/** `full` at full scale, else `local`: a generated test's size, by the same switch as the runs. */
+export const scaled = (full: number, local: number): number => (fullScale ? full : local);
+
 export const deepFreeze = <T>(value: T): T => {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

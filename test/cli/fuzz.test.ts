@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { numRuns } from '../../property-tests/runs.js';
+import { numRuns, scaled } from '../../property-tests/runs.js';
 import { candidate, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { runInProcess, snapshot } from '../support/in-process.js';
@@ -371,8 +371,10 @@ describe('the command line under hostile input', () => {
     expect(refused).toBeGreaterThan((INPUTS * 5) / 6);
   }, 300_000);
 
-  it('holds through real processes too (a sample of 20)', async () => {
-    const cases = fc.sample(hostile, { numRuns: 20, seed: 7 });
+  /** 20 spawned CLIs at full scale (CI), 5 in a local run: each costs a Node start. */
+  const spawned = scaled(20, 5);
+  it(`holds through real processes too (a sample of ${spawned})`, async () => {
+    const cases = fc.sample(hostile, { numRuns: spawned, seed: 7 });
     const dir = await tempDir('clearance-fuzz-spawned-');
     const opened = await cli(['--dir', dir, 'open', RUN, '--input-sha', sha('A'), '--json']);
     expect(opened.code).toBe(0);
@@ -383,11 +385,10 @@ describe('the command line under hostile input', () => {
       const argv = c.argv(dir, out);
       const stdinFile = path.join(out, 'stdin.bin');
       if (c.stdin !== undefined) await writeFile(stdinFile, c.stdin);
-      const result = await cli([
-        '--dir',
-        dir,
-        ...argv.map((a) => (a === '-' && input !== undefined ? stdinFile : a)),
-      ]);
+      const result = await cli(
+        ['--dir', dir, ...argv.map((a) => (a === '-' && input !== undefined ? stdinFile : a))],
+        { process: true },
+      );
       expect(result.code, `${c.label}: ${result.stdout}${result.stderr}`).not.toBe(70);
       oneJsonObject(result.stdout);
       if (result.code !== 0) expect(await record(dir), c.label).toEqual(before);
