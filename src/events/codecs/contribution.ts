@@ -1,16 +1,13 @@
 import * as t from 'io-ts';
 import { ReportCodecV2 } from './report.js';
+import { contributionRecordedCarrying } from './report-carriers.js';
 
 /**
  * One reviewer's report for the round in progress (`clearance contribute`, `clearance collect`):
  * bound to run, round and captured input exactly like a round report. The round is closed by a
  * `round.recorded` whose report is the merge of these (src/projections/rules/merge.ts).
  */
-export const ContributionRecordedV1 = t.intersection([
-  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV2 }),
-  /** who reviewed; absent for an anonymous contribution */
-  t.partial({ expert: t.string }),
-]);
+export const ContributionRecordedV1 = contributionRecordedCarrying(ReportCodecV2);
 
 export const ABSENCE_REASONS = ['missing', 'malformed', 'oversized'] as const;
 

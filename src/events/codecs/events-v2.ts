@@ -4,6 +4,7 @@ import { CostCodec } from './cost.js';
 import { RoundRecordedV1, type RunOpenedV1 } from './events-v1.js';
 import { PolicyCodecV1 } from './policy.js';
 import { ReportCodecV2 } from './report.js';
+import { roundRecordedCarrying } from './report-carriers.js';
 import type { SameShape } from './same-shape.js';
 
 /**
@@ -39,24 +40,7 @@ export const upcastRunOpenedV1 = (v1: t.TypeOf<typeof RunOpenedV1>): t.TypeOf<ty
 
 export const ROUND_RESULTS = ['complete', 'partial'] as const;
 
-export const RoundRecordedV2 = t.intersection([
-  t.type({
-    round: t.number,
-    inputSha: t.string,
-    reportSha: t.string,
-    report: ReportCodecV2,
-    /** `partial`: the budget ran out or an expert handed in nothing; its findings count, it never converges */
-    result: t.keyof({ complete: null, partial: null }),
-  }),
-  t.partial({
-    citations: t.array(
-      t.intersection([
-        t.type({ candidate: t.number, citation: t.string, resolved: t.boolean }),
-        t.partial({ reason: t.string }),
-      ]),
-    ),
-  }),
-]);
+export const RoundRecordedV2 = roundRecordedCarrying(ReportCodecV2);
 
 /** Every round recorded before results existed was a complete review. */
 export const upcastRoundRecordedV1 = (

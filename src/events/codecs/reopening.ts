@@ -1,5 +1,6 @@
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
 import { ReportCodecV4 } from './report.js';
+import { contributionRecordedCarrying, roundRecordedCarrying } from './report-carriers.js';
 import type { ContributionRecordedV2, RoundRecordedV3 } from './verdicts.js';
 
 /**
@@ -10,34 +11,13 @@ import type { ContributionRecordedV2, RoundRecordedV3 } from './verdicts.js';
  * a log that reopens a finding as written by a newer one, instead of calling it malformed.
  * Never edit: add a version.
  */
-export const RoundRecordedV4 = t.intersection([
-  t.type({
-    round: t.number,
-    inputSha: t.string,
-    reportSha: t.string,
-    report: ReportCodecV4,
-    /** `partial`: the budget ran out or an expert handed in nothing; its findings count, it never converges */
-    result: t.keyof({ complete: null, partial: null }),
-  }),
-  t.partial({
-    citations: t.array(
-      t.intersection([
-        t.type({ candidate: t.number, citation: t.string, resolved: t.boolean }),
-        t.partial({ reason: t.string }),
-      ]),
-    ),
-  }),
-]);
+export const RoundRecordedV4 = roundRecordedCarrying(ReportCodecV4);
 
 export const upcastRoundRecordedV3 = (
   v3: t.TypeOf<typeof RoundRecordedV3>,
 ): t.TypeOf<typeof RoundRecordedV4> => v3;
 
-export const ContributionRecordedV3 = t.intersection([
-  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV4 }),
-  /** who reviewed; absent for an anonymous contribution */
-  t.partial({ expert: t.string }),
-]);
+export const ContributionRecordedV3 = contributionRecordedCarrying(ReportCodecV4);
 
 export const upcastContributionRecordedV2 = (
   v2: t.TypeOf<typeof ContributionRecordedV2>,

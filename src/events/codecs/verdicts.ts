@@ -1,7 +1,8 @@
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
 import type { ContributionRecordedV1 } from './contribution.js';
 import type { RoundRecordedV2 } from './events-v2.js';
 import { ReportCodecV3 } from './report.js';
+import { contributionRecordedCarrying, roundRecordedCarrying } from './report-carriers.js';
 
 /**
  * Verifier verdicts widened the stored report (report codec v3): a candidate carries `confirmed`
@@ -11,33 +12,14 @@ import { ReportCodecV3 } from './report.js';
  */
 
 /** `round.recorded` v3: v2 with a v3 report. */
-export const RoundRecordedV3 = t.intersection([
-  t.type({
-    round: t.number,
-    inputSha: t.string,
-    reportSha: t.string,
-    report: ReportCodecV3,
-    result: t.keyof({ complete: null, partial: null }),
-  }),
-  t.partial({
-    citations: t.array(
-      t.intersection([
-        t.type({ candidate: t.number, citation: t.string, resolved: t.boolean }),
-        t.partial({ reason: t.string }),
-      ]),
-    ),
-  }),
-]);
+export const RoundRecordedV3 = roundRecordedCarrying(ReportCodecV3);
 
 export const upcastRoundRecordedV2 = (
   v2: t.TypeOf<typeof RoundRecordedV2>,
 ): t.TypeOf<typeof RoundRecordedV3> => v2;
 
 /** `contribution.recorded` v2: v1 with a v3 report. */
-export const ContributionRecordedV2 = t.intersection([
-  t.type({ round: t.number, inputSha: t.string, reportSha: t.string, report: ReportCodecV3 }),
-  t.partial({ expert: t.string }),
-]);
+export const ContributionRecordedV2 = contributionRecordedCarrying(ReportCodecV3);
 
 export const upcastContributionRecordedV1 = (
   v1: t.TypeOf<typeof ContributionRecordedV1>,
