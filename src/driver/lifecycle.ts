@@ -4,6 +4,7 @@ import type { Cost } from '../events/policy.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import type { AppendResult } from '../store/append.js';
 import { type StoreRef, storeOf } from '../store/store.js';
+import { archiveForEvent } from './archive.js';
 import type { ActorOptions } from './capture.js';
 
 /**
@@ -50,7 +51,7 @@ export const finishStage = async (
   options: ActorOptions,
 ): Promise<AppendResult> => {
   // the output is on disk, fsynced, before any event names it
-  const outputSha = await storeOf(store).archiveOutput(runId, stage.output);
+  const outputSha = await archiveForEvent(store, runId, stage.output);
   return inRoundInProgress(
     store,
     runId,

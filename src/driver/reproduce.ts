@@ -3,6 +3,7 @@ import type { ReproductionOutcome } from '../events/event.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import type { AppendResult } from '../store/append.js';
 import { type StoreRef, storeOf } from '../store/store.js';
+import { archiveForEvent } from './archive.js';
 import type { ActorOptions } from './capture.js';
 
 export type Reproduced = Readonly<{
@@ -25,9 +26,7 @@ export const recordReproduction = async (
   options: ActorOptions,
 ): Promise<AppendResult> => {
   const outputSha =
-    reproduced.output === undefined
-      ? undefined
-      : await storeOf(store).archiveOutput(runId, reproduced.output);
+    reproduced.output === undefined ? undefined : await archiveForEvent(store, runId, reproduced.output);
   return storeOf(store).append(
     runId,
     (state) =>

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { findingId } from '../../src/index.js';
 import { candidate, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
+import { snapshot } from '../support/in-process.js';
 import { tempDir } from '../support/tmp.js';
 
 const repro = candidate({
@@ -160,5 +161,34 @@ describe('clearance reproduce: a re-review re-runs the reproductions first', () 
     const unknown = await run('reproduce', 'run-1', 'deadbeefdeadbeef', '--still-fails', '--json');
     expect([unknown.code, (unknown.json.error as { code: string }).code]).toEqual([1, 'unknown-finding']);
     expect(await readFile(log)).toEqual(captured);
+  });
+
+  it('an output for a run that does not exist is refused run-missing before anything is archived (reproduce and stage --finish)', async () => {
+    const { dir, run, write } = await afterRound1();
+    const output = await write('output.txt', 'still failing: EMFILE\n');
+    const before = await snapshot(dir);
+    const reproduced = await run(
+      'reproduce',
+      'run-2',
+      ID.slice(0, 12),
+      '--still-fails',
+      '--output',
+      output,
+      '--json',
+    );
+    expect([reproduced.code, (reproduced.json.error as { code: string }).code]).toEqual([1, 'run-missing']);
+    const staged = await run(
+      'stage',
+      'run-2',
+      'review',
+      '--finish',
+      '--output',
+      output,
+      '--runner',
+      'ci',
+      '--json',
+    );
+    expect([staged.code, (staged.json.error as { code: string }).code]).toEqual([1, 'run-missing']);
+    expect(await snapshot(dir)).toEqual(before);
   });
 });
