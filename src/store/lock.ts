@@ -12,10 +12,19 @@ import {
   utimesSync,
 } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import lockfile from 'proper-lockfile';
 import { ClearanceError } from '../errors.js';
 import { judgeHolder, type LockOwner, newOwner, ownerFile, readOwner, writeOwner } from './lock-owner.js';
 import type { RunPaths } from './paths.js';
+
+/**
+ * proper-lockfile (and graceful-fs, which it loads and which patches `fs`) only for a command that
+ * appends: reads take no lock, and `status` should not pay for loading them at start-up.
+ */
+let properLockfile: Promise<typeof import('proper-lockfile')> | undefined;
+const lockfile = () => {
+  properLockfile ??= import('proper-lockfile').then((m) => m.default);
+  return properLockfile;
+};
 
 export type LockOptions = Readonly<{
   /** how long to keep trying for the lock before `lock-timeout` (default 10 s) */
@@ -150,7 +159,7 @@ const timeoutError = (paths: RunPaths, timeoutMs: number, holder: LockOwner | nu
 /** One attempt: the release function, or null when the lock is held by someone else. */
 const tryLock = async (paths: RunPaths): Promise<(() => Promise<void>) | null> => {
   try {
-    return await lockfile.lock(paths.log, {
+    return await (await lockfile()).lock(paths.log, {
       realpath: false,
       lockfilePath: paths.lock,
       stale: NEVER_STALE,
