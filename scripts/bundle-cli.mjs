@@ -6,6 +6,20 @@
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
+/** `fp-ts/lib/X` → `fp-ts/es6/X`, and `io-ts` → its `es6` build (which imports `fp-ts/es6`). */
+const esModuleBuilds = {
+  name: 'es-module-builds',
+  setup(build) {
+    const resolveDir = process.cwd();
+    build.onResolve({ filter: /^fp-ts\/lib\// }, (args) =>
+      build.resolve(args.path.replace(/^fp-ts\/lib\//, 'fp-ts/es6/'), { kind: args.kind, resolveDir }),
+    );
+    build.onResolve({ filter: /^io-ts$/ }, (args) =>
+      build.resolve('io-ts/es6/index.js', { kind: args.kind, resolveDir }),
+    );
+  },
+};
+
 await rm('dist', { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/main.ts' },
@@ -25,6 +39,9 @@ await build({
   // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its ES module
   // build bundles cleanly (plain `tsc` output and library users keep loading `main` through Node)
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // fp-ts and io-ts ship ES module builds beside their CommonJS `lib`: bundling those lets esbuild
+  // drop what is never used and skips the CommonJS wrappers at start-up (library users keep `lib`)
+  plugins: [esModuleBuilds],
   // proper-lockfile and its dependencies are CommonJS and call require() for Node built-ins
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __clearanceCreateRequire } from 'node:module';\nconst require = __clearanceCreateRequire(import.meta.url);",
