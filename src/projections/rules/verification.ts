@@ -1,11 +1,8 @@
 import { findingId } from '../../events/finding-id.js';
 import { blocksFor, type Policy, plausibleOf, preExistingSeverityOf } from '../../events/policy.js';
-import {
-  CANDIDATE_VERDICTS,
-  type Candidate,
-  type CandidateVerdict,
-  type Verification,
-} from '../../events/report.js';
+import type { Candidate, CandidateVerdict, Verification } from '../../events/report.js';
+// the list from statuses.ts, not through report.ts: that would load zod into every command that folds
+import { CANDIDATE_VERDICTS } from '../../events/statuses.js';
 
 /**
  * What verdicts mean. A candidate is `confirmed: true` (the seed's form) or carries a `verdict`;
