@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '../../property-tests/runs.js';
 import { captureRevision } from '../../src/revision/index.js';
 import { removeTempDirs, tempDir } from '../support/git-repo.js';
 import { expectedChanges } from './support/diff.js';
@@ -32,8 +33,9 @@ describe('capture across real history', () => {
     async () => {
       const clone = tempDir();
       git(clone, 'clone', '-q', '--no-checkout', git(here, 'rev-parse', '--show-toplevel').trim(), '.');
+      // the last 30 consecutive pairs at full scale (CI), the last 10 in a local run
       const pairs = commits
-        .slice(-31)
+        .slice(-(scaled(30, 10) + 1))
         .map((c, i, all) => [all[i - 1], c] as const)
         .slice(1);
       let compared = 0;
