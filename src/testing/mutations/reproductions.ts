@@ -16,14 +16,22 @@ const withReproduction = (c: Context) =>
 const withoutReproduction = (c: Context) =>
   Object.values(c.state.findings).filter((f) => f.reproduction === null);
 
-/** The valid round's decisions on findings with a reproduction in a touched file: any status is allowed there. */
+/**
+ * The valid round's decisions on open findings with a reproduction in a touched file: any status
+ * is allowed there. Not a fixed finding the round reopens: `fixed` on it would be `closed-finding`.
+ */
 const touchedReproducible = (c: Accepting) => {
   const { capture, report } = c.valid;
   const to = new Map(capture.renames.map((r) => [r.from, r.to]));
   const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
   return report.decisions.flatMap((d, i) => {
     const f = c.state.findings[d.id];
-    return f !== undefined && f.reproduction !== null && touched.has(to.get(f.file) ?? f.file) ? [i] : [];
+    return f !== undefined &&
+      f.status === 'open' &&
+      f.reproduction !== null &&
+      touched.has(to.get(f.file) ?? f.file)
+      ? [i]
+      : [];
   });
 };
 
