@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
+import type { RoundReport } from '../../events/report.js';
 import type { Run, RunState } from '../state.js';
 import { fail } from './check.js';
 
@@ -42,4 +44,43 @@ export const boundToNextRound = (
     );
   }
   return E.right(capture);
+};
+
+/**
+ * An event that carries a report (`round.recorded`, `contribution.recorded`): its round, input and
+ * hash are the report's own (else clearance did not write it), the report binds to the next round
+ * and the captured input, and it says it is complete. One check for both, so a round and a
+ * reviewer's contribution are held to the same binding.
+ */
+export const carriedReportBinds = (
+  state: RunState,
+  run: Run,
+  event: Readonly<{
+    type: 'round.recorded' | 'contribution.recorded';
+    data: Readonly<{ round: number; inputSha: string; reportSha: string; report: RoundReport }>;
+  }>,
+): E.Either<Rejection, RevisionCapturedData> => {
+  const { report } = event.data;
+  if (
+    event.data.round !== report.round ||
+    event.data.inputSha !== report.inputSha ||
+    event.data.reportSha !== reportShaIfCanonical(report)
+  ) {
+    return fail(
+      'inconsistent-event',
+      `${event.type} round, inputSha and reportSha must be those of its report: this event was not written by clearance as it stands`,
+      ['reportSha'],
+    );
+  }
+  const capture = boundToNextRound(state, run, report);
+  if (E.isLeft(capture)) return capture;
+  if (report.completed !== true) {
+    const what = event.type === 'round.recorded' ? 'report' : 'contribution';
+    return fail(
+      'not-completed',
+      `the round ${report.round} ${what} says completed: ${report.completed}; only a complete report counts`,
+      ['completed'],
+    );
+  }
+  return capture;
 };

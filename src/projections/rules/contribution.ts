@@ -1,12 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
 import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport } from '../../events/report.js';
 import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
-import { boundToNextRound } from './binding.js';
+import { boundToNextRound, carriedReportBinds } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { fail, isBlank } from './check.js';
 import { decisionFitsFinding } from './decisions.js';
@@ -114,26 +113,8 @@ export const recordContribution = (
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { report, expert } = event.data;
-  if (
-    event.data.round !== report.round ||
-    event.data.inputSha !== report.inputSha ||
-    event.data.reportSha !== reportShaIfCanonical(report)
-  ) {
-    return fail(
-      'inconsistent-event',
-      'contribution.recorded round, inputSha and reportSha must be those of its report: this event was not written by clearance as it stands',
-      ['reportSha'],
-    );
-  }
-  const capture = boundToNextRound(state, run.right, report);
+  const capture = carriedReportBinds(state, run.right, event);
   if (E.isLeft(capture)) return capture;
-  if (report.completed !== true) {
-    return fail(
-      'not-completed',
-      `the round ${report.round} contribution says completed: ${report.completed}; only a complete report counts`,
-      ['completed'],
-    );
-  }
   const heard = notYetHeard(state, expert);
   if (E.isLeft(heard)) return heard;
   const candidates = identifyCandidates(state, run.right.policy, report.candidates);

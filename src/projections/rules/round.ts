@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { reportSha, reportShaIfCanonical } from '../../events/canonical-json.js';
+import { reportSha } from '../../events/canonical-json.js';
 import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
@@ -7,7 +7,7 @@ import type { Decision } from '../../events/report.js';
 import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type RunState } from '../state.js';
 import { push, pushAll } from '../vec.js';
 import { admitCandidates } from './admission.js';
-import { boundToNextRound } from './binding.js';
+import { carriedReportBinds } from './binding.js';
 import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { fail } from './check.js';
@@ -164,26 +164,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { report } = event.data;
-  if (
-    event.data.round !== report.round ||
-    event.data.inputSha !== report.inputSha ||
-    event.data.reportSha !== reportShaIfCanonical(report)
-  ) {
-    return fail(
-      'inconsistent-event',
-      'round.recorded round, inputSha and reportSha must be those of its report: this event was not written by clearance as it stands',
-      ['reportSha'],
-    );
-  }
-  const capture = boundToNextRound(state, run.right, report);
+  const capture = carriedReportBinds(state, run.right, event);
   if (E.isLeft(capture)) return capture;
-  if (report.completed !== true) {
-    return fail(
-      'not-completed',
-      `the round ${report.round} report says completed: ${report.completed}; only a complete report counts`,
-      ['completed'],
-    );
-  }
   const { policy } = run.right;
   const round = report.round;
   const { result } = event.data;
