@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as out from '../cli/output-schemas/commands.js';
 import { CostSchema, ReportSchema } from '../events/report.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as out from './commands.js';
 import { Failure } from './parts.js';
 

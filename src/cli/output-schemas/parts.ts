@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ABSENCE_REASONS } from '../../events/codecs/contribution.js';
 import { CostSchema, ReportSchema } from '../../events/report.js';
 
