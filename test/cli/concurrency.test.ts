@@ -1,12 +1,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../property-tests/runs.js';
 import { parseLog } from '../../src/store/index.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 const major = candidate();
+
+/** Racing processes: the full count in CI, fewer in a local run (each is a real Node process). */
+const APPENDERS = scaled(12, 6);
+const RUNS = scaled(8, 4);
 
 const runAtRound2 = async (dir: string, runId: string) => {
   const file = path.join(dir, `${runId}-r1.json`);
@@ -62,10 +67,10 @@ describe('concurrent processes', () => {
     expect(verify.json).toMatchObject({ ok: true, runs: [{ intact: true, lastSeq: 5 }] });
   });
 
-  it('12 appenders to one run never lose, duplicate or interleave an event', async () => {
+  it(`${APPENDERS} appenders to one run never lose, duplicate or interleave an event`, async () => {
     const dir = await tempDir();
     expect((await cli(['--dir', dir, 'open', 'busy'])).code).toBe(0);
-    const inputs = Array.from({ length: 12 }, (_, i) => `input-${i}`);
+    const inputs = Array.from({ length: APPENDERS }, (_, i) => `input-${i}`);
     const results = await Promise.all(
       inputs.map((input) => cli(['--dir', dir, 'capture', 'busy', '--input-sha', input], { process: true })),
     );
@@ -73,14 +78,14 @@ describe('concurrent processes', () => {
     const parsed = parseLog(await readFile(path.join(dir, 'runs', 'busy.jsonl')));
     expect(parsed.issue).toBeNull();
     expect(parsed.tornTail).toBeNull();
-    expect(parsed.events.map((e) => e.seq)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(parsed.events.map((e) => e.seq)).toEqual(Array.from({ length: APPENDERS + 1 }, (_, i) => i + 1));
     const captured = parsed.events.flatMap((e) => (e.type === 'revision.captured' ? [e.data.inputSha] : []));
     expect([...captured].sort()).toEqual([...inputs].sort());
   });
 
-  it('8 processes recording into 8 runs at once all succeed', async () => {
+  it(`${RUNS} processes recording into ${RUNS} runs at once all succeed`, async () => {
     const dir = await tempDir();
-    const runs = Array.from({ length: 8 }, (_, i) => `run-${i}`);
+    const runs = Array.from({ length: RUNS }, (_, i) => `run-${i}`);
     const reports = await Promise.all(runs.map((runId) => runAtRound2(dir, runId)));
     const results = await Promise.all(
       runs.map((runId, i) =>
@@ -90,7 +95,7 @@ describe('concurrent processes', () => {
     expect(results.map((r) => [r.code, r.json.status])).toEqual(runs.map(() => [0, 'converged']));
     const verify = await cli(['--dir', dir, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);
-    expect((verify.json.runs as unknown[]).length).toBe(8);
-    // 8 racing CLI processes (the set-up runs in-process) on a 2-core box shared with other work: room to start, not a timing assertion
+    expect((verify.json.runs as unknown[]).length).toBe(RUNS);
+    // racing CLI processes (the set-up runs in-process) on a 2-core box shared with other work: room to start, not a timing assertion
   }, 180_000);
 });

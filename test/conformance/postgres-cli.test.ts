@@ -114,17 +114,18 @@ describe('one review, two machines, one PostgreSQL store', () => {
   });
 });
 
-/** Captures each appender makes: 5 at full scale (CI), 2 in a local run (8 racing processes either way). */
+/** Racing processes and the captures each makes: 8 × 5 at full scale (CI), 4 × 2 in a local run. */
+const APPENDERS = scaled(8, 4);
 const APPENDS = scaled(5, 2);
 
 describe('processes appending to one run in PostgreSQL', () => {
-  it(`8 processes appending ${APPENDS} captures each lose, duplicate and interleave nothing`, async () => {
+  it(`${APPENDERS} processes appending ${APPENDS} captures each lose, duplicate and interleave nothing`, async () => {
     const url = await freshDatabase();
     expect(
       (await cli(['open', 'r', '--policy', 'default', '--input-sha', 'a'.repeat(40), '--store', url])).code,
     ).toBe(0);
     await Promise.all(
-      Array.from({ length: 8 }, (_, w) =>
+      Array.from({ length: APPENDERS }, (_, w) =>
         (async () => {
           for (let n = 0; n < APPENDS; n += 1) {
             const done = await spawnCli([
@@ -143,8 +144,8 @@ describe('processes appending to one run in PostgreSQL', () => {
     const verified = await cli(['verify', 'r', '--store', url, '--json']);
     expect(verified.code).toBe(0);
     const log = (await cli(['export', 'r', '--store', url])).stdout.trim().split('\n');
-    expect(log).toHaveLength(2 + 8 * APPENDS);
-    expect(new Set(log.slice(2).map((l) => JSON.parse(l).data.inputSha)).size).toBe(8 * APPENDS);
+    expect(log).toHaveLength(2 + APPENDERS * APPENDS);
+    expect(new Set(log.slice(2).map((l) => JSON.parse(l).data.inputSha)).size).toBe(APPENDERS * APPENDS);
     // real processes by the dozen, on a 2-core box shared with other work: room to finish, not a timing assertion
   }, 180_000);
 

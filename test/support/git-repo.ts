@@ -44,10 +44,12 @@ export const makeRepo = (): TestRepo => {
     });
   git('init', '-q', '-b', 'main');
   // the identity written straight into .git/config: three `git config` processes per repository
-  // were a visible share of the suite's process starts
+  // were a visible share of the suite's process starts. Automatic maintenance off: every commit
+  // started a `git maintenance run --auto` process, which never has anything to do in a test repo
   appendFileSync(
     join(dir, '.git', 'config'),
-    '[user]\n\tname = Clearance Test\n\temail = test@clearance.invalid\n[commit]\n\tgpgsign = false\n',
+    '[user]\n\tname = Clearance Test\n\temail = test@clearance.invalid\n[commit]\n\tgpgsign = false\n' +
+      '[maintenance]\n\tauto = false\n',
   );
   const write = (path: string, content: string | Uint8Array): void => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
