@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.browser.ts'],
+    setupFiles: ['test/support/cleanup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },

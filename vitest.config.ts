@@ -27,6 +27,8 @@ export default defineConfig({
     // Integration tests spawn real processes and take real locks; give them room on a 2-core box.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // every helper's temporary directories are removed after each test and file
+    setupFiles: ['test/support/cleanup.ts'],
     // a real, throwaway PostgreSQL server for the PostgreSQL store's tests (or CLEARANCE_TEST_PG):
     // each project asks for it, and they share the one server
     projects: [
@@ -34,7 +36,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          globalSetup: ['test/support/postgres-server.ts'],
+          globalSetup: ['test/support/suite-tmp.ts', 'test/support/postgres-server.ts'],
           include: TESTS,
           exclude: needIsolation,
           // One module graph per worker, not one per test file: importing src (zod, commander, the
@@ -50,7 +52,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'isolated',
-                globalSetup: ['test/support/postgres-server.ts'],
+                globalSetup: ['test/support/suite-tmp.ts', 'test/support/postgres-server.ts'],
                 include: needIsolation,
                 isolate: true,
               },

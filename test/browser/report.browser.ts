@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Locator } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildScenario, ids, LEAK, RUN_ID } from '../render/scenario.js';
-import { removeTempDirs, tempDir } from '../support/git-repo.js';
+import { tempDir } from '../support/git-repo.js';
 
 /**
  * The HTML report in a real browser: Debian's chromium, driven by playwright-core, with
@@ -23,8 +23,6 @@ const ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-
-afterAll(removeTempDirs);
 
 /** The text as rendered (layout and CSS applied): what a reader sees, not the DOM's text. */
 const seen = (locator: Locator): Promise<string> =>

@@ -1,11 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { makeRepo } from '../support/git-repo.js';
 import { tempDir } from '../support/tmp.js';
-
-afterAll(removeTempDirs);
 
 const APP = `${Array.from({ length: 12 }, (_, i) => `line${i + 1}()`).join('\n')}\n`;
 

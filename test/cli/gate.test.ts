@@ -1,12 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findingId } from '../../src/index.js';
 import { cli } from '../support/cli.js';
-import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { makeRepo } from '../support/git-repo.js';
 import { tempDir } from '../support/tmp.js';
-
-afterAll(removeTempDirs);
 
 const SPEC = '# Spec\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
 

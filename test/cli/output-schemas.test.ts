@@ -1,17 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OUTPUT_NAMES } from '../../src/cli/output-schemas/index.js';
 import { candidate, idOf as findingId, report } from '../support/builders.js';
-import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { makeRepo } from '../support/git-repo.js';
 import { runInProcess } from '../support/in-process.js';
 import { tempDir } from '../support/tmp.js';
 
 // Every command's real --json output, validated against the JSON Schema `clearance schema output`
 // prints for it: the schemas are the contract, so a renamed or retyped field fails here.
-
-afterAll(removeTempDirs);
 
 // ajv is CommonJS: under NodeNext its class is the default export's `default`
 const Ajv2020 = Ajv2020Module.default;

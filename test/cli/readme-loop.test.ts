@@ -2,11 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI, type CliResult, cli } from '../support/cli.js';
-import { makeRepo, removeTempDirs, tempDir } from '../support/git-repo.js';
-
-afterAll(removeTempDirs);
+import { makeRepo, tempDir } from '../support/git-repo.js';
 
 const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
 

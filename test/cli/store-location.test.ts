@@ -1,10 +1,8 @@
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
-
-afterAll(removeTempDirs);
+import { makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';
 
 /** No store named in the environment, so each test says where it wants one or tests the default. */
 const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {

@@ -2,14 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import { findingId } from '../../src/index.js';
 import { cli, spawnCli } from '../support/cli.js';
-import { removeTempDirs, tempDir } from '../support/git-repo.js';
+import { tempDir } from '../support/git-repo.js';
 import { freshDatabase, withDatabase } from '../support/stores.js';
-
-afterAll(removeTempDirs);
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

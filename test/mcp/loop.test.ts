@@ -4,11 +4,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findingId } from '../../src/events/finding-id.js';
 import { runCommand } from '../../src/mcp/run-command.js';
 import { CLI } from '../support/cli.js';
-import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { makeRepo } from '../support/git-repo.js';
 
 // The whole loop an agent drives, through the SDK's own client, over stdio, against the built CLI
 // (`node dist/cli.js mcp`) in a real git repository: the store is git's own .git/clearance.
@@ -17,8 +17,6 @@ const clients: Client[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
 });
-afterAll(removeTempDirs);
-
 const connect = async (cwd: string): Promise<Client> => {
   const client = new Client({ name: 'clearance-test', version: '0.0.0' });
   const env = Object.fromEntries(

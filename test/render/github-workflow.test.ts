@@ -1,14 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findingId } from '../../src/index.js';
 import { FINGERPRINT_KEY } from '../../src/render/sarif.js';
 import { CLI } from '../support/cli.js';
-import { makeRepo, removeTempDirs, tempDir } from '../support/git-repo.js';
+import { makeRepo, tempDir } from '../support/git-repo.js';
 import { PR, runWorkflow, sarifResultFor, stepNamed } from './workflow-runner.js';
-
-afterAll(removeTempDirs);
 
 /** What the reviewer says each round: the test's stand-in for the reviewer step the page leaves to you. */
 const REVIEWER = `#!/usr/bin/env bash

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseHTML } from 'linkedom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempDir } from '../support/git-repo.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/git-repo.js';
 import { buildScenario, ids, LEAK, RUN_ID, type Scenario } from './scenario.js';
 
 let scenario: Scenario;
@@ -18,8 +18,6 @@ beforeAll(async () => {
   page = await readFile(file, 'utf8');
   document = parseHTML(page).document;
 }, 300_000);
-afterAll(removeTempDirs);
-
 const text = (selector: string): string =>
   document.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 const all = (selector: string) => [...document.querySelectorAll(selector)];

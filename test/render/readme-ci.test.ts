@@ -2,12 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI } from '../support/cli.js';
-import { makeRepo, removeTempDirs } from '../support/git-repo.js';
+import { makeRepo } from '../support/git-repo.js';
 import { sarifSchemaErrors } from './sarif-schema.js';
-
-afterAll(removeTempDirs);
 
 const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
 

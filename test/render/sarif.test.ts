@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FINGERPRINT_KEY } from '../../src/render/sarif.js';
 import { cli } from '../support/cli.js';
-import { removeTempDirs, tempDir } from '../support/git-repo.js';
+import { tempDir } from '../support/git-repo.js';
 import { sarifSchemaErrors } from './sarif-schema.js';
 import { buildScenario, ids, LEAK, RUN_ID, type Scenario } from './scenario.js';
 
@@ -42,8 +42,6 @@ beforeAll(async () => {
     logs[round] = JSON.parse(r.stdout) as Log;
   }
 }, 300_000);
-afterAll(removeTempDirs);
-
 const resultOf = (round: number, id: string): Result => {
   const found = logs[round]?.runs[0]?.results.find((r) => r.partialFingerprints[FINGERPRINT_KEY] === id);
   if (found === undefined) throw new Error(`no result for ${id} in round ${round}`);

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClearanceError } from '../../src/errors.js';
 import { captureRevision, inspectWorkspace } from '../../src/revision/index.js';
-import { linesOf, makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
+import { linesOf, makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';
 import { expectedChanges } from './support/diff.js';
-
-afterAll(removeTempDirs);
 
 const rejectionOf = async (promise: Promise<unknown>): Promise<ClearanceError> => {
   const error = await promise.then(

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/events/report.js';
 import { citationOf } from '../../src/projections/views/findings.js';
 import { captureRevision, lineCount, resolveCitations } from '../../src/revision/index.js';
-import { linesOf, makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
-
-afterAll(removeTempDirs);
+import { linesOf, makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';
 
 const GUIDE = `---
 title: a front matter block

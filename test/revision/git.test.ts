@@ -1,9 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClearanceError } from '../../src/errors.js';
 import { git, gitBytes } from '../../src/revision/index.js';
-import { makeRepo, removeTempDirs, tempDir } from '../support/git-repo.js';
-
-afterAll(removeTempDirs);
+import { makeRepo, tempDir } from '../support/git-repo.js';
 
 const failureOf = async (promise: Promise<unknown>): Promise<ClearanceError> => {
   const error = await promise.then(

@@ -1,13 +1,11 @@
 import { chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import type { RevisionCapturedData } from '../../src/events/event.js';
 import { captureRevision } from '../../src/revision/index.js';
-import { linesOf, makeRepo, removeTempDirs, type TestRepo } from '../support/git-repo.js';
+import { linesOf, makeRepo, type TestRepo } from '../support/git-repo.js';
 import { expectedChanges } from './support/diff.js';
-
-afterAll(removeTempDirs);
 
 /** mulberry32: a tiny seeded generator, so the history (and any failure) is the same on every run. */
 const random = (seed: number) => () => {

@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import { captureRevision } from '../../src/revision/index.js';
-import { removeTempDirs, tempDir } from '../support/git-repo.js';
+import { tempDir } from '../support/git-repo.js';
 import { expectedChanges } from './support/diff.js';
-
-afterAll(removeTempDirs);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const git = (dir: string, ...args: string[]): string =>

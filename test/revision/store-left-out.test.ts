@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClearanceError } from '../../src/errors.js';
 import {
   captureRevision,
@@ -8,9 +8,7 @@ import {
   observeWorkspace,
   sharedGitDirOf,
 } from '../../src/revision/index.js';
-import { makeRepo, removeTempDirs, type TestRepo, tempDir } from '../support/git-repo.js';
-
-afterAll(removeTempDirs);
+import { makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';
 
 const rejectionOf = async (promise: Promise<unknown>): Promise<ClearanceError> => {
   const error = await promise.then(
