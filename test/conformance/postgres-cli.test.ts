@@ -7,7 +7,8 @@ import { scaled } from '../../property-tests/runs.js';
 import { findingId } from '../../src/index.js';
 import { cli, spawnCli } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
-import { freshDatabase, withDatabase } from '../support/stores.js';
+import { withDatabase } from '../support/pg-url.js';
+import { freshDatabase } from '../support/stores.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -33,6 +33,23 @@ export type TestRepo = Readonly<{
   commitAll: (message: string) => string;
 }>;
 
+/**
+ * The commit HEAD names, read from the repository's files (a fresh test repository keeps its refs
+ * loose): one `git rev-parse` process less per commit. Null where they do not say it plainly.
+ */
+const headOf = (dir: string): string | null => {
+  const read = (file: string): string | null => {
+    try {
+      return readFileSync(join(dir, '.git', file), 'utf8').trim();
+    } catch {
+      return null;
+    }
+  };
+  const head = read('HEAD');
+  const target = head?.startsWith('ref: ') ? read(head.slice('ref: '.length)) : head;
+  return target !== null && target !== undefined && /^[0-9a-f]{40}$/.test(target) ? target : null;
+};
+
 /** A real repository in a temp dir, with its own identity: CI has no global one. */
 export const makeRepo = (): TestRepo => {
   const dir = tempDir();
@@ -59,7 +76,7 @@ export const makeRepo = (): TestRepo => {
   const commitAll = (message: string): string => {
     git('add', '-A');
     git('commit', '-q', '--allow-empty', '-m', message);
-    return git('rev-parse', 'HEAD').trim();
+    return headOf(dir) ?? git('rev-parse', 'HEAD').trim();
   };
   return { dir, git, write, remove, commitAll };
 };

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { initSchema } from '../../src/store/postgres/schema.js';
 import { fileStore, type Store } from '../../src/store/store.js';
+import { withDatabase } from './pg-url.js';
 import { tempDir } from './tmp.js';
 
 /**
@@ -14,7 +14,10 @@ import { tempDir } from './tmp.js';
 export type StoreKind = 'file' | 'postgres';
 export const STORE_KINDS: ReadonlyArray<StoreKind> = ['file', 'postgres'];
 
-/** A connection string for a fresh database of its own on the test server, schema initialised. */
+/**
+ * A connection string for a fresh database of its own on the test server, schema initialised: a
+ * copy of the run's template database (test/support/postgres-server.ts), as `store init` leaves one.
+ */
 export const freshDatabase = async (): Promise<string> => {
   const url = inject('pgUrl');
   if (url === null) throw new Error(`the PostgreSQL store's tests need a server: ${inject('pgMissing')}`);
@@ -22,27 +25,11 @@ export const freshDatabase = async (): Promise<string> => {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')} STRATEGY FILE_COPY`);
   } finally {
     await admin.end();
   }
-  const dbUrl = withDatabase(url, name);
-  const client = new pg.Client({ connectionString: dbUrl });
-  await client.connect();
-  try {
-    await initSchema(client);
-  } finally {
-    await client.end();
-  }
-  return dbUrl;
-};
-
-/** The same server, another database: the path of a URL, whatever form its host takes. */
-export const withDatabase = (url: string, database: string): string => {
-  const query = url.indexOf('?');
-  const [base, rest] = query === -1 ? [url, ''] : [url.slice(0, query), url.slice(query)];
-  const slash = base.indexOf('/', base.indexOf('//') + 2);
-  return `${slash === -1 ? base : base.slice(0, slash)}/${database}${rest}`;
+  return withDatabase(url, name);
 };
 
 /** A fresh, empty store of this kind, and where it lives (a directory or a connection string). */
