@@ -1,8 +1,9 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import { decideUntrusted, isFinal } from '../src/index.js';
 import { reachableRunArb, validRoundArb } from '../src/testing.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 /** Any JSON value, with strings of any code points: lone surrogates included. */
@@ -57,7 +58,7 @@ const acceptingRun = reachableRunArb
   .chain((run) => validRoundArb(run.state).map((valid) => ({ run, valid })));
 
 describe('decide is total: it returns Left, it never throws', () => {
-  test.prop([reachableRunArb, anyJson], { numRuns })(
+  property([reachableRunArb, anyJson], { numRuns })(
     'for any JSON value against any reachable state',
     (run, input) => {
       const result = decideSafely(run.state, input);
@@ -65,7 +66,7 @@ describe('decide is total: it returns Left, it never throws', () => {
     },
   );
 
-  test.prop([acceptingRun, fc.nat(), anyJson], { numRuns })(
+  property([acceptingRun, fc.nat(), anyJson], { numRuns })(
     'for a valid report with any one place replaced by any JSON value',
     ({ run, valid }, pick, replacement) => {
       const report = valid.report as unknown as Json;
@@ -80,7 +81,7 @@ describe('decide is total: it returns Left, it never throws', () => {
     },
   );
 
-  test.prop(
+  property(
     [
       acceptingRun,
       fc.nat(),

@@ -1,7 +1,8 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import { parseFindingsMarkdown } from '../src/revision/index.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 /**
@@ -204,7 +205,7 @@ const inOrder = (expected: ReadonlyArray<Expected>): Expected[] => [
 ];
 
 describe('prose reviews', () => {
-  test.prop([review], { numRuns })(
+  property([review], { numRuns })(
     'a review in any allowed style parses to exactly its findings and decisions, in order',
     ({ text, expected }) => {
       const parsed = parseFindingsMarkdown(text, VOCABULARY);
@@ -217,7 +218,7 @@ describe('prose reviews', () => {
     },
   );
 
-  test.prop([review, fc.nat()], { numRuns })(
+  property([review, fc.nat()], { numRuns })(
     'a review whose blank line between two blocks goes missing parses to exactly the same, or is refused',
     ({ text, expected }, seed) => {
       // lists and paragraphs run together: a line may be swallowed into another block's text
@@ -231,7 +232,7 @@ describe('prose reviews', () => {
     },
   );
 
-  test.prop([reviewWith(fc.array(counted(unknownItem), { minLength: 1, maxLength: 2 }))], { numRuns })(
+  property([reviewWith(fc.array(counted(unknownItem), { minLength: 1, maxLength: 2 }))], { numRuns })(
     'a review holding an item whose bracketed word is no severity and no decision is refused, in any style',
     ({ text }) => {
       const parsed = parseFindingsMarkdown(text, VOCABULARY);

@@ -1,7 +1,8 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { type DomainEvent, fold } from '../src/index.js';
 import { invalidOfferArb, reachableRunArb } from '../src/testing.js';
+import { property } from './property.js';
 import { deepFreeze, numRuns } from './runs.js';
 
 /** A reachable log with invalid events spliced in, as a log written by someone else might hold. */
@@ -18,7 +19,7 @@ const noisyLogArb = reachableRunArb.chain((run) =>
 );
 
 describe('fold', () => {
-  test.prop([noisyLogArb], { numRuns })('is deterministic and never mutates what it folds', (events) => {
+  property([noisyLogArb], { numRuns })('is deterministic and never mutates what it folds', (events) => {
     const frozen = deepFreeze(events);
     const copy = structuredClone(frozen);
     const a = fold(frozen);
@@ -26,7 +27,7 @@ describe('fold', () => {
     expect(frozen).toEqual(copy);
   });
 
-  test.prop([noisyLogArb.chain((events) => fc.tuple(fc.constant(events), fc.nat({ max: events.length })))], {
+  property([noisyLogArb.chain((events) => fc.tuple(fc.constant(events), fc.nat({ max: events.length })))], {
     numRuns,
   })('folding b from fold(a) equals folding a ++ b', ([events, cut]) => {
     const whole = fold(events);

@@ -1,8 +1,8 @@
-import { test } from '@fast-check/vitest';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import { evolve, type FindingStep, historyOf, initialState, roundsOpenOf } from '../src/index.js';
 import { reachableRunArb } from '../src/testing.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 /**
@@ -49,7 +49,7 @@ const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, Fin
 };
 
 describe('a finding history derived, not copied per round', () => {
-  test.prop([reachableRunArb], { numRuns })(
+  property([reachableRunArb], { numRuns })(
     'historyOf equals one stored step per ended round, and roundsOpenOf counts its open steps',
     (run) => {
       const reference = storedPerRound([...run.events]);

@@ -1,8 +1,9 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import { decide, findingId, isFinal } from '../src/index.js';
 import { buildRound, reachableRunArb, roundChoicesArb } from '../src/testing.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 const movingRoundArb = reachableRunArb
@@ -15,7 +16,7 @@ const movingRoundArb = reachableRunArb
   );
 
 describe('finding identity', () => {
-  test.prop([movingRoundArb], { numRuns })(
+  property([movingRoundArb], { numRuns })(
     'ids survive renames: the file moves, the id and what it says stay',
     ([run, choices]) => {
       const { capture, report, citations, result: outcome } = buildRound(run.state, choices);
@@ -42,7 +43,7 @@ describe('finding identity', () => {
     },
   );
 
-  test.prop([fc.string(), fc.string(), fc.string(), fc.integer({ min: 1 }), fc.integer({ min: 1 })], {
+  property([fc.string(), fc.string(), fc.string(), fc.integer({ min: 1 }), fc.integer({ min: 1 })], {
     numRuns,
   })(
     'an id depends on file, category and summary only, never on the line',

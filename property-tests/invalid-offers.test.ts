@@ -1,8 +1,9 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { REJECTION_CODES, type RejectionCode } from '../src/index.js';
 import { invalidOfferArb, MUTATIONS, offerTo, reachableRunArb } from '../src/testing.js';
+import { property } from './property.js';
 import { deepFreeze, numRuns } from './runs.js';
 
 const runAndInvalidOffer = reachableRunArb.chain((run) =>
@@ -10,7 +11,7 @@ const runAndInvalidOffer = reachableRunArb.chain((run) =>
 );
 
 describe('invalid offers', () => {
-  test.prop([runAndInvalidOffer], { numRuns })(
+  property([runAndInvalidOffer], { numRuns })(
     'for any reachable state, an invalid offer is refused with its code and changes nothing',
     ({ run, invalid }) => {
       const state = deepFreeze(run.state);

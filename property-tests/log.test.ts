@@ -1,8 +1,9 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { ZERO_HASH } from '../src/index.js';
 import { encodeEvents, parseLog } from '../src/store/index.js';
 import { reachableRunArb } from '../src/testing.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 /** A log as the store writes it: its bytes and its head anchor. */
@@ -32,7 +33,7 @@ const lineSpans = (bytes: Buffer): Array<[number, number]> => {
 };
 
 describe('the log detects tampering', () => {
-  test.prop([logArb], { numRuns })(
+  property([logArb], { numRuns })(
     'an untouched log reads back intact, every event in order',
     ({ bytes, head, count }) => {
       const parsed = parseLog(bytes, head);
@@ -42,7 +43,7 @@ describe('the log detects tampering', () => {
     },
   );
 
-  test.prop(
+  property(
     [
       logArb.chain((log) =>
         fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 }), fc.integer({ min: 0, max: 7 })),
@@ -57,7 +58,7 @@ describe('the log detects tampering', () => {
     expect(parseLog(flipped, head).issue).not.toBeNull();
   });
 
-  test.prop([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.count - 1 })))], { numRuns })(
+  property([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.count - 1 })))], { numRuns })(
     'any line removed is detected',
     ([{ bytes, head }, line]) => {
       const spans = lineSpans(bytes);
@@ -68,7 +69,7 @@ describe('the log detects tampering', () => {
     },
   );
 
-  test.prop([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.count - 2 })))], { numRuns })(
+  property([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.count - 2 })))], { numRuns })(
     'any two adjacent lines swapped are detected',
     ([{ bytes, head }, line]) => {
       const spans = lineSpans(bytes);
@@ -84,7 +85,7 @@ describe('the log detects tampering', () => {
     },
   );
 
-  test.prop([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 })))], {
+  property([logArb.chain((log) => fc.tuple(fc.constant(log), fc.nat({ max: log.bytes.length - 1 })))], {
     numRuns,
   })(
     'a crash mid-append loses only the unacknowledged line: a cut inside the last line is a torn tail',

@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import {
   blocksFor,
@@ -13,6 +13,7 @@ import {
   reportSha,
   type Verification,
 } from '../src/index.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 const policy: Policy = { ...PRESETS.default, mergeWithinLines: 3 };
@@ -122,7 +123,7 @@ const shuffled = <T>(items: ReadonlyArray<T>, keys: ReadonlyArray<number>): T[] 
     .map((x) => x.item);
 
 describe('the merge of a round’s contributions', () => {
-  test.prop([panelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
+  property([panelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
     'is independent of the order the contributions arrived in',
     (panel, keys) => {
       const reordered = shuffled(panel, keys) as [Contribution, ...Contribution[]];
@@ -130,7 +131,7 @@ describe('the merge of a round’s contributions', () => {
     },
   );
 
-  test.prop([panelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
+  property([panelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
     'a duplicate contribution changes nothing but corroboration',
     (panel, which, newcomer) => {
       const copied = panel[which % panel.length] as Contribution;
@@ -160,7 +161,7 @@ describe('the merge of a round’s contributions', () => {
     },
   );
 
-  test.prop([panelArb], { numRuns })('never loses a blocking candidate', (panel) => {
+  property([panelArb], { numRuns })('never loses a blocking candidate', (panel) => {
     const { report, provenance } = mergeContributions(policy, panel);
     const keptBy = new Map<string, Candidate>();
     for (const kept of report.candidates) {
@@ -176,7 +177,7 @@ describe('the merge of a round’s contributions', () => {
     }
   });
 
-  test.prop([verifiedPanelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
+  property([verifiedPanelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
     'with verdicts and verifiers’ rulings, is still independent of arrival order',
     (panel, keys) => {
       const reordered = shuffled(panel, keys) as [Contribution, ...Contribution[]];
@@ -184,7 +185,7 @@ describe('the merge of a round’s contributions', () => {
     },
   );
 
-  test.prop([verifiedPanelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
+  property([verifiedPanelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
     'with verdicts and rulings, a duplicate contribution changes no finding, no grade and no drop',
     (panel, which, newcomer) => {
       const copied = panel[which % panel.length] as Contribution;
@@ -195,7 +196,7 @@ describe('the merge of a round’s contributions', () => {
     },
   );
 
-  test.prop([verifiedPanelArb], { numRuns })('a refuted candidate never becomes a finding', (panel) => {
+  property([verifiedPanelArb], { numRuns })('a refuted candidate never becomes a finding', (panel) => {
     const { report, provenance, refuted } = mergeContributions(policy, panel);
     const rulings = panel.flatMap((c) => c.report.verifications ?? []);
     const verdictOf = (c: Candidate) => {
@@ -223,7 +224,7 @@ describe('the merge of a round’s contributions', () => {
     for (const id of live) expect(held.has(id)).toBe(true);
   });
 
-  test.prop([verifiedPanelArb], { numRuns })(
+  property([verifiedPanelArb], { numRuns })(
     'no candidate that blocks after its rulings is lost: a finding holding it blocks',
     (panel) => {
       const { report, provenance } = mergeContributions(policy, panel);
@@ -254,14 +255,11 @@ describe('the merge of a round’s contributions', () => {
     },
   );
 
-  test.prop([panelArb], { numRuns })(
-    'decides fixed or withdrawn only when no reviewer says open',
-    (panel) => {
-      const { report } = mergeContributions(policy, panel);
-      for (const d of report.decisions) {
-        const votes = panel.flatMap((c) => c.report.decisions.filter((x) => x.id === d.id));
-        expect(d.status === 'open').toBe(votes.some((v) => v.status === 'open'));
-      }
-    },
-  );
+  property([panelArb], { numRuns })('decides fixed or withdrawn only when no reviewer says open', (panel) => {
+    const { report } = mergeContributions(policy, panel);
+    for (const d of report.decisions) {
+      const votes = panel.flatMap((c) => c.report.decisions.filter((x) => x.id === d.id));
+      expect(d.status === 'open').toBe(votes.some((v) => v.status === 'open'));
+    }
+  });
 });

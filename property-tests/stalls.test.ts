@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import {
@@ -12,6 +12,7 @@ import {
   type RunState,
 } from '../src/index.js';
 import { policyArb, reachableRunArb, roundChoicesArb, runFrom } from '../src/testing.js';
+import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 /** Every state a run passes through, with the event that led to it. */
@@ -104,21 +105,21 @@ const stallingRunArb = fc
   );
 
 describe('stalls caught before the cap', () => {
-  test.prop([reachableRunArb], { numRuns })(
+  property([reachableRunArb], { numRuns })(
     'in any reachable run, a round stalls the run exactly when a finding it decided shows why in its history',
     (run) => {
       stallsMatchHistory(run.events);
     },
   );
 
-  test.prop([stallingRunArb], { numRuns })(
+  property([stallingRunArb], { numRuns })(
     'the same, in runs built to stall (decided open in a row, reopened again and again)',
     (run) => {
       stallsMatchHistory(run.events);
     },
   );
 
-  test.prop(
+  property(
     [
       policyArb.map((p) => ({ ...p, stallRounds: p.stallRounds ?? 2 })),
       fc.array(
@@ -141,7 +142,7 @@ describe('stalls caught before the cap', () => {
     },
   );
 
-  test.prop([fc.array(roundChoicesArb, { minLength: 1, maxLength: 6 })], { numRuns })(
+  property([fc.array(roundChoicesArb, { minLength: 1, maxLength: 6 })], { numRuns })(
     'the default and issueflow presets never stall: stalls are off unless a policy sets stallRounds',
     (rounds) => {
       for (const policy of [PRESETS.default, PRESETS.issueflow]) {

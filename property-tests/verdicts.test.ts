@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import {
@@ -15,6 +15,7 @@ import {
   type RunState,
 } from '../src/index.js';
 import { reachableRunArb, roundChoicesArb, validRoundArb } from '../src/testing.js';
+import { property } from './property.js';
 import { deepFreeze, numRuns } from './runs.js';
 
 /** Every state a run passes through, step by step. */
@@ -32,7 +33,7 @@ const statesOf = (events: ReadonlyArray<DomainEvent>): RunState[] => {
 const lastOutcome = (state: RunState) => last(state.outcomes)?.result;
 
 describe('verdicts', () => {
-  test.prop([reachableRunArb], { numRuns })(
+  property([reachableRunArb], { numRuns })(
     'converged means no open blocking finding and a complete last round: a partial round never converges',
     (run) => {
       for (const state of statesOf(run.events)) {
@@ -43,7 +44,7 @@ describe('verdicts', () => {
     },
   );
 
-  test.prop([reachableRunArb], { numRuns })(
+  property([reachableRunArb], { numRuns })(
     'reaching the cap with an open blocking finding is blocked; blocked means the cap was reached, or a stall, without convergence',
     (run) => {
       for (const state of statesOf(run.events)) {
@@ -59,7 +60,7 @@ describe('verdicts', () => {
     },
   );
 
-  test.prop(
+  property(
     [
       reachableRunArb
         .filter((r) => r.state.run !== null && !isFinal(r.state.status))
@@ -80,7 +81,7 @@ describe('verdicts', () => {
     },
   );
 
-  test.prop([reachableRunArb.filter((r) => isFinal(r.state.status)), roundChoicesArb, fc.nat()], { numRuns })(
+  property([reachableRunArb.filter((r) => isFinal(r.state.status)), roundChoicesArb, fc.nat()], { numRuns })(
     'final states take no more rounds, captures, stages or failures; a converged run takes nothing at all',
     (run, _choices, n) => {
       const state = deepFreeze(run.state);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { property } from '../../property-tests/property.js';
 import { SHA256_SOURCE, sha256Hex, sha256HexPure } from '../../src/events/sha256.js';
 
 /**
@@ -24,7 +25,7 @@ describe('SHA-256, pure and native', () => {
     }
   });
 
-  test.prop([fc.string({ unit: 'binary', maxLength: 600 })], { numRuns: 1000 })(
+  property([fc.string({ unit: 'binary', maxLength: 600 })], { numRuns: 1000 })(
     'a string (any code point, UTF-8 encoded) hashes alike',
     (text) => {
       expect(sha256HexPure(text)).toBe(reference(text));
@@ -32,7 +33,7 @@ describe('SHA-256, pure and native', () => {
     },
   );
 
-  test.prop([fc.uint8Array({ maxLength: 300 })], { numRuns: 1000 })('bytes hash alike', (bytes) => {
+  property([fc.uint8Array({ maxLength: 300 })], { numRuns: 1000 })('bytes hash alike', (bytes) => {
     expect(sha256HexPure(bytes)).toBe(reference(bytes));
     expect(sha256Hex(bytes)).toBe(reference(bytes));
   });

@@ -1,10 +1,11 @@
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { property } from '../../property-tests/property.js';
 import { at, emptyVec, itemsFrom, last, push, toArray, type Vec, vecOf } from '../../src/index.js';
 import { deepFreeze } from '../support/given.js';
 
 describe('the persistent vector behind the fold', () => {
-  test.prop([fc.array(fc.integer(), { maxLength: 2500 }), fc.nat()])(
+  property([fc.array(fc.integer(), { maxLength: 2500 }), fc.nat()])(
     'holds what was pushed, in order, and a push never changes the vector it came from',
     (items, pick) => {
       const vec = deepFreeze(vecOf(items));
