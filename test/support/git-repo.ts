@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -50,24 +50,41 @@ const headOf = (dir: string): string | null => {
   return target !== null && target !== undefined && /^[0-9a-f]{40}$/.test(target) ? target : null;
 };
 
-/** A real repository in a temp dir, with its own identity: CI has no global one. */
+const runGit = (dir: string, args: ReadonlyArray<string>): string =>
+  execFileSync('git', ['-C', dir, ...args], {
+    env: ENV,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+let template: string | undefined;
+
+/**
+ * The `.git` of a fresh repository, made by `git init` once per test process and copied into each
+ * new one: a `git init` process per repository was a visible share of the suite's process starts.
+ * Its config carries the identity (CI has no global one) and turns automatic maintenance off,
+ * which otherwise starts a `git maintenance run --auto` process after every commit.
+ */
+const freshGitDir = (): string => {
+  if (template === undefined) {
+    const home = mkdtempSync(join(tmpdir(), 'clearance-git-template-'));
+    runGit(home, ['init', '-q', '-b', 'main']);
+    appendFileSync(
+      join(home, '.git', 'config'),
+      '[user]\n\tname = Clearance Test\n\temail = test@clearance.invalid\n[commit]\n\tgpgsign = false\n' +
+        '[maintenance]\n\tauto = false\n',
+    );
+    process.once('exit', () => rmSync(home, { recursive: true, force: true }));
+    template = join(home, '.git');
+  }
+  return template;
+};
+
+/** A real repository in a temp dir, with its own identity. */
 export const makeRepo = (): TestRepo => {
   const dir = tempDir();
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-C', dir, ...args], {
-      env: ENV,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  git('init', '-q', '-b', 'main');
-  // the identity written straight into .git/config: three `git config` processes per repository
-  // were a visible share of the suite's process starts. Automatic maintenance off: every commit
-  // started a `git maintenance run --auto` process, which never has anything to do in a test repo
-  appendFileSync(
-    join(dir, '.git', 'config'),
-    '[user]\n\tname = Clearance Test\n\temail = test@clearance.invalid\n[commit]\n\tgpgsign = false\n' +
-      '[maintenance]\n\tauto = false\n',
-  );
+  const git = (...args: string[]): string => runGit(dir, args);
+  cpSync(freshGitDir(), join(dir, '.git'), { recursive: true });
   const write = (path: string, content: string | Uint8Array): void => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
