@@ -36,7 +36,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          globalSetup: ['test/support/suite-tmp.ts', 'test/support/postgres-server.ts'],
+          // the server first: its socket lives in the system's temporary directory, whose path is
+          // short (a Unix socket's path is limited to about 100 bytes), not in the run's own TMPDIR
+          globalSetup: ['test/support/postgres-server.ts', 'test/support/suite-tmp.ts'],
           include: TESTS,
           exclude: needIsolation,
           // One module graph per worker, not one per test file: importing src (zod, commander, the
@@ -52,7 +54,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'isolated',
-                globalSetup: ['test/support/suite-tmp.ts', 'test/support/postgres-server.ts'],
+                globalSetup: ['test/support/postgres-server.ts', 'test/support/suite-tmp.ts'],
                 include: needIsolation,
                 isolate: true,
               },
