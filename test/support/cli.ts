@@ -105,26 +105,38 @@ export const spawnCli = (
 };
 
 /**
- * In-process runs under way, and whether one of them moved the working directory. The working
- * directory is the process's own, so a run that needs another one must be alone: asking for two
- * at once fails loudly rather than letting one run see the other's directory.
+ * Variables the CLI does not read through its `Io` but hands to the programs it starts (git reads
+ * GIT_TRACE, PATH, HOME, …), where a run's environment differs from this process's.
+ */
+const forChildren = (env: NodeJS.ProcessEnv | undefined): Array<[string, string | undefined]> =>
+  Object.entries(env ?? {}).filter(
+    ([name, value]) => /^(GIT_|PATH$|HOME$|XDG_|LC_|LANG)/.test(name) && value !== process.env[name],
+  );
+
+/**
+ * In-process runs under way, and whether one of them changed the process: its working directory,
+ * or the variables its children inherit. Both are the process's own, so a run that needs another
+ * must be alone: asking for two at once fails loudly rather than letting one run see the other's.
  */
 let running = 0;
-let moved = false;
+let changed = false;
 
 const runHere = async (args: ReadonlyArray<string>, options: CliOptions): Promise<CliResult> => {
-  if (moved || (options.cwd !== undefined && running > 0)) {
+  const inherited = forChildren(options.env);
+  const changes = options.cwd !== undefined || inherited.length > 0;
+  if (changed || (changes && running > 0)) {
     throw new Error(
-      'in-process CLI runs with a cwd cannot overlap others: await each, or pass { process: true }',
+      'in-process CLI runs with a cwd or an environment for git cannot overlap others: await each, or pass { process: true }',
     );
   }
   const home = process.cwd();
+  const before = inherited.map(([name]) => [name, process.env[name]] as const);
   running += 1;
   try {
-    if (options.cwd !== undefined) {
-      process.chdir(options.cwd);
-      moved = true;
-    }
+    changed = changes;
+    if (options.cwd !== undefined) process.chdir(options.cwd);
+    // what git and the other programs the CLI starts inherit, as a process of its own would pass it
+    for (const [name, value] of inherited) setVariable(name, value);
     // a fresh process remembers no fold checkpoint: neither does a fresh in-process run
     forgetCheckpoints();
     const result = await runInProcess(args, {
@@ -133,33 +145,24 @@ const runHere = async (args: ReadonlyArray<string>, options: CliOptions): Promis
     });
     return { code: result.code, stdout: result.stdout, stderr: result.stderr, json: jsonOf(result.stdout) };
   } finally {
-    if (moved) {
-      process.chdir(home);
-      moved = false;
-    }
+    for (const [name, value] of before) setVariable(name, value);
+    if (options.cwd !== undefined) process.chdir(home);
+    changed = false;
     running -= 1;
   }
 };
 
-/**
- * Variables the CLI does not read through its `Io` but hands to the programs it starts (git reads
- * GIT_TRACE, PATH, HOME, …): a run that changes one of them needs its own process to mean it.
- */
-const changesChildren = (env: NodeJS.ProcessEnv | undefined): boolean =>
-  Object.entries(env ?? {}).some(
-    ([name, value]) => /^(GIT_|PATH$|HOME$|XDG_|LC_|LANG)/.test(name) && value !== process.env[name],
-  );
+const setVariable = (name: string, value: string | undefined): void => {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+};
 
 /**
  * Run the CLI; `json` is stdout parsed when it is one JSON object. By default in this process,
  * through `run(argv, io)` with captured streams (no process start: the suite's time went there);
- * `{ process: true }` (or `uid`/`entry`, or an environment for git: `changesChildren`) runs the
- * built bundle as a real process.
+ * `{ process: true }` (or `uid`/`entry`) runs the built bundle as a real process.
  */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Promise<CliResult> =>
-  options.process === true ||
-  options.uid !== undefined ||
-  options.entry !== undefined ||
-  changesChildren(options.env)
+  options.process === true || options.uid !== undefined || options.entry !== undefined
     ? spawnCli(args, options).result
     : runHere(args, options);
