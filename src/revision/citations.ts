@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { CitationCheck } from '../events/event.js';
 import type { Candidate } from '../events/report.js';
 import { sha256Hex } from '../events/sha256.js';
-import { citationOf } from '../projections/citation.js';
+import { citationOf, placeOf } from '../projections/citation.js';
 import { type FileAtRevision, filesAtRevision } from './blobs.js';
 
 export type CitationSource = Readonly<{
@@ -91,7 +91,7 @@ const sectionReason = (
 };
 
 const check = (markdown: Markdown, index: number, c: Located, target: Target): CitationCheck => {
-  const citation = citationOf({ file: c.file, line: c.line ?? null, section: c.section ?? null });
+  const citation = citationOf(placeOf(c));
   const reason =
     target.kind === 'absent'
       ? target.reason

@@ -14,6 +14,7 @@ import {
   type Verdict,
 } from '../events/report.js';
 import { sha256Hex } from '../events/sha256.js';
+import { placeOf } from '../projections/citation.js';
 import { evolve } from '../projections/evolve.js';
 import { overrun } from '../projections/rules/budget.js';
 import { isFinal, type RunState } from '../projections/state.js';
@@ -208,7 +209,7 @@ export const buildReport = (
   const citations = citationsRequired(policy)
     ? candidates.map((c, i) => ({
         candidate: i,
-        citation: citationOf({ file: c.file, line: c.line ?? null, section: c.section ?? null }),
+        citation: citationOf(placeOf(c)),
         resolved: true,
       }))
     : undefined;

@@ -1,4 +1,5 @@
 import { blocksFor, type Policy } from '../../events/policy.js';
+import { placeOf } from '../citation.js';
 import type { Finding, Suppressed } from '../state.js';
 import { vecOf } from '../vec.js';
 import type { Identified } from './candidates.js';
@@ -39,9 +40,7 @@ export const admitCandidates = (
       suppressed.push({
         id,
         round,
-        file: c.file,
-        line: c.line ?? null,
-        section: c.section ?? null,
+        ...placeOf(c),
         severity: c.severity,
         summary: c.summary,
         reason,
@@ -51,9 +50,7 @@ export const admitCandidates = (
     admitted[c.severity] = count + 1;
     opened.push({
       id,
-      file: c.file,
-      line: c.line ?? null,
-      section: c.section ?? null,
+      ...placeOf(c),
       category: c.category,
       summary: c.summary,
       severity: c.severity,

@@ -1,11 +1,10 @@
 import type { CitationCheck } from '../../events/event.js';
 import { citationsRequired, type Policy } from '../../events/policy.js';
 import type { Candidate } from '../../events/report.js';
-import { citationOf } from '../citation.js';
+import { citationOf, placeOf } from '../citation.js';
 import { type Check, fail, ok } from './check.js';
 
-const citedBy = (c: Candidate): string =>
-  citationOf({ file: c.file, line: c.line ?? null, section: c.section ?? null });
+const citedBy = (c: Candidate): string => citationOf(placeOf(c));
 
 /**
  * Under a policy that requires it, every candidate's citation must have been resolved at the

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Rejection } from '../../events/rejection.js';
+import { placeOf } from '../citation.js';
 import type { Finding, Refuted } from '../state.js';
 import type { Identified } from './candidates.js';
 import { fail } from './check.js';
@@ -25,9 +26,7 @@ export const refutedIn = (
       return {
         id,
         round,
-        file: c.file,
-        line: c.line ?? null,
-        section: c.section ?? null,
+        ...placeOf(c),
         category: c.category,
         severity: c.severity,
         summary: c.summary,
