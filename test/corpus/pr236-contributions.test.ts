@@ -8,17 +8,15 @@ import {
   findingId,
   openReview,
   type Policy,
-  PRESETS,
   type RoundReport,
   type RunState,
   readRunState,
   recordMerged,
-  type SeverityRule,
   toArray,
   type Verification,
 } from '../../src/index.js';
 import { tempDir } from '../support/tmp.js';
-import { type FinderFile, identity, loadRound, rawRound, type VerifierFile } from './pr236.js';
+import { CORPUS_POLICY, type FinderFile, identity, loadRound, rawRound, type VerifierFile } from './pr236.js';
 
 /**
  * The real review of natejswenson/local-fitness PR #236, replayed from the RAW files: each
@@ -34,24 +32,17 @@ const raw1 = rawRound('r1');
 const raw2 = rawRound('r2');
 const by = 'issueflow-corpus';
 
-const blocking: SeverityRule = { blocks: true, firstRoundOnly: false, maxAdmitted: null };
-const advisory: SeverityRule = { blocks: false, firstRoundOnly: false, maxAdmitted: null };
 const experts = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v) => v.verifier)];
 
 /**
- * What the real loop did, as policy: majors block, nits and pre-existing findings advise; a
- * candidate the diff did not introduce is `pre-existing`; the 4 finders and 8 verifiers are
- * expected every round; plausible is advisory outside the last fix (issueflow's rule against
- * oscillating findings; both PLAUSIBLE rulings of the corpus are nits, so it never shows); a
- * finding in a file the round did not touch may only be kept open or withdrawn.
+ * The corpus policy (pr236.ts), with the panel: the 4 finders and 8 verifiers are expected every
+ * round; a candidate the diff did not introduce is `pre-existing`; plausible is advisory outside the
+ * last fix (issueflow's rule against oscillating findings; both PLAUSIBLE rulings of the corpus are
+ * nits, so it never shows).
  */
 const POLICY: Policy = {
-  ...PRESETS.default,
+  ...CORPUS_POLICY,
   name: 'issueflow-pr236-panel',
-  maxRounds: 4,
-  severities: { major: blocking, nit: advisory, 'pre-existing': advisory },
-  notExaminedRequired: true,
-  untouchedDecisions: ['open', 'withdrawn'],
   experts,
   plausible: 'advisory-outside-fix',
   mergeWithinLines: 0,

@@ -8,18 +8,22 @@ import {
   openBlockingFindings,
   openFindings,
   openReview,
-  type Policy,
-  PRESETS,
   type RoundReport,
   type RunState,
   readRunState,
   recordReport,
   runPaths,
-  type SeverityRule,
   toArray,
 } from '../../src/index.js';
 import { tempDir } from '../support/tmp.js';
-import { type CorpusRound, confirmedCandidates, identity, loadRound, rulings } from './pr236.js';
+import {
+  CORPUS_POLICY,
+  type CorpusRound,
+  confirmedCandidates,
+  identity,
+  loadRound,
+  rulings,
+} from './pr236.js';
 
 /**
  * Replays the real review of natejswenson/local-fitness PR #236 (two rounds, 4 finders and 8
@@ -30,18 +34,6 @@ import { type CorpusRound, confirmedCandidates, identity, loadRound, rulings } f
 const r1 = loadRound('r1');
 const r2 = loadRound('r2');
 const by = 'issueflow-corpus';
-
-const blocking: SeverityRule = { blocks: true, firstRoundOnly: false, maxAdmitted: null };
-const advisory: SeverityRule = { blocks: false, firstRoundOnly: false, maxAdmitted: null };
-const POLICY: Policy = {
-  // the fields this test does not choose keep the default preset's values
-  ...PRESETS.default,
-  name: 'issueflow-pr236',
-  maxRounds: 4,
-  severities: { major: blocking, nit: advisory, 'pre-existing': advisory },
-  notExaminedRequired: true,
-  untouchedDecisions: ['open', 'withdrawn'],
-};
 
 /** The registrar's id for a clearance finding, through the identity both keep: (file, category, summary). */
 const corpusIds = new Map(
@@ -69,7 +61,7 @@ const replayRound1 = async (dir: string, runId: string) => {
     dir,
     {
       runId,
-      policy: POLICY,
+      policy: CORPUS_POLICY,
       capture: {
         inputSha: r1.registered.head,
         commit: r1.registered.head,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Candidate } from '../../src/index.js';
+import { type Candidate, type Policy, PRESETS, type SeverityRule } from '../../src/index.js';
 
 /**
  * The issueflow review corpus of natejswenson/local-fitness PR #236 (MIT, see
@@ -174,3 +174,20 @@ export const rawRound = (
     verdicts: json<{ verdicts: VerifierFile['verdicts'][number][] }>(`${round}/${name}`).verdicts,
   })),
 });
+
+const blocking: SeverityRule = { blocks: true, firstRoundOnly: false, maxAdmitted: null };
+const advisory: SeverityRule = { blocks: false, firstRoundOnly: false, maxAdmitted: null };
+
+/**
+ * What the real loop did, as policy: majors block, nits and pre-existing findings advise, a report
+ * lists what it did not examine, and a finding in a file the round did not touch may only be kept
+ * open or withdrawn. The fields this does not choose keep the default preset's values.
+ */
+export const CORPUS_POLICY: Policy = {
+  ...PRESETS.default,
+  name: 'issueflow-pr236',
+  maxRounds: 4,
+  severities: { major: blocking, nit: advisory, 'pre-existing': advisory },
+  notExaminedRequired: true,
+  untouchedDecisions: ['open', 'withdrawn'],
+};
