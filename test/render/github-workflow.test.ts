@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findingId } from '../../src/index.js';
 import { FINGERPRINT_KEY } from '../../src/render/sarif.js';
-import { CLI } from '../support/cli.js';
+import { cli } from '../support/cli.js';
 import { makeRepo, tempDir } from '../support/git-repo.js';
 import { PR, runWorkflow, sarifResultFor, stepNamed } from './workflow-runner.js';
 
@@ -45,7 +44,7 @@ const nit = (line: number) => ({
 const MAJORS = Array.from({ length: 12 }, (_, i) => major(i + 1));
 
 describe('docs/github-actions.md, run locally', () => {
-  it('three pushes of one pull request: annotations, step summaries and the gate as the check', () => {
+  it('three pushes of one pull request: annotations, step summaries and the gate as the check', async () => {
     const repo = makeRepo();
     repo.write('src/service.js', code(20));
     repo.write('src/style.js', code(5));
@@ -147,15 +146,10 @@ describe('docs/github-actions.md, run locally', () => {
     // a later push: the check on the new head fails again (bound to the reviewed commit)
     repo.write('src/style.js', code(7));
     const head4 = repo.commitAll('one more change after approval');
-    const gate4 = spawnSync(
-      process.execPath,
-      [CLI, 'gate', `pr-${PR}`, '--repo', repo.dir, '--format', 'github'],
-      {
-        env: { ...process.env, CLEARANCE_DIR: cache },
-        encoding: 'utf8',
-      },
-    );
-    expect(gate4.status).toBe(1);
+    const gate4 = await cli(['gate', `pr-${PR}`, '--repo', repo.dir, '--format', 'github'], {
+      env: { CLEARANCE_DIR: cache },
+    });
+    expect(gate4.code).toBe(1);
     expect(gate4.stdout.split('\n')[0]).toMatch(
       new RegExp(
         `^::error title=clearance gate%3A pr-${PR} refused \\(head-moved\\)::HEAD is ${head4.slice(0, 12)}`,

@@ -69,6 +69,8 @@ const freshGitDir = (): string => {
   if (template === undefined) {
     const home = mkdtempSync(join(tmpdir(), 'clearance-git-template-'));
     runGit(home, ['init', '-q', '-b', 'main']);
+    // the sample hooks do nothing, and every repository would copy them and every cleanup remove them
+    rmSync(join(home, '.git', 'hooks'), { recursive: true, force: true });
     appendFileSync(
       join(home, '.git', 'config'),
       '[user]\n\tname = Clearance Test\n\temail = test@clearance.invalid\n[commit]\n\tgpgsign = false\n' +
