@@ -113,8 +113,8 @@ describe('one review, two machines, one PostgreSQL store', () => {
   });
 });
 
-/** Racing processes and the captures each makes: 8 × 5 at full scale (CI), 4 × 2 in a local run. */
-const APPENDERS = scaled(8, 4);
+/** Racing processes and the captures each makes: 8 × 5 at full scale (CI), 3 × 2 in a local run. */
+const APPENDERS = scaled(8, 3);
 const APPENDS = scaled(5, 2);
 
 describe('processes appending to one run in PostgreSQL', () => {

@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findingId } from '../../src/events/finding-id.js';
 import { runCommand } from '../../src/mcp/run-command.js';
+import { createServer } from '../../src/mcp/server.js';
 import { CLI } from '../support/cli.js';
-import { makeRepo } from '../support/git-repo.js';
+import { makeRepo, tempDir } from '../support/git-repo.js';
 
 // The whole loop an agent drives, through the SDK's own client, over stdio, against the built CLI
-// (`node dist/cli.js mcp`) in a real git repository: the store is git's own .git/clearance.
+// (`node dist/cli.js mcp`) in a real git repository: the store is git's own .git/clearance. The
+// other tests talk to the same server code in this process, over the SDK's in-memory transport,
+// as `clearance --dir <store> mcp` would serve them: the process is the point of the first alone.
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -31,6 +35,20 @@ const connect = async (cwd: string): Promise<Client> => {
       stderr: 'pipe',
     }),
   );
+  clients.push(client);
+  return client;
+};
+
+/** The server `clearance --dir <store> mcp` runs, in this process, and the SDK's client on it. */
+const connectHere = async (store: string): Promise<Client> => {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createServer({
+    globals: ['--dir', store],
+    env: { ...process.env, CLEARANCE_ACTOR: 'review-agent' },
+  });
+  await server.connect(serverSide);
+  const client = new Client({ name: 'clearance-test', version: '0.0.0' });
+  await client.connect(clientSide);
   clients.push(client);
   return client;
 };
@@ -72,9 +90,7 @@ const TOOL_NAMES = [
 
 describe('clearance mcp', () => {
   it('offers one tool per loop command, each with an input and an output schema, and never rule or extend', async () => {
-    const repo = makeRepo();
-    repo.commitAll('empty');
-    const client = await connect(repo.dir);
+    const client = await connectHere(tempDir('clearance-mcp-'));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -186,9 +202,7 @@ describe('clearance mcp', () => {
   });
 
   it('re-runs a reproduction first: next lists it, reproduce records it, a fixed decision is then refused', async () => {
-    const repo = makeRepo();
-    repo.commitAll('empty');
-    const client = await connect(repo.dir);
+    const client = await connectHere(tempDir('clearance-mcp-'));
     const input = (label: string) => label.padEnd(40, '0');
     const candidate = {
       file: 'src/service.js',
@@ -233,12 +247,11 @@ describe('clearance mcp', () => {
   });
 
   it('stops a wait when the client cancels the request, and goes on serving', async () => {
-    const repo = makeRepo();
-    repo.commitAll('empty');
-    const client = await connect(repo.dir);
+    const dir = tempDir('clearance-mcp-');
+    const client = await connectHere(path.join(dir, 'store'));
     const cancel = new AbortController();
     const wait = {
-      path: path.join(repo.dir, '..', 'never.json'),
+      path: path.join(dir, 'never.json'),
       runId: 'pr-1',
       round: 1,
       inputSha: 'abc',
