@@ -21,6 +21,7 @@ export const postgresBench = async ({ windows = 4, perWindow = 150 } = {}) => {
   const stores = [];
   const raws = [];
   try {
+    await server.ready;
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
     await initSchema(admin);
@@ -100,7 +101,7 @@ export const postgresBench = async ({ windows = 4, perWindow = 150 } = {}) => {
   } finally {
     for (const s of stores) await s.close().catch(() => undefined);
     for (const r of raws) await r.end().catch(() => undefined);
-    server.stop();
+    await server.stop();
   }
 };
 

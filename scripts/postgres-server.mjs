@@ -1,7 +1,7 @@
 // A real, throwaway PostgreSQL server in a temporary directory, on a Unix socket only (no TCP
 // port): for the PostgreSQL store's tests (vitest global setup) and its benchmark. As root it runs
 // as the `postgres` user, since initdb refuses root. Stopped and removed by `stop()`.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 /** The directory holding initdb and pg_ctl, or null: $CLEARANCE_PG_BIN, Debian's layout, the PATH. */
 export const postgresBinDir = () => {
@@ -53,14 +54,20 @@ const templateOf = (cacheDir, bin) => {
   return path.join(cacheDir, `template-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
 };
 
+/** A program's run, its output in the error when it fails (execFile's own error carries stderr). */
+const execFileAsync = promisify(execFile);
+
 /** `cp -a`: unlike fs.cpSync it keeps the owner (the postgres user's, when we are root) and modes. */
-const copyCluster = (from, to) => execFileSync('cp', ['-a', from, to], { stdio: 'pipe' });
+const copyCluster = (from, to) => execFileAsync('cp', ['-a', from, to]);
 
 /**
  * Start a server. `durable: false` turns fsync off (tests: faster, and a crash loses nothing that
  * matters); benchmarks keep it on. `templateCache`, a directory of ours, keeps a copy of a fresh
  * cluster so that the next start copies it instead of running initdb (the tests' global setup).
- * Returns its connection string and how to stop it.
+ * Returns its connection string at once, `ready` (settled when the server accepts connections, or
+ * rejected with why it could not start), and how to stop it. The start runs in child processes
+ * while this one goes on: the tests' global setup hands out the address and lets the workers start
+ * meanwhile.
  */
 export const startPostgres = ({ durable = false, templateCache = null } = {}) => {
   const bin = postgresBinDir();
@@ -77,13 +84,13 @@ export const startPostgres = ({ durable = false, templateCache = null } = {}) =>
   const data = path.join(base, 'data');
   const as = (cmd, args) =>
     owner === null
-      ? execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' })
-      : execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' });
-  try {
+      ? execFileAsync(path.join(bin, cmd), args)
+      : execFileAsync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]);
+  const start = async () => {
     const template = templateCache === null ? null : templateOf(templateCache, bin);
-    if (template !== null && existsSync(path.join(template, 'PG_VERSION'))) copyCluster(template, data);
+    if (template !== null && existsSync(path.join(template, 'PG_VERSION'))) await copyCluster(template, data);
     else {
-      as('initdb', ['-D', data, ...INITDB_ARGS]);
+      await as('initdb', ['-D', data, ...INITDB_ARGS]);
       // kept before the server first runs, so the template is a cleanly shut-down cluster; written
       // beside and renamed into place, so a half-made copy is never taken for a template
       if (template !== null) {
@@ -91,7 +98,7 @@ export const startPostgres = ({ durable = false, templateCache = null } = {}) =>
           mkdirSync(templateCache, { recursive: true });
           const making = `${template}.${process.pid}.tmp`;
           rmSync(making, { recursive: true, force: true });
-          copyCluster(data, making);
+          await copyCluster(data, making);
           renameSync(making, template);
         } catch {
           // no template this time (a read-only checkout, a race with another run): initdb next time too
@@ -99,16 +106,24 @@ export const startPostgres = ({ durable = false, templateCache = null } = {}) =>
       }
     }
     const settings = `-k ${base} -c listen_addresses='' -c max_connections=100${durable ? '' : ' -c fsync=off -c synchronous_commit=off'}`;
-    as('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-o', settings, 'start']);
-  } catch (e) {
+    await as('pg_ctl', ['-D', data, '-l', path.join(base, 'server.log'), '-w', '-o', settings, 'start']);
+  };
+  const ready = start().catch((e) => {
     rmSync(base, { recursive: true, force: true });
     throw new Error(`could not start a throwaway PostgreSQL server: ${e.stderr?.toString() || e.message}`);
-  }
+  });
   return {
     url: `postgres://clearance@/postgres?host=${base}`,
-    stop: () => {
+    ready,
+    /** Stop the server (once it has started) and remove its directory. */
+    stop: async () => {
       try {
-        as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        await ready;
+      } catch {
+        return; // it never started, and its directory is gone already
+      }
+      try {
+        await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(base, { recursive: true, force: true });
       }

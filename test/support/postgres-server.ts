@@ -1,3 +1,5 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -17,8 +19,12 @@ declare module 'vitest' {
     pgUrl: string | null;
     /** why there is no server, when there is none */
     pgMissing: string;
-    /** a database holding the initialised schema, for `CREATE DATABASE … TEMPLATE` */
-    pgTemplate: string;
+    /**
+     * A directory where this run says when the server is ready: `template` (the name of the
+     * database every test database copies) once it accepts connections and the template is made,
+     * or `failed` (why not). The server starts while the workers do; test/support/stores.ts waits.
+     */
+    pgReady: string;
   }
 }
 
@@ -28,13 +34,15 @@ declare module 'vitest' {
  * are given it, and the last teardown stops it.
  */
 type Shared = {
-  server: { url: string; stop: () => void } | null;
-  /** the template database, made once per run on whichever server the tests use */
-  template: Promise<string> | null;
+  server: { url: string; ready: Promise<void>; stop: () => Promise<void> } | null;
+  /** the directory `pgReady` names */
+  signal: string | null;
+  /** the template database's name once made, or null when the server or the template failed */
+  template: Promise<string | null> | null;
   users: number;
 };
 const holder = globalThis as { clearanceTestPostgres?: Shared };
-holder.clearanceTestPostgres ??= { server: null, template: null, users: 0 };
+holder.clearanceTestPostgres ??= { server: null, signal: null, template: null, users: 0 };
 const shared: Shared = holder.clearanceTestPostgres;
 
 /** A fresh cluster kept between runs (a copy of it starts faster than initdb); ours alone. */
@@ -87,33 +95,53 @@ const serverUrl = (): string | null => {
   return shared.server.url;
 };
 
-export const setup = async (project: TestProject): Promise<void> => {
+/** The server and the template, then the outcome written where the workers look for it. */
+const prepare = async (url: string, signal: string): Promise<string | null> => {
+  try {
+    await shared.server?.ready;
+    const name = await makeTemplate(url);
+    // written beside and renamed: a worker never reads half a name
+    writeFileSync(path.join(signal, 'template.tmp'), name);
+    renameSync(path.join(signal, 'template.tmp'), path.join(signal, 'template'));
+    return name;
+  } catch (e) {
+    writeFileSync(path.join(signal, 'failed'), e instanceof Error ? e.message : String(e));
+    return null;
+  }
+};
+
+export const setup = (project: TestProject): void => {
   const url = serverUrl();
   shared.users += 1;
   if (url === null) {
     project.provide('pgUrl', null);
     project.provide('pgMissing', MISSING_SERVER);
-    project.provide('pgTemplate', '');
+    project.provide('pgReady', '');
     return;
   }
-  shared.template ??= makeTemplate(url);
+  if (shared.signal === null) {
+    shared.signal = mkdtempSync(path.join(os.tmpdir(), 'clearance-pg-ready-'));
+    shared.template = prepare(url, shared.signal);
+  }
   project.provide('pgUrl', url);
   project.provide('pgMissing', '');
-  project.provide('pgTemplate', await shared.template);
+  project.provide('pgReady', shared.signal);
 };
 
 export const teardown = async (): Promise<void> => {
   shared.users -= 1;
   if (shared.users > 0) return;
-  const template = shared.template;
+  const template = await shared.template;
   shared.template = null;
+  if (shared.signal !== null) rmSync(shared.signal, { recursive: true, force: true });
+  shared.signal = null;
   const server = shared.server;
   shared.server = null;
   if (server !== null) {
-    server.stop(); // the whole cluster goes, the template with it
+    await server.stop(); // the whole cluster goes, the template with it
     return;
   }
   const existing = process.env.CLEARANCE_TEST_PG;
-  if (template !== null && existing !== undefined && existing !== '')
-    await dropTemplate(existing, await template);
+  if (template !== null && template !== undefined && existing !== undefined && existing !== '')
+    await dropTemplate(existing, template);
 };

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
@@ -14,6 +16,37 @@ import { tempDir } from './tmp.js';
 export type StoreKind = 'file' | 'postgres';
 export const STORE_KINDS: ReadonlyArray<StoreKind> = ['file', 'postgres'];
 
+let templateOfRun: Promise<string> | undefined;
+
+/**
+ * The run's template database, once the server is up and the template made: the global setup
+ * (test/support/postgres-server.ts) starts both while the workers start, and says in the
+ * `pgReady` directory when they are done or why they failed. Asked every 20 ms; a minute is room,
+ * not a timing assertion.
+ */
+const waitForTemplate = async (): Promise<string> => {
+  const signal = inject('pgReady');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const said = (name: string): string | null => {
+      try {
+        return readFileSync(path.join(signal, name), 'utf8');
+      } catch {
+        return null;
+      }
+    };
+    const template = said('template');
+    if (template !== null) return template;
+    const failed = said('failed');
+    if (failed !== null) throw new Error(`the PostgreSQL store's tests need a server: ${failed}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the throwaway PostgreSQL server was not ready a minute after the run started (${signal})`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
 /**
  * A connection string for a fresh database of its own on the test server, schema initialised: a
  * copy of the run's template database (test/support/postgres-server.ts), as `store init` leaves one.
@@ -21,11 +54,13 @@ export const STORE_KINDS: ReadonlyArray<StoreKind> = ['file', 'postgres'];
 export const freshDatabase = async (): Promise<string> => {
   const url = inject('pgUrl');
   if (url === null) throw new Error(`the PostgreSQL store's tests need a server: ${inject('pgMissing')}`);
+  templateOfRun ??= waitForTemplate();
+  const template = await templateOfRun;
   const name = `clearance_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')} STRATEGY FILE_COPY`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   } finally {
     await admin.end();
   }
