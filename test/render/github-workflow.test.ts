@@ -7,17 +7,14 @@ import { cli } from '../support/cli.js';
 import { makeRepo, tempDir } from '../support/git-repo.js';
 import { PR, runWorkflow, sarifResultFor, stepNamed } from './workflow-runner.js';
 
-/** What the reviewer says each round: the test's stand-in for the reviewer step the page leaves to you. */
+/**
+ * The test's stand-in for the reviewer step the page leaves to you: it prints the round report the
+ * test wrote for this push (a shell `cat`, so the workflow's own steps are the only clearance
+ * processes a push starts).
+ */
 const REVIEWER = `#!/usr/bin/env bash
-# stand-in reviewer: the findings of the round clearance asks for come from $REVIEW_PLAN
 set -euo pipefail
-clearance status "$1" --json | node -e '
-const fs = require("fs");
-const s = JSON.parse(fs.readFileSync(0, "utf8"));
-const round = s.round + 1;
-const plan = JSON.parse(fs.readFileSync(process.env.REVIEW_PLAN + "/round-" + round + ".json", "utf8"));
-process.stdout.write(JSON.stringify({ runId: s.runId, round, inputSha: s.inputSha, completed: true, candidates: [], decisions: [], ...plan }));
-'
+cat "$REVIEW_PLAN/report.json"
 `;
 
 const code = (lines: number, first = 1) =>
@@ -62,10 +59,20 @@ describe('docs/github-actions.md, run locally', () => {
     const ids = MAJORS.map((m) => findingId(m));
 
     // push 1: twelve blocking findings and two nits; the gate refuses
-    writeFileSync(
-      path.join(plan, 'round-1.json'),
-      JSON.stringify({ candidates: [...MAJORS, nit(1), nit(2)] }),
-    );
+    const review = (round: number, head: string, said: object) =>
+      writeFileSync(
+        path.join(plan, 'report.json'),
+        JSON.stringify({
+          runId: `pr-${PR}`,
+          round,
+          inputSha: head,
+          completed: true,
+          candidates: [],
+          decisions: [],
+          ...said,
+        }),
+      );
+    review(1, head1, { candidates: [...MAJORS, nit(1), nit(2)] });
     const run1 = runWorkflow(repo.dir, head1, 1, cache, plan);
     expect(run1.map((r) => r.status)).toEqual([
       'emulated',
@@ -106,16 +113,13 @@ describe('docs/github-actions.md, run locally', () => {
     // push 2: three lines inserted above (every finding's line moves); one stays open, the rest are fixed
     repo.write('src/service.js', `// a\n// b\n// c\n${code(21)}`);
     const head2 = repo.commitAll('fix eleven, move everything down');
-    writeFileSync(
-      path.join(plan, 'round-2.json'),
-      JSON.stringify({
-        decisions: ids.map((id, i) => ({
-          id,
-          status: i === 0 ? 'open' : 'fixed',
-          evidence: i === 0 ? 'moved to line 4, still ignores the error' : 'checked now',
-        })),
-      }),
-    );
+    review(2, head2, {
+      decisions: ids.map((id, i) => ({
+        id,
+        status: i === 0 ? 'open' : 'fixed',
+        evidence: i === 0 ? 'moved to line 4, still ignores the error' : 'checked now',
+      })),
+    });
     const run2 = runWorkflow(repo.dir, head2, 2, cache, plan);
     expect(run2.at(-1)?.status).toBe('failed');
     const gate2 = stepNamed(run2, 'Gate').stdout.split('\n');
@@ -127,10 +131,9 @@ describe('docs/github-actions.md, run locally', () => {
     // push 3: the last one fixed; the gate approves this head commit
     repo.write('src/service.js', `// a\n// b\n// c\n// fixed\n${code(21)}`);
     const head3 = repo.commitAll('fix the last');
-    writeFileSync(
-      path.join(plan, 'round-3.json'),
-      JSON.stringify({ decisions: [{ id: ids[0], status: 'fixed', evidence: 'the error is returned now' }] }),
-    );
+    review(3, head3, {
+      decisions: [{ id: ids[0], status: 'fixed', evidence: 'the error is returned now' }],
+    });
     const run3 = runWorkflow(repo.dir, head3, 3, cache, plan);
     expect(run3.map((r) => r.status).filter((s) => s === 'failed')).toEqual([]);
     const gate3 = stepNamed(run3, 'Gate');
