@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../support/cli.js';
+import { CLI, cli } from '../support/cli.js';
 import { makeRepo } from '../support/git-repo.js';
 import { sarifSchemaErrors } from './sarif-schema.js';
 
@@ -39,11 +39,18 @@ const shell = (line: string, cwd: string, env: NodeJS.ProcessEnv = {}) => {
 };
 
 describe('the README sections for CI, code scanning and the report page run as written', () => {
-  it('on a run with one open blocking finding', () => {
+  it('on a run with one open blocking finding', async () => {
     const repo = makeRepo();
     repo.write('src/service.js', 'open()\nread()\nclose()\n');
     const head = repo.commitAll('service');
-    expect(shell('clearance open pr-236 --repo .', repo.dir).status).toBe(0);
+    // the run these sections read is set up in-process (the sections' own lines go through bash)
+    const here = (args: string[], input?: string) =>
+      cli(args, {
+        cwd: repo.dir,
+        env: { CLEARANCE_DIR: undefined },
+        ...(input === undefined ? {} : { input }),
+      });
+    expect((await here(['open', 'pr-236', '--repo', '.'])).code).toBe(0);
     const report = {
       runId: 'pr-236',
       round: 1,
@@ -61,9 +68,7 @@ describe('the README sections for CI, code scanning and the report page run as w
         },
       ],
     };
-    expect(
-      shell(`clearance record pr-236 --report - <<'EOF'\n${JSON.stringify(report)}\nEOF`, repo.dir).status,
-    ).toBe(0);
+    expect((await here(['record', 'pr-236', '--report', '-'], JSON.stringify(report))).code).toBe(0);
 
     const [status, gate] = linesAfter('## CI: GitHub Actions').map((line) => shell(line, repo.dir));
     expect(status?.status).toBe(0);
