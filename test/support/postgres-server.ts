@@ -77,10 +77,16 @@ const makeTemplate = async (url: string): Promise<string> => {
   return name;
 };
 
+/** The run's template and every test database copied from it (test/support/stores.ts names them). */
 const dropTemplate = async (url: string, name: string): Promise<void> => {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
+    const copies = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [`${name}_db_`],
+    );
+    for (const { datname } of copies.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname}`);
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
   } finally {
     await admin.end();

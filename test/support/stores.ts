@@ -56,7 +56,8 @@ export const freshDatabase = async (): Promise<string> => {
   if (url === null) throw new Error(`the PostgreSQL store's tests need a server: ${inject('pgMissing')}`);
   templateOfRun ??= waitForTemplate();
   const template = await templateOfRun;
-  const name = `clearance_${randomBytes(6).toString('hex')}`;
+  // named after the run's template, so that the run's end can drop them on a server it did not start
+  const name = `${template}_db_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
