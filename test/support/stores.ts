@@ -41,7 +41,7 @@ const waitForTemplate = async (): Promise<string> => {
     if (failed !== null) throw new Error(`the PostgreSQL store's tests need a server: ${failed}`);
     if (Date.now() > deadline)
       throw new Error(
-        `the throwaway PostgreSQL server was not ready a minute after the run started (${signal})`,
+        `the suite's PostgreSQL server was not ready a minute after this worker first asked (${signal})`,
       );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
