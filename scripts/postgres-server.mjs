@@ -54,7 +54,7 @@ const templateOf = (cacheDir, bin) => {
   return path.join(cacheDir, `template-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
 };
 
-/** A program's run, its output in the error when it fails (execFile's own error carries stderr). */
+/** execFile as a promise: a failure rejects with an error that carries the program's stderr. */
 const execFileAsync = promisify(execFile);
 
 /** `cp -a`: unlike fs.cpSync it keeps the owner (the postgres user's, when we are root) and modes. */
