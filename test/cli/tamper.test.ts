@@ -2,7 +2,7 @@ import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidate, report, sha } from '../support/builders.js';
-import { type CliOptions, cli } from '../support/cli.js';
+import { type CliOptions, cli, cliEach } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 /** A run with 4 lines: opened, captured, round 1, captured. */
@@ -99,7 +99,7 @@ describe('verify finds tampering and names the line', () => {
     await chmod(dir, 0o755);
     const as = await asNobody();
     try {
-      for (const args of [
+      const reads = [
         ['status', 'run-1'],
         ['status'],
         ['findings', 'run-1'],
@@ -107,12 +107,18 @@ describe('verify finds tampering and names the line', () => {
         ['explain', 'run-1'],
         ['verify', 'run-1'],
         ['verify'],
-      ]) {
-        const result = await cli(['--dir', dir, ...args], as);
-        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-      }
-      const write = await cli(['--dir', dir, 'capture', 'run-1', '--input-sha', 'x'], as);
-      expect(write.code).not.toBe(0);
+      ];
+      const results = await cliEach(
+        [...reads, ['capture', 'run-1', '--input-sha', 'x']].map((args) => ['--dir', dir, ...args]),
+        as,
+      );
+      reads.forEach((args, i) => {
+        expect(results[i]?.code, `${args.join(' ')}: ${results[i]?.stderr}`).toBe(0);
+        expect(results[i]?.stdout, args.join(' ')).not.toBe('');
+      });
+      // the write is refused: it may not take the lock in a directory it cannot write
+      expect(results[reads.length]?.code).toBe(77);
+      expect(results[reads.length]?.stderr).toContain('[permission-denied]');
     } finally {
       await chmod(runs, 0o755);
     }

@@ -166,3 +166,67 @@ export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Prom
   options.process === true || options.uid !== undefined || options.entry !== undefined
     ? spawnCli(args, options).result
     : runHere(args, options);
+
+/**
+ * What runs the commands of `cliEach` in one process of the built bundle: it finds the program
+ * module the entry imports, runs each command line through its `run(argv, io)` in turn, and prints
+ * every outcome as one JSON array.
+ */
+const EACH = `
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [entry, list] = process.argv.slice(1);
+const program = /import\\("(\\.\\/chunks\\/program-[^"]+)"\\)/.exec(readFileSync(entry, 'utf8'))?.[1];
+if (program === undefined) throw new Error(entry + ' imports no program module');
+const { run } = await import(new URL(program, pathToFileURL(entry)).href);
+const outcomes = [];
+for (const argv of JSON.parse(list)) {
+  let stdout = '';
+  let stderr = '';
+  const write = (to) => (text) => { if (to === 1) stdout += text; else stderr += text; return true; };
+  const code = await run(argv, { stdout: { write: write(1) }, stderr: { write: write(2) }, stdin: (async function* () {})(), env: process.env });
+  outcomes.push({ code, stdout, stderr });
+}
+process.stdout.write(JSON.stringify(outcomes));
+`;
+
+/**
+ * Several commands, one after another, each as `cli` would run it. With a `uid` they share one
+ * process of the built bundle as that user (one Node start instead of one each: the uid is the
+ * point, not a process per command); without one, each runs in this process. No stdin.
+ */
+export const cliEach = async (
+  argvs: ReadonlyArray<ReadonlyArray<string>>,
+  options: CliOptions = {},
+): Promise<CliResult[]> => {
+  if (options.uid === undefined) {
+    const results: CliResult[] = [];
+    for (const args of argvs) results.push(await cli(args, options));
+    return results;
+  }
+  const entry = options.entry ?? entryForAnotherUser();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', EACH, entry, JSON.stringify(argvs)], {
+    env: environmentOf(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    uid: options.uid,
+    gid: options.gid ?? options.uid,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve(status ?? -1));
+  });
+  if (code !== 0) throw new Error(`the commands as uid ${options.uid} did not run (exit ${code}): ${stderr}`);
+  return (JSON.parse(stdout) as Array<Omit<CliResult, 'json'>>).map((r) => ({
+    ...r,
+    json: jsonOf(r.stdout),
+  }));
+};
