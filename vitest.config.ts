@@ -21,6 +21,11 @@ export default defineConfig({
     // forks, not threads (vitest's default, said here because it matters): test/support/cli.ts runs
     // the CLI in-process and may chdir, which a worker thread cannot
     pool: 'forks',
+    // vitest keeps each module's transform on disk (node_modules/.experimental-vitest-cache), keyed
+    // by the file's content and the config: a second run transforms only what changed. Measured over
+    // interleaved full runs, vitest's own process spent 3.7-4.5 s of CPU with it and 5.9-7.5 s without.
+    // A fresh clone (CI) fills it on its first run.
+    experimental: { fsModuleCache: true },
     // vitest's default on 2 cores is 1 worker; most files wait on git, node and PostgreSQL
     // processes much of the time, so 2 keep both cores busy
     maxWorkers: 2,

@@ -1,5 +1,6 @@
 import { afterAll, afterEach } from 'vitest';
 import { removeTempDirs } from './git-repo.js';
+import { closeAdmin } from './stores.js';
 import { removeTestDirs } from './tmp.js';
 
 /**
@@ -7,7 +8,9 @@ import { removeTestDirs } from './tmp.js';
  * removed after each test (tmp.ts) and after each file (git-repo.ts). Registered here rather than
  * in the helpers because test files share one module graph per worker: a hook a helper registered
  * when first imported would belong to the first file that imported it, and every later file's
- * directories would be left behind (about 900 a run, before this file).
+ * directories would be left behind (about 900 a run, before this file). The connection the
+ * PostgreSQL helpers keep for making test databases is closed the same way.
  */
 afterEach(removeTestDirs);
 afterAll(removeTempDirs);
+afterAll(closeAdmin);
