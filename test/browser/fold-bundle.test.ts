@@ -14,7 +14,7 @@ import { verdictOf } from '../replay/verdict.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FROZEN = path.join(root, 'test/fixtures/v2');
 
-const bundle = async () => {
+const bundleOnce = async () => {
   const result = await build({
     entryPoints: [path.join(root, 'src/fold.ts')],
     bundle: true,
@@ -29,6 +29,13 @@ const bundle = async () => {
   const [output] = result.outputFiles;
   if (output === undefined) throw new Error('esbuild wrote no bundle');
   return { code: output.text, inputs: Object.keys(result.metafile.inputs) };
+};
+
+/** The bundle, made once for this file's tests: each reads it, none changes it. */
+let bundled: ReturnType<typeof bundleOnce> | undefined;
+const bundle = () => {
+  bundled ??= bundleOnce();
+  return bundled;
 };
 
 /** A browser's globals, not Node's: no require, process, Buffer or module. */
