@@ -67,7 +67,7 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
     name: 'CLEARANCE_PROPERTY_RUNS',
     meaning:
       'how many runs each property test gets; lower it for a quick local loop; under CI (CI set) never below 1000',
-    unset: '100 locally, 1000 under CI',
+    unset: '50 locally, 1000 under CI',
     testsOnly: true,
   },
   {
