@@ -1,6 +1,6 @@
 import { afterAll, afterEach } from 'vitest';
 import { removeTempDirs } from './git-repo.js';
-import { closeAdmin } from './stores.js';
+import { closeAdmin } from './pg-admin.js';
 import { removeTestDirs } from './tmp.js';
 
 /**

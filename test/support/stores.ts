@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { fileStore, type Store } from '../../src/store/store.js';
+import { adminOf } from './pg-admin.js';
 import { withDatabase } from './pg-url.js';
 import { tempDir } from './tmp.js';
 
@@ -60,35 +60,6 @@ export const freshDatabase = async (): Promise<string> => {
   const name = `${template}_db_${randomBytes(6).toString('hex')}`;
   await (await adminOf(url)).query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   return withDatabase(url, name);
-};
-
-/**
- * One connection a test file makes its databases through, not one a database: each connection is
- * a server process started (about 23 ms of the server's CPU here). Closed after every file
- * (test/support/cleanup.ts); a connection that failed is dropped, and the next call makes another.
- */
-let admin: { url: string; client: Promise<pg.Client> } | undefined;
-
-const adminOf = (url: string): Promise<pg.Client> => {
-  if (admin?.url !== url) {
-    const client = new pg.Client({ connectionString: url });
-    const connected = client.connect().then(() => client);
-    const mine = { url, client: connected };
-    const drop = () => {
-      if (admin === mine) admin = undefined;
-    };
-    connected.catch(drop);
-    client.on('error', drop);
-    admin = mine;
-  }
-  return admin.client;
-};
-
-/** Close the connection `freshDatabase` keeps, if it made one. */
-export const closeAdmin = async (): Promise<void> => {
-  const was = admin;
-  admin = undefined;
-  if (was !== undefined) await (await was.client.catch(() => undefined))?.end();
 };
 
 /** A fresh, empty store of this kind, and where it lives (a directory or a connection string). */
