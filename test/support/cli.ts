@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { forgetCheckpoints } from '../../src/store/fold-cache.js';
 import { runInProcess } from './in-process.js';
@@ -72,20 +73,9 @@ const entryForAnotherUser = (): string => {
   return reachable;
 };
 
-/** Start the built CLI as a real process; `result` settles when it exits. */
-export const spawnCli = (
-  args: ReadonlyArray<string>,
-  options: CliOptions = {},
-): { pid: number; result: Promise<CliResult> } => {
-  let pid = -1;
-  const result = new Promise<CliResult>((resolve, reject) => {
-    const entry = options.entry ?? (options.uid === undefined ? CLI : entryForAnotherUser());
-    const child = spawn(process.execPath, [entry, ...args], {
-      env: environmentOf(options),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
-    });
+/** What a child printed and how it ended, once it has exited. */
+const outcomeOf = (child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, Readable, Readable>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -95,13 +85,24 @@ export const spawnCli = (
       stderr += d;
     });
     child.on('error', reject);
-    child.on('close', (code) => {
-      resolve({ code: code ?? -1, stdout, stderr, json: jsonOf(stdout) });
-    });
-    pid = child.pid ?? -1;
-    child.stdin.end(options.input ?? '');
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
-  return { pid, result };
+
+/** Start the built CLI as a real process; `result` settles when it exits. */
+export const spawnCli = (
+  args: ReadonlyArray<string>,
+  options: CliOptions = {},
+): { pid: number; result: Promise<CliResult> } => {
+  const entry = options.entry ?? (options.uid === undefined ? CLI : entryForAnotherUser());
+  const child = spawn(process.execPath, [entry, ...args], {
+    env: environmentOf(options),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+  });
+  const result = outcomeOf(child).then((r) => ({ ...r, json: jsonOf(r.stdout) }));
+  child.stdin.end(options.input ?? '');
+  return { pid: child.pid ?? -1, result };
 };
 
 /**
@@ -212,18 +213,7 @@ export const cliEach = async (
     uid: options.uid,
     gid: options.gid ?? options.uid,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const code = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve(status ?? -1));
-  });
+  const { code, stdout, stderr } = await outcomeOf(child);
   if (code !== 0) throw new Error(`the commands as uid ${options.uid} did not run (exit ${code}): ${stderr}`);
   return (JSON.parse(stdout) as Array<Omit<CliResult, 'json'>>).map((r) => ({
     ...r,
