@@ -11,7 +11,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
  * views over their result, the store nothing of the command line.
  */
 const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<string>]> = [
-  ['events', ['events', 'errors.ts']],
+  ['events, untrusted text', ['events', 'text', 'errors.ts']],
   ['projections (the fold and its rules)', ['projections']],
   ['views', ['projections/views', 'projections/index.ts']],
   ['store, completion, revision, render, testing', ['store', 'completion', 'revision', 'render', 'testing']],
