@@ -22,7 +22,7 @@ const esModuleBuilds = {
 
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  entryPoints: { cli: 'src/main.ts' },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

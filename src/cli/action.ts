@@ -12,6 +12,11 @@ const rootOf = (command: Command): Command => {
   return root;
 };
 
+/** Record the exit status a command under `command`'s program settled on. */
+export const settle = (command: Command, status: number): void => {
+  settled.set(rootOf(command), status);
+};
+
 /** The exit status the action run under `program` settled on (0 when none ran: help, version). */
 export const exitStatusOf = (program: Command): number => settled.get(program) ?? 0;
 
@@ -38,7 +43,7 @@ export const action =
       // a database connection is released whatever happened; closing cannot change the outcome
       await close?.().catch(() => undefined);
     }
-    settled.set(rootOf(command), status);
+    settle(command, status);
   };
 
 /** A `--help` footer with examples, as git and cargo print them. */

@@ -3,16 +3,19 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { ClearanceError } from '../errors.js';
+import { openStoreAt, parseStoreLocation, type StoreLocation } from '../operations/store-location.js';
 import { sharedGitDirOf } from '../revision/shared-git-dir.js';
 import type { Store } from '../store/store.js';
 import type { Io } from './io.js';
-import { openStoreAt, parseStoreLocation, type StoreLocation } from './store-location.js';
 
 export type { Io } from './io.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
-/** What every command gets: where the store is, who acts, how to print. */
+/**
+ * What every command gets: the operation context (the store, who acts, the lock timeout: a command
+ * hands it to the operation it calls, as it is), where the store was named, and how to print.
+ */
 export type Context = Readonly<{
   /** the file store's directory (where it would be, for a command on another store) */
   dir: string;
@@ -111,9 +114,3 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
     command,
   };
 };
-
-/** Who appends, and how long they wait for the lock: what every writing command passes down. */
-export const actorOf = (ctx: Context): { by: string; timeoutMs?: number } => ({
-  by: ctx.by,
-  ...(ctx.lockTimeoutMs === undefined ? {} : { timeoutMs: ctx.lockTimeoutMs }),
-});

@@ -2,9 +2,14 @@ import type { TrailEntry } from '../projections/fold.js';
 import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';
+import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
 
-/** Text for people. Nothing here decides anything: it renders views. */
+/**
+ * Text for people. Nothing here decides anything: it renders views. Every value that came from a
+ * log (a reviewer's summary, a file, a name, a reason) goes through `t` (`plainText`), so it stays
+ * inside the line clearance began and nothing in it acts on a terminal or a CI runner.
+ */
 
 export const shortId = (id: string): string => id.slice(0, 12);
 
@@ -18,26 +23,26 @@ export const findingLine = (c: Colors, f: FindingView): string => {
     f.status === 'open' ? `open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}` : f.status,
     ...(f.reopened > 0 ? [`reopened ${f.reopened}×`] : []),
   ];
-  return `  ${mark} ${c.dim(shortId(f.id))} ${f.severity.padEnd(6)} ${f.citation}  ${f.summary} ${c.dim(`[${tags.join(', ')}]`)}`;
+  return `  ${mark} ${c.dim(shortId(f.id))} ${t(f.severity).padEnd(6)} ${t(f.citation)}  ${t(f.summary)} ${c.dim(`[${tags.join(', ')}]`)}`;
 };
 
 /** A round's reviewers as one line: each contribution and what it held, then who was absent and why. */
 export const panelLine = (p: Panel, lead: string): string => {
   const reports = p.reports
-    .map((r) => `${r.reviewer} (${r.candidates} candidate(s), ${r.decisions} decision(s))`)
+    .map((r) => `${t(r.reviewer)} (${r.candidates} candidate(s), ${r.decisions} decision(s))`)
     .join(', ');
-  const absent = p.absent.map((a) => `${a.expert} (${a.reason}: ${a.detail})`).join('; ');
+  const absent = p.absent.map((a) => `${t(a.expert)} (${a.reason}: ${t(a.detail)})`).join('; ');
   return `${lead}: ${reports === '' ? 'no contribution' : reports}${absent === '' ? '' : `; absent: ${absent}`}`;
 };
 
 export const statusText = (c: Colors, view: StatusView, seq: number): string => {
   const lines = [
-    `run ${c.bold(view.runId ?? '?')}: ${statusWord(c, view.status)} after round ${view.round} of ${view.maxRounds} (policy ${view.policy}, seq ${seq})`,
+    `run ${c.bold(t(view.runId ?? '?'))}: ${statusWord(c, view.status)} after round ${view.round} of ${view.maxRounds} (policy ${t(view.policy ?? '?')}, seq ${seq})`,
   ];
   const live = view.inProgress;
   if (live !== null && live.phase === 'running') {
     lines.push(
-      `round ${live.round} is running: ${live.running === null ? 'between stages' : `stage ${live.running}`}${live.finished.length > 0 ? `; finished: ${live.finished.join(', ')}` : ''}`,
+      `round ${live.round} is running: ${live.running === null ? 'between stages' : `stage ${t(live.running)}`}${live.finished.length > 0 ? `; finished: ${live.finished.map(t).join(', ')}` : ''}`,
     );
   }
   if (view.stall !== null) {
@@ -51,13 +56,13 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
       c.red(`stalled at round ${view.stall.round}, before the cap: ${named}; only a person can go on`),
     );
   }
-  if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${view.inputSha}`);
+  if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${t(view.inputSha ?? '?')}`);
   else if (view.status === 'open') lines.push(`next: capture the input for round ${view.round + 1}`);
   const f = view.lastFailure;
   if (f !== null) {
     lines.push(
       c.yellow(
-        `  ${view.failedAttempts} failed attempt(s) at round ${f.round}; the last (${f.reason}): ${f.detail}`,
+        `  ${view.failedAttempts} failed attempt(s) at round ${f.round}; the last (${f.reason}): ${t(f.detail)}`,
       ),
     );
   }
@@ -74,29 +79,34 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
 };
 
 /** One event of the audit trail, as `replay` prints it. */
-export const trailLine = (c: Colors, t: TrailEntry, meta: Readonly<{ at?: string; by?: string }>): string => {
+export const trailLine = (
+  c: Colors,
+  entry: TrailEntry,
+  meta: Readonly<{ at?: string | undefined; by?: string | undefined }>,
+): string => {
   const head = [
-    `#${t.seq}`,
-    ...(meta.at === undefined ? [] : [c.dim(meta.at)]),
-    ...(meta.by === undefined ? [] : [c.dim(`by ${meta.by}`)]),
-    `${c.bold(t.type)}${t.round === null ? '' : ` round ${t.round}`}`,
+    `#${entry.seq}`,
+    ...(meta.at === undefined ? [] : [c.dim(t(meta.at))]),
+    ...(meta.by === undefined ? [] : [c.dim(`by ${t(meta.by)}`)]),
+    `${c.bold(t(entry.type))}${entry.round === null ? '' : ` round ${entry.round}`}`,
   ].join(' ');
-  if (t.rejection !== null)
-    return `${head}\n    ${c.red('✗ refused')} ${t.rejection.code}: ${t.rejection.message}`;
+  if (entry.rejection !== null)
+    return `${head}\n    ${c.red('✗ refused')} ${entry.rejection.code}: ${t(entry.rejection.message)}`;
   const effects: string[] = [];
-  if (t.opened.length > 0) effects.push(`opened ${t.opened.map(shortId).join(', ')}`);
-  for (const ch of t.changed) effects.push(`${shortId(ch.id)} ${ch.from} → ${ch.to}`);
-  for (const m of t.moved) effects.push(`${shortId(m.id)} moved ${m.from} → ${m.to}`);
-  for (const s of t.suppressed)
+  if (entry.opened.length > 0) effects.push(`opened ${entry.opened.map(shortId).join(', ')}`);
+  for (const ch of entry.changed) effects.push(`${shortId(ch.id)} ${ch.from} → ${ch.to}`);
+  for (const m of entry.moved) effects.push(`${shortId(m.id)} moved ${t(m.from)} → ${t(m.to)}`);
+  for (const s of entry.suppressed)
     effects.push(
-      `suppressed ${s.severity} ${shortId(s.id)} (${s.reason === 'late' ? 'after round 1' : 'over the allowance'})`,
+      `suppressed ${t(s.severity)} ${shortId(s.id)} (${s.reason === 'late' ? 'after round 1' : 'over the allowance'})`,
     );
-  for (const r of t.refuted)
+  for (const r of entry.refuted)
     effects.push(
-      `refuted ${r.severity} ${shortId(r.id)} ${r.file} by ${r.by.join(', ')}: ${r.evidence.split('\n')[0]?.slice(0, 160) ?? ''}`,
+      `refuted ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} by ${r.by.map(t).join(', ')}: ${t(r.evidence.split('\n')[0]?.slice(0, 160) ?? '')}`,
     );
-  if (t.failure !== null) effects.push(c.yellow(`attempt failed (${t.failure.reason}): ${t.failure.detail}`));
-  if (t.note !== null && t.failure === null) effects.push(t.note);
-  if (t.convergedBy !== null) effects.push(c.green(`converged by ruling of ${t.convergedBy}`));
-  return `${head} → ${statusWord(c, t.status)}${effects.length === 0 ? '' : `\n    ${effects.join('\n    ')}`}`;
+  if (entry.failure !== null)
+    effects.push(c.yellow(`attempt failed (${entry.failure.reason}): ${t(entry.failure.detail)}`));
+  if (entry.note !== null && entry.failure === null) effects.push(t(entry.note));
+  if (entry.convergedBy !== null) effects.push(c.green(`converged by ruling of ${t(entry.convergedBy)}`));
+  return `${head} → ${statusWord(c, entry.status)}${effects.length === 0 ? '' : `\n    ${effects.join('\n    ')}`}`;
 };

@@ -1,13 +1,9 @@
 import { Option } from 'commander';
-import type { RunState } from '../projections/state.js';
-import { costReport } from '../projections/views/cost.js';
-import { explain } from '../projections/views/explain.js';
-import { type FindingView, findingsOf, findingView } from '../projections/views/findings.js';
-import { statusOf } from '../projections/views/status.js';
-import { type Annotation, findingAnnotations, workflowCommands } from '../render/github.js';
-import { type GateLine, stepSummary } from '../render/summary.js';
+import { type GithubInput, github } from '../operations/github.js';
+import { writeOutputFile } from '../operations/write-output.js';
+import { workflowCommands } from '../render/github.js';
 import type { Context } from './context.js';
-import { writeOutputFile } from './write-output.js';
+import type { Outcome } from './output.js';
 
 export type OutputFormat = 'text' | 'github';
 
@@ -21,36 +17,20 @@ export const formatOption = (): Option =>
     .default('text');
 
 /**
- * The workflow commands for a run: a headline annotation first (the verdict, or the gate's
- * answer), then the open findings (of `findings`, by default all of the run's), most important first; and the step summary when GitHub asks
- * for one. Writes nothing under --json, which prints its one object instead.
+ * A run as a GitHub Actions step shows it: the workflow commands (a headline annotation first, the
+ * verdict or the gate's answer, then the open findings, most important first), and the step summary
+ * appended to $GITHUB_STEP_SUMMARY when GitHub asks for one. Every value in them was encoded for
+ * the runner by `src/render`.
  */
-export const githubOutput = async (
-  ctx: Context,
-  state: RunState,
-  headline: Annotation,
-  gate?: GateLine,
-  findings: ReadonlyArray<FindingView> = findingsOf(state).map((f) => findingView(f, state)),
-): Promise<string> => {
-  const policy = state.run?.policy;
-  const runId = state.run?.runId ?? '?';
-  const annotations = [headline, ...(policy === undefined ? [] : findingAnnotations(policy, findings))];
+export const githubOutcome = async (ctx: Context, input: GithubInput, exit = 0): Promise<Outcome> => {
+  const shown = await github(ctx, input);
   const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile !== undefined && summaryFile !== '') {
-    const summary = stepSummary({
-      status: statusOf(state),
-      explanation: explain(state),
-      cost: costReport(state),
-      ...(gate === undefined ? {} : { gate }),
-    });
-    await writeOutputFile(summaryFile, `${summary}\n`, 'append', 'the step summary (GITHUB_STEP_SUMMARY)');
-  }
-  return workflowCommands(annotations, `clearance findings ${runId} --status open`);
+  if (summaryFile !== undefined && summaryFile !== '')
+    await writeOutputFile(
+      summaryFile,
+      `${shown.summary}\n`,
+      'append',
+      'the step summary (GITHUB_STEP_SUMMARY)',
+    );
+  return { json: {}, text: workflowCommands(shown.annotations, shown.seeAll), exit, workflowCommands: true };
 };
-
-/** The run's verdict as one annotation: an error when blocked, a notice otherwise. */
-export const verdictAnnotation = (state: RunState): Annotation => ({
-  level: state.status === 'blocked' ? 'error' : 'notice',
-  title: `clearance: ${state.run?.runId ?? '?'} is ${state.status}`,
-  message: explain(state).headline,
-});

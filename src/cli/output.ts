@@ -1,40 +1,61 @@
-import { isClearanceError } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { describeErrno } from '../operations/errno.js';
+import { failureOf } from '../operations/failure.js';
+import { jsonText, plainText } from '../text/untrusted.js';
 import type { Context, Io } from './context.js';
-import { describeErrno, describeLockInTheWay } from './errno.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
-/** What a command produced: one JSON object for machines, text for people, and its exit status. */
-export type Outcome = Readonly<{ json: Readonly<Record<string, unknown>>; text: string; exit?: number }>;
+/**
+ * What a command produced: one JSON object for machines (an operation's result), text for people,
+ * and its exit status. `workflowCommands`: the text is GitHub workflow commands clearance built
+ * (`--format github`), each value in them already encoded for the runner.
+ */
+export type Outcome = Readonly<{
+  json: Readonly<Record<string, unknown>>;
+  text: string;
+  exit?: number;
+  workflowCommands?: boolean;
+}>;
+
+/**
+ * The last line of defence at the sink, whatever a formatter forgot: no line of clearance's text
+ * output holds `##[` (the runner's command form anywhere in a line; clearance never prints it),
+ * and no line starts with `::` unless it is a workflow command clearance built. Every value in the
+ * text was encoded where it was interpolated (`plainText`); this only makes a slip harmless.
+ */
+const defused = (text: string, workflowCommands: boolean): string => {
+  const lines = text.replaceAll('##[', '##\\u005b').split('\n');
+  return (workflowCommands ? lines : lines.map((l) => l.replace(/^(\s*):(?=:)/, '$1\\u003a'))).join('\n');
+};
 
 export const printOutcome = (ctx: Context, outcome: Outcome): number => {
-  if (ctx.json)
-    ctx.io.stdout.write(`${JSON.stringify({ ok: (outcome.exit ?? 0) === 0, ...outcome.json })}\n`);
-  else if (outcome.text !== '')
-    ctx.io.stdout.write(outcome.text.endsWith('\n') ? outcome.text : `${outcome.text}\n`);
+  if (ctx.json) ctx.io.stdout.write(`${jsonText({ ok: true, ...outcome.json })}\n`);
+  else if (outcome.text !== '') {
+    const text = defused(outcome.text, outcome.workflowCommands === true);
+    ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
   return outcome.exit ?? EXIT.ok;
 };
 
+/** A failure's message for a terminal or CI log: each of its lines encoded as a reviewer's string is. */
+const messageText = (message: string): string => message.split('\n').map(plainText).join('\n');
+
 /**
  * Every failure, whatever its cause, ends here: under --json exactly one object on stdout
- * (`{"ok":false,"error":{code,message,details}}`), otherwise `error: …` on stderr. An I/O failure
- * the machine caused (a full disk, a read-only store, `--dir` naming a file) is named here, once,
- * with its own code and exit status; only what is left is an internal error. `dir` is the store.
+ * (`{"ok":false,"error":{code,message,details}}`), otherwise `error: …` on stderr. `failureOf` names
+ * it; the exit status is the one table's. `dir` is the store.
  */
 export const printFailure = (io: Io, json: boolean, raw: unknown, dir?: string): number => {
-  const error = describeLockInTheWay(raw) ?? describeErrno(raw, dir) ?? raw;
-  const known = isClearanceError(error);
+  const failure = failureOf(raw, dir);
+  const code = failure.code as ErrorCode;
   // a reader that closed our output wants nothing more from us, as git does under `| head`
-  if (known && error.code === 'output-closed') return exitCodeFor(error.code);
-  const code = known ? error.code : 'internal';
-  const message = known
-    ? error.message
-    : `internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-  const exit = known ? exitCodeFor(error.code) : EXIT.internal;
+  if (failure.known && code === 'output-closed') return exitCodeFor(code);
+  const exit = failure.known ? exitCodeFor(code) : EXIT.internal;
   if (json) {
-    const details = known && Object.keys(error.details).length > 0 ? { details: error.details } : {};
-    io.stdout.write(`${JSON.stringify({ ok: false, error: { code, message, ...details } })}\n`);
+    const details = Object.keys(failure.details).length > 0 ? { details: failure.details } : {};
+    io.stdout.write(`${jsonText({ ok: false, error: { code, message: failure.message, ...details } })}\n`);
   } else {
-    io.stderr.write(`error: ${message}${known ? ` [${code}]` : ''}\n`);
+    io.stderr.write(`error: ${messageText(failure.message)}${failure.known ? ` [${code}]` : ''}\n`);
   }
   return exit;
 };

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ClearanceError } from '../errors.js';
+import { VERSION } from '../operations/version.js';
 import { exitStatusOf } from './action.js';
 import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
@@ -8,8 +9,9 @@ import { defaultFrom } from './help-topics/environment.js';
 import { registerHelp } from './help-topics/index.js';
 import { parsePositiveInt } from './inputs.js';
 import { printFailure } from './output.js';
+import type { Services } from './services.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from '../operations/version.js';
 
 /**
  * `--help` and `--version` under `--json` print one object too: commander's text is held here and
@@ -23,6 +25,7 @@ export const buildProgram = async (
   json: boolean,
   argv: ReadonlyArray<string>,
   held: Held = { text: '' },
+  services: Services = {},
 ): Promise<Command> => {
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
@@ -52,7 +55,7 @@ export const buildProgram = async (
       // under --json a usage error is printed once, as the JSON envelope, by `run`
       writeErr: (text) => (json ? undefined : io.stderr.write(text)),
     });
-  await registerCommands(program, io, commandsNeeded(argv, program.options));
+  await registerCommands(program, io, commandsNeeded(argv, program.options), services);
   registerHelp(program, io);
   program.addHelpText(
     'after',
@@ -80,10 +83,10 @@ const heldAsJson = (code: string, text: string): Readonly<Record<string, unknown
 };
 
 /** Run the command line and return its exit status (the caller sets process.exitCode). */
-export const run = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
+export const run = async (argv: ReadonlyArray<string>, io: Io, services: Services = {}): Promise<number> => {
   const json = argv.includes('--json');
   const held: Held = { text: '' };
-  const program = await buildProgram(io, json, argv, held);
+  const program = await buildProgram(io, json, argv, held, services);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitStatusOf(program);

@@ -1,53 +1,37 @@
-import { citationOf } from '../projections/views/findings.js';
-import type { AppendResult } from '../store/append.js';
-import type { Context } from './context.js';
+import type { RecordResult } from '../operations/recorded.js';
+import { plainText as t } from '../text/untrusted.js';
+import type { Colors } from './context.js';
 import { shortId, statusWord } from './format.js';
-import type { Outcome } from './output.js';
 
-/** What `record` prints after a round was appended, however the report arrived. */
-export const recordedOutcome = (ctx: Context, runId: string, result: AppendResult): Outcome => {
-  const { state, trail } = result.folded;
-  const entry = trail[trail.length - 1];
-  const c = ctx.color;
+/** What `record` and `collect` print after a round ended, however it ended. */
+export const recordedText = (c: Colors, r: RecordResult): string => {
+  const endedWithout = r.result !== null && r.result !== 'complete' && r.reason !== null;
   const lines = [
-    result.alreadyRecorded
-      ? `already recorded: this very report is round ${state.round} of ${runId} (${statusWord(c, state.status)}); nothing was appended`
-      : `round ${state.round} of ${runId} recorded: ${statusWord(c, state.status)}`,
+    r.alreadyRecorded
+      ? `already recorded: this very report is round ${r.round} of ${t(r.runId)} (${statusWord(c, r.status)}); nothing was appended`
+      : endedWithout
+        ? `round ${r.round} of ${t(r.runId)} ended ${r.result}: ${t(r.reason ?? '')}\nthe run is ${statusWord(c, r.status)}`
+        : `round ${r.round} of ${t(r.runId)} recorded: ${statusWord(c, r.status)}`,
   ];
-  if (result.repairedTail !== null) {
+  if (r.repairedTail !== null) {
     lines.push(
       c.yellow(
-        `note: a torn tail of ${result.repairedTail.bytes} byte(s) at offset ${result.repairedTail.offset} (never acknowledged) was truncated`,
+        `note: a torn tail of ${r.repairedTail.bytes} byte(s) at offset ${r.repairedTail.offset} (never acknowledged) was truncated`,
       ),
     );
   }
   // a merged round says what it was made of and who was absent; a partial one says so
-  if (!result.alreadyRecorded && entry?.note !== null && entry?.note !== undefined)
-    lines.push(`  ${entry.note}`);
-  for (const id of entry?.opened ?? []) {
-    const f = state.findings[id];
-    if (f !== undefined) lines.push(`  + ${shortId(id)} ${f.severity} ${citationOf(f)} ${f.summary}`);
-  }
-  for (const ch of entry?.changed ?? []) lines.push(`  ${shortId(ch.id)} ${ch.from} → ${ch.to}`);
-  for (const s of entry?.suppressed ?? []) {
+  // (a round.ended's note says what the first line already does)
+  if (r.note !== null && r.note !== `round ended ${r.result}: ${r.reason}`) lines.push(`  ${t(r.note)}`);
+  for (const f of r.openedFindings)
+    lines.push(`  + ${shortId(f.id)} ${t(f.severity)} ${t(f.citation)} ${t(f.summary)}`);
+  for (const ch of r.changed) lines.push(`  ${shortId(ch.id)} ${ch.from} → ${ch.to}`);
+  for (const s of r.suppressed) {
     lines.push(
       c.dim(
-        `  suppressed ${s.severity} ${shortId(s.id)} ${s.summary} (${s.reason === 'late' ? 'enters only in round 1' : 'over the allowance'})`,
+        `  suppressed ${t(s.severity)} ${shortId(s.id)} ${t(s.summary)} (${s.reason === 'late' ? 'enters only in round 1' : 'over the allowance'})`,
       ),
     );
   }
-  return {
-    json: {
-      runId,
-      round: state.round,
-      status: state.status,
-      seq: result.appended[result.appended.length - 1]?.seq ?? null,
-      opened: entry?.opened ?? [],
-      changed: entry?.changed ?? [],
-      suppressed: entry?.suppressed ?? [],
-      repairedTail: result.repairedTail,
-      alreadyRecorded: result.alreadyRecorded,
-    },
-    text: lines.join('\n'),
-  };
+  return lines.join('\n');
 };

@@ -7,7 +7,8 @@ import type { LockOptions } from '../store/lock.js';
 import { readIntactState, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 import { artifactNameOf, type Subject } from './subject.js';
 
-export type ActorOptions = LockOptions & Readonly<{ by: string }>;
+/** Who appends, how long they wait for the lock, and the clock the log's `at` is read from. */
+export type ActorOptions = LockOptions & Readonly<{ by: string; now?: () => Date }>;
 
 /** Record what the next round reviews, named explicitly. The round number is the run's, read under the lock. */
 export const captureRound = (

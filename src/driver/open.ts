@@ -17,17 +17,23 @@ export type OpenReview = Readonly<{
 export const openReview = (
   store: StoreRef,
   review: OpenReview,
-  by: string,
-): Promise<ReadonlyArray<StoredEvent>> =>
-  storeOf(store).openRun(
+  actor: string | Readonly<{ by: string; now?: () => Date }>,
+): Promise<ReadonlyArray<StoredEvent>> => {
+  const { by, now } = typeof actor === 'string' ? { by: actor, now: undefined } : actor;
+  return storeOf(store).openRun(
     {
       runId: review.runId,
       policy: review.policy,
       subject: review.subject ?? {},
       consent: { by, ...(review.commands === undefined ? {} : { commands: [...review.commands] }) },
     },
-    { by, ...(review.capture === undefined ? {} : { capture: { ...review.capture, round: 1 } }) },
+    {
+      by,
+      ...(now === undefined ? {} : { now }),
+      ...(review.capture === undefined ? {} : { capture: { ...review.capture, round: 1 } }),
+    },
   );
+};
 
 /**
  * Round 1's input, captured from the run's repository and artifact (see `captureWorkspace`). The

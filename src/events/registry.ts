@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import { jsonText } from '../text/untrusted.js';
 import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution.js';
 import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
 import {
@@ -149,7 +150,10 @@ export const decodeStoredEvent = (value: unknown): E.Either<DecodeError, StoredE
 export const encodeLine = (
   e: Readonly<{ seq: number; type: EventType; at: string; by: string; prev: string; data: unknown }>,
 ): string =>
-  JSON.stringify({
+  // jsonText, not JSON.stringify: the same JSON, with nothing in its bytes that a terminal or the
+  // Actions runner acts on (a log is shown by `export`, `cat`, a CI step): DEL, C1 and bidi
+  // controls are \u escapes and `##[` is `##\u005b`, so a reviewer's string cannot act there either
+  jsonText({
     seq: e.seq,
     type: e.type,
     v: latestVersion(e.type),

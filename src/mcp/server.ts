@@ -1,20 +1,25 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../cli/program.js';
-import { runCommand } from './run-command.js';
+import type { OperationContext } from '../operations/context.js';
+import { failureOf } from '../operations/failure.js';
+import { VERSION } from '../operations/version.js';
+import { jsonText } from '../text/untrusted.js';
 import { NOT_EXPOSED, TOOLS } from './tools.js';
 
+/** What the server needs: the operation context its door opened once, at start-up. */
 export type ServerOptions = Readonly<{
-  /** the global options `clearance mcp` was started with, handed to every command */
-  globals: ReadonlyArray<string>;
-  env: Readonly<Record<string, string | undefined>>;
+  context: OperationContext;
+  /** the file store's directory, to name a full disk or a read-only store by its place */
+  dir?: string;
 }>;
 
 /**
- * The MCP server: one tool per command in TOOLS, each answering with the command's `--json`
- * object as structured content (and as text). A refusal is a tool error carrying the command's
- * failure envelope as text: it has no structured content, since it is not the tool's output shape.
+ * The MCP server: one tool per operation in TOOLS, each answering with the operation's result as
+ * structured content (and as text). A refusal is a tool error carrying the failure envelope every
+ * clearance door prints (`{"ok":false,"error":{code,message,details}}`) as text: it has no
+ * structured content, since it is not the tool's output shape. Every call runs on the one store
+ * the server was started with; the client's cancellation reaches a wait as its abort signal.
  */
 export const createServer = (options: ServerOptions): McpServer => {
   const server = new McpServer(
@@ -28,17 +33,20 @@ export const createServer = (options: ServerOptions): McpServer => {
       tool.name,
       { description: tool.description, inputSchema: tool.input, outputSchema: tool.output },
       async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        const { argv, stdin } = tool.argv(args);
-        const result = await runCommand(argv, {
-          globals: options.globals,
-          env: options.env,
-          signal: extra.signal,
-          ...(stdin === undefined ? {} : { stdin }),
-        });
-        const text = JSON.stringify(result.json);
-        return result.json.ok === true
-          ? { content: [{ type: 'text', text }], structuredContent: result.json }
-          : { content: [{ type: 'text', text }], isError: true };
+        try {
+          const result = {
+            ok: true,
+            ...(await tool.call({ ...options.context, signal: extra.signal }, args)),
+          };
+          return { content: [{ type: 'text', text: jsonText(result) }], structuredContent: result };
+        } catch (error) {
+          const { code, message, details } = failureOf(error, options.dir);
+          const failure = {
+            ok: false,
+            error: { code, message, ...(Object.keys(details).length > 0 ? { details } : {}) },
+          };
+          return { content: [{ type: 'text', text: jsonText(failure) }], isError: true };
+        }
       },
     );
   }

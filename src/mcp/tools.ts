@@ -1,62 +1,121 @@
 import * as z from 'zod';
-import * as out from '../cli/output-schemas/commands.js';
+import { ClearanceError } from '../errors.js';
 import { CostSchema, ReportSchema } from '../events/report.js';
+import { RUN_ID_PATTERN } from '../events/run-id.js';
+import { capture } from '../operations/capture.js';
+import type { OperationContext } from '../operations/context.js';
+import { feedback } from '../operations/feedback.js';
+import { gate } from '../operations/gate.js';
+import { open } from '../operations/open.js';
+import { type RoundSource, record } from '../operations/record.js';
+import { wait } from '../operations/reports.js';
+import { reproduce } from '../operations/reproduce.js';
+import { explain, findings, may, next } from '../operations/run-views.js';
+import * as out from '../operations/schemas/results.js';
+import { status } from '../operations/status.js';
 
 /**
- * The tools `clearance mcp` offers: each is one clearance command, its arguments described in zod
- * and turned into that command's argv, its answer the command's `--json` object (described by the
- * same output schema `clearance schema output` prints). `rule` and `extend` are not here: only a
- * named person rules on a finding or adds rounds, on the command line, never an agent.
+ * The tools `clearance mcp` offers: each is one operation, its arguments described in zod (the SDK
+ * validates them before a tool runs) and mapped to the operation's typed input, its answer the
+ * operation's result (described by the same schema `clearance schema output` prints). No argument
+ * becomes a command-line flag, and none can name a store, an actor or a lock timeout: those are the
+ * server's, from its own start-up. `rule` and `extend` are not here: only a named person rules on a
+ * finding or adds rounds, on the command line, never an agent.
  */
 export type Tool = Readonly<{
   name: string;
   description: string;
   input: z.ZodObject;
   output: z.ZodObject;
-  /** the command line, without `--json`, and what goes to its standard input */
-  argv: (args: Record<string, unknown>) => Readonly<{ argv: string[]; stdin?: string }>;
+  call: (ctx: OperationContext, args: Record<string, unknown>) => Promise<object>;
 }>;
 
-const runId = z.string().describe('the run id, e.g. pr-236');
-const repo = z.string().optional().describe('a git repository directory (default: the run subject)');
-const artifact = z.string().optional().describe('a document file (default: the run subject)');
+/** A tool from its schemas and its mapping: the arguments arrive typed as the input schema says. */
+const tool = <I extends z.ZodObject>(
+  definition: Readonly<{
+    name: string;
+    description: string;
+    input: I;
+    output: z.ZodObject;
+    call: (ctx: OperationContext, args: z.output<I>) => Promise<object>;
+  }>,
+): Tool => definition as unknown as Tool;
+
+const runId = z
+  .string()
+  .regex(RUN_ID_PATTERN, 'a run id is 1-128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit')
+  .describe('the run id, e.g. pr-236');
+
+/**
+ * A file the server reads or waits on: a path, never a URL. A `postgres://` string here would make
+ * the server connect where the agent chose and hand it the server's credentials; the server waits
+ * only for files, and keeps to the store it was started with.
+ */
+const filePath = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((s) => !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s), {
+      message: 'a file path, not a URL: the server reads and waits on files only',
+    })
+    .describe(what);
+
+const repo = filePath('a git repository directory (default: the run subject)').optional();
+const artifact = filePath('a document file (default: the run subject)').optional();
 const waitFlags = {
   timeoutMs: z.number().int().positive().optional().describe('the whole wait, one deadline (default 600000)'),
   pollMs: z.number().int().positive().optional().describe('the longest sleep between looks (default 250)'),
   maxBytes: z.number().int().positive().optional().describe('the largest report accepted (default 4 MiB)'),
 };
-
-type Args = Record<string, unknown>;
-const flag = (name: string, value: unknown): string[] =>
-  value === undefined || value === false ? [] : value === true ? [name] : [name, String(value)];
-const each = (name: string, values: unknown): string[] =>
-  Array.isArray(values) ? values.flatMap((v) => [name, String(v)]) : [];
-const waitArgv = (a: Args): string[] => [
-  ...flag('--timeout-ms', a.timeoutMs),
-  ...flag('--poll-ms', a.pollMs),
-  ...flag('--max-bytes', a.maxBytes),
-];
-const costArg = (cost: unknown): string[] =>
-  cost === undefined
-    ? []
-    : [
-        '--cost',
-        Object.entries(cost as Record<string, number>)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(','),
-      ];
+type WaitArgs = Readonly<{ timeoutMs?: number; pollMs?: number; maxBytes?: number }>;
+const waitOf = (a: WaitArgs) => ({
+  ...(a.timeoutMs === undefined ? {} : { timeoutMs: a.timeoutMs }),
+  ...(a.pollMs === undefined ? {} : { pollMs: a.pollMs }),
+  ...(a.maxBytes === undefined ? {} : { maxBytes: a.maxBytes }),
+});
 
 const renames = z
   .array(z.strictObject({ from: z.string(), to: z.string() }))
   .optional()
   .describe('with inputSha: files renamed since the last reviewed input');
-const renameArgs = (values: unknown): string[] =>
-  Array.isArray(values)
-    ? values.flatMap((r: { from: string; to: string }) => ['--rename', `${r.from}=${r.to}`])
-    : [];
+
+/** `record`'s arguments name how the round ended: exactly one way. */
+const roundSourceOf = (a: {
+  report?: z.output<typeof ReportSchema> | undefined;
+  findingsMarkdown?: string | undefined;
+  waitFor?: string | undefined;
+  merge?: boolean | undefined;
+  end?: 'none' | 'ci_failed' | 'partial' | undefined;
+  reason?: string | undefined;
+  timeoutMs?: number | undefined;
+  pollMs?: number | undefined;
+  maxBytes?: number | undefined;
+}): RoundSource => {
+  const given = [a.report, a.findingsMarkdown, a.waitFor, a.merge === true ? true : undefined, a.end].filter(
+    (s) => s !== undefined,
+  );
+  if (given.length !== 1)
+    throw new ClearanceError(
+      'usage',
+      'record needs exactly one of report, findingsMarkdown, waitFor, merge (true) or end (with reason)',
+    );
+  if (a.end !== undefined) {
+    if (a.reason === undefined)
+      throw new ClearanceError(
+        'usage',
+        `end ${a.end} needs a reason: a round that ends without a report says why`,
+      );
+    return { kind: 'end', result: a.end, reason: a.reason };
+  }
+  if (a.reason !== undefined) throw new ClearanceError('usage', 'reason goes with end');
+  if (a.report !== undefined) return { kind: 'report', report: a.report };
+  if (a.findingsMarkdown !== undefined) return { kind: 'markdown', review: a.findingsMarkdown };
+  if (a.waitFor !== undefined) return { kind: 'wait', path: a.waitFor, wait: waitOf(a) };
+  return { kind: 'merge' };
+};
 
 export const TOOLS: ReadonlyArray<Tool> = [
-  {
+  tool({
     name: 'open',
     description:
       'Open a review loop: pin its policy and, from a git repository (repo) or a document (artifact), capture round 1. clearance open.',
@@ -79,23 +138,9 @@ export const TOOLS: ReadonlyArray<Tool> = [
       consent: z.array(z.string()).optional().describe('commands the user agrees the review may run'),
     }),
     output: out.OpenOutput,
-    argv: (a) => ({
-      argv: [
-        'open',
-        String(a.runId),
-        ...flag('--policy', a.policy),
-        ...flag('--repo', a.repo),
-        ...flag('--artifact', a.artifact),
-        ...flag('--base', a.base),
-        ...flag('--allow-dirty', a.allowDirty),
-        ...flag('--input-sha', a.inputSha),
-        ...each('--touched', a.touched),
-        ...renameArgs(a.renames),
-        ...each('--consent', a.consent),
-      ],
-    }),
-  },
-  {
+    call: (ctx, a) => open(ctx, a),
+  }),
+  tool({
     name: 'capture',
     description:
       "Capture the next round's input: HEAD of the run's repository (or its document's bytes) after the author changed it. clearance capture.",
@@ -116,40 +161,28 @@ export const TOOLS: ReadonlyArray<Tool> = [
       renames,
     }),
     output: out.CaptureOutput,
-    argv: (a) => ({
-      argv: [
-        'capture',
-        String(a.runId),
-        ...flag('--repo', a.repo),
-        ...flag('--artifact', a.artifact),
-        ...flag('--base', a.base),
-        ...flag('--allow-dirty', a.allowDirty),
-        ...flag('--input-sha', a.inputSha),
-        ...each('--touched', a.touched),
-        ...renameArgs(a.renames),
-      ],
-    }),
-  },
-  {
+    call: (ctx, a) => capture(ctx, a),
+  }),
+  tool({
     name: 'status',
     description:
       'Where a run stands: its status (open, converged, blocked), rounds, findings and spending. clearance status.',
     input: z.strictObject({ runId }),
     output: out.StatusRunOutput,
-    argv: (a) => ({ argv: ['status', String(a.runId)] }),
-  },
-  {
+    call: (ctx, a) => status(ctx, a),
+  }),
+  tool({
     name: 'next',
     description:
       'What the driver does next (capture, rerun-reproductions, run-stage, wait-report, end-partial, stop), read off the log: ask it after any restart. clearance next.',
     input: z.strictObject({ runId }),
     output: out.NextOutput,
-    argv: (a) => ({ argv: ['next', String(a.runId)] }),
-  },
-  {
+    call: (ctx, a) => next(ctx, a),
+  }),
+  tool({
     name: 'may',
     description:
-      'May this stage run now, at this cost, with these commands? allowed: true or false with the rule that refuses it; writes nothing. clearance may.',
+      'May this stage run now, at this cost, with these commands? allowed: true or false with the rule that refuses it (an answer, not an error); writes nothing. clearance may.',
     input: z.strictObject({
       runId,
       stage: z.string().describe('the stage, e.g. planning, experts, verify, summarize'),
@@ -157,60 +190,36 @@ export const TOOLS: ReadonlyArray<Tool> = [
       commands: z.array(z.string()).optional().describe('commands it would run'),
     }),
     output: out.MayOutput,
-    argv: (a) => ({
-      argv: [
-        'may',
-        String(a.runId),
-        '--stage',
-        String(a.stage),
-        ...costArg(a.cost),
-        ...each('--command', a.commands),
-      ],
-    }),
-  },
-  {
+    call: (ctx, a) => may(ctx, a),
+  }),
+  tool({
     name: 'record',
     description:
-      "Record how a round ended: a round report (report, the object `clearance schema report` describes), a review in Markdown (findingsMarkdown: '- [major] src/app.js:2 :: …' items and '- [fixed] <id> :: …' decisions), a report to wait for (waitFor: the path a producer publishes it at), or an end without one (end + reason). Checked against every rule; appended only if all hold. clearance record.",
+      "Record how a round ended: a round report (report, the object `clearance schema report` describes), a review in Markdown (findingsMarkdown: '- [major] src/app.js:2 :: …' items and '- [fixed] <id> :: …' decisions), a report to wait for (waitFor: the file a producer publishes it at), the merge of the round's contributions (merge: true), or an end without one (end + reason). Checked against every rule; appended only if all hold. clearance record.",
     input: z.strictObject({
       runId,
       report: ReportSchema.optional().describe('the round report'),
       findingsMarkdown: z.string().optional().describe('the review as Markdown, instead of report'),
-      waitFor: z.string().optional().describe('wait for the report at this path, then record it'),
+      waitFor: filePath('wait for the report at this file, then record it').optional(),
+      merge: z.boolean().optional().describe('true: close the round with the merge of its contributions'),
       end: z.enum(['none', 'ci_failed', 'partial']).optional().describe('end the round without a report'),
       reason: z.string().optional().describe('with end: why'),
       partial: z.boolean().optional().describe('with a report: the round is partial'),
-      repo: z.string().optional().describe('resolve citations in this repository (default: the run subject)'),
+      repo: filePath('resolve citations in this repository (default: the run subject)').optional(),
       expectSeq: z.number().int().nonnegative().optional().describe('refuse unless the log is at this seq'),
       ...waitFlags,
     }),
     output: out.RecordOutput,
-    argv: (a) => {
-      const common = [
-        ...flag('--partial', a.partial),
-        ...flag('--repo', a.repo),
-        ...flag('--expect-seq', a.expectSeq),
-        ...waitArgv(a),
-      ];
-      const id = String(a.runId);
-      if (a.report !== undefined)
-        return { argv: ['record', id, '--report', '-', ...common], stdin: JSON.stringify(a.report) };
-      if (a.findingsMarkdown !== undefined)
-        return { argv: ['record', id, '--findings-md', '-', ...common], stdin: String(a.findingsMarkdown) };
-      // none of them, or several: the command says which one it needs
-      return {
-        argv: [
-          'record',
-          id,
-          ...flag('--wait', a.waitFor),
-          ...flag('--end', a.end),
-          ...flag('--reason', a.reason),
-          ...common,
-        ],
-      };
-    },
-  },
-  {
+    call: (ctx, a) =>
+      record(ctx, {
+        runId: a.runId,
+        source: roundSourceOf(a),
+        ...(a.partial === undefined ? {} : { partial: a.partial }),
+        ...(a.repo === undefined ? {} : { repo: a.repo }),
+        ...(a.expectSeq === undefined ? {} : { expectSeq: a.expectSeq }),
+      }),
+  }),
+  tool({
     name: 'reproduce',
     description:
       "Record what a finding's reproduction did when re-run on the captured input (next answers rerun-reproductions with the list): stillFails true or false, and optionally what it printed (archived under the run). A fixed decision on a finding whose reproduction still fails on this input is refused. clearance reproduce.",
@@ -221,74 +230,61 @@ export const TOOLS: ReadonlyArray<Tool> = [
       output: z.string().optional().describe('what the reproduction printed'),
     }),
     output: out.ReproduceOutput,
-    argv: (a) => ({
-      argv: [
-        'reproduce',
-        String(a.runId),
-        String(a.finding),
-        a.stillFails === true ? '--still-fails' : '--no-longer-fails',
-        ...(a.output === undefined ? [] : ['--output', '-']),
-      ],
-      ...(a.output === undefined ? {} : { stdin: String(a.output) }),
-    }),
-  },
-  {
+    call: (ctx, a) =>
+      reproduce(ctx, {
+        runId: a.runId,
+        finding: a.finding,
+        outcome: a.stillFails ? 'still-fails' : 'no-longer-fails',
+        ...(a.output === undefined ? {} : { output: Buffer.from(a.output, 'utf8') }),
+      }),
+  }),
+  tool({
     name: 'wait',
     description:
-      "Wait for a round report to be published at a path (atomically, by `clearance publish`) and return it, unchecked; the client's cancellation stops the wait. To wait and record in one step, use record with waitFor. clearance wait.",
+      "Wait for a round report to be published at a file (atomically, by `clearance publish`) and return it, unchecked; the client's cancellation stops the wait. To wait and record in one step, use record with waitFor. clearance wait.",
     input: z.strictObject({
-      path: z.string().describe('where the producer publishes the report'),
-      runId: z.string().describe('the run the report must belong to'),
+      path: filePath('the file the producer publishes the report at'),
+      runId,
       round: z.number().int().positive().describe('the round it must answer'),
       inputSha: z.string().describe('the input it must have reviewed (from capture)'),
       ...waitFlags,
     }),
     output: out.WaitOutput,
-    argv: (a) => ({
-      argv: [
-        'wait',
-        String(a.path),
-        ...flag('--run', a.runId),
-        ...flag('--round', a.round),
-        ...flag('--input-sha', a.inputSha),
-        ...waitArgv(a),
-      ],
-    }),
-  },
-  {
+    call: (ctx, a) =>
+      wait(ctx, { path: a.path, runId: a.runId, round: a.round, inputSha: a.inputSha, wait: waitOf(a) }),
+  }),
+  tool({
     name: 'findings',
     description:
       "A run's findings with their status, severity, citation and whether they block. clearance findings.",
     input: z.strictObject({ runId, status: z.enum(['open', 'fixed', 'withdrawn']).optional() }),
     output: out.FindingsOutput,
-    argv: (a) => ({ argv: ['findings', String(a.runId), ...flag('--status', a.status)] }),
-  },
-  {
+    call: (ctx, a) => findings(ctx, a),
+  }),
+  tool({
     name: 'explain',
     description:
       'Why the run is where it is: the blocking findings and every round that kept them open, incomplete rounds, rulings. clearance explain.',
     input: z.strictObject({ runId }),
     output: out.ExplainOutput,
-    argv: (a) => ({ argv: ['explain', String(a.runId)] }),
-  },
-  {
+    call: (ctx, a) => explain(ctx, a),
+  }),
+  tool({
     name: 'feedback',
     description:
       'The feedback for the author as Markdown: what must be fixed or answered before the next round. clearance feedback.',
     input: z.strictObject({ runId }),
     output: out.FeedbackOutput,
-    argv: (a) => ({ argv: ['feedback', String(a.runId)] }),
-  },
-  {
+    call: (ctx, a) => feedback(ctx, a),
+  }),
+  tool({
     name: 'gate',
     description:
       'Approve only a converged run whose reviewed commit or document is still the bytes in front of it; a refusal is an error naming why. There is no bypass. clearance gate.',
     input: z.strictObject({ runId, repo, artifact }),
     output: out.GateOutput,
-    argv: (a) => ({
-      argv: ['gate', String(a.runId), ...flag('--repo', a.repo), ...flag('--artifact', a.artifact)],
-    }),
-  },
+    call: (ctx, a) => gate(ctx, a),
+  }),
 ];
 
 /** Commands an agent is never offered, and why: the README and the server's instructions say so. */

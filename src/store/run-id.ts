@@ -1,13 +1,14 @@
 import { ClearanceError } from '../errors.js';
+import { isRunId } from '../events/run-id.js';
 
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export { isRunId } from '../events/run-id.js';
 
 /**
  * A run id becomes a file name, so it is checked before any path is built from it: no `/`, no
  * `..`, no NUL, nothing empty or longer than 128 characters, nothing that starts with a dot.
  */
 export const assertRunId = (runId: string): string => {
-  if (typeof runId !== 'string' || !RUN_ID.test(runId) || runId.includes('..')) {
+  if (typeof runId !== 'string' || !isRunId(runId)) {
     const shown =
       typeof runId === 'string'
         ? JSON.stringify(runId.length > 40 ? `${runId.slice(0, 40)}…` : runId)
@@ -20,5 +21,3 @@ export const assertRunId = (runId: string): string => {
   }
   return runId;
 };
-
-export const isRunId = (name: string): boolean => RUN_ID.test(name) && !name.includes('..');

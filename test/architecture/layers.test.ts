@@ -16,8 +16,9 @@ const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<stri
   ['views', ['projections/views', 'projections/index.ts']],
   ['store, completion, revision, render, testing', ['store', 'completion', 'revision', 'render', 'testing']],
   ['driver', ['driver']],
+  ['operations', ['operations']],
   ['cli, mcp', ['cli', 'mcp']],
-  ['package entries', ['index.ts', 'fold.ts', 'testing.ts']],
+  ['package entries', ['index.ts', 'fold.ts', 'testing.ts', 'main.ts']],
 ];
 
 /** The layer of a file under src/: the longest folder (or file) that holds it. */

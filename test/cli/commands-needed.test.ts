@@ -74,7 +74,7 @@ describe('which commands a command line loads', () => {
   it('each name loads the module that registers exactly the command of that name', async () => {
     for (const name of ALL) {
       const program = await buildProgram(io, false, ['--version']);
-      await registerCommands(program, io, [name]);
+      await registerCommands(program, io, [name], {});
       // `help` (help-topics/) is the program's own, registered whatever the command line
       expect(program.commands.map((c) => c.name()).filter((c) => c !== 'help')).toEqual([name]);
     }

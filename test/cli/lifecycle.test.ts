@@ -122,7 +122,8 @@ describe('the lifecycle from the command line', () => {
       allowed: true,
     });
     const over = await run('may', 'r', '--stage', 'planning', '--cost', 'usd=1.5', '--json');
-    expect(over.code).toBe(0);
+    // not allowed: exit 1, as test and grep -q answer, and still its one answer on stdout
+    expect(over.code).toBe(1);
     expect(over.json).toMatchObject({ ok: true, allowed: false, rejection: { code: 'over-budget' } });
     const consent = await run('stage', 'r', 'planning', '--start', '--command', 'rm -rf /', '--json');
     expect([consent.code, errorOf(consent).code]).toEqual([1, 'no-consent']);

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_NAMES } from '../../src/cli/output-schemas/index.js';
+import { OUTPUT_NAMES } from '../../src/operations/schemas/index.js';
 import { candidate, idOf as findingId, report } from '../support/builders.js';
 import { makeRepo } from '../support/git-repo.js';
 import { runInProcess } from '../support/in-process.js';
@@ -126,7 +126,7 @@ describe('clearance schema output', () => {
       const rp = await file(`${run}.json`, report(1, 'A', { runId: run, candidates: [major] }));
       await runInProcess([...g, 'record', run, '--report', rp]);
     }
-    const refused = await expectValid('may', [...g, 'may', 'p', '--stage', 'planning', '--cost', 'usd=5']);
+    const refused = await expectValid('may', [...g, 'may', 'p', '--stage', 'planning', '--cost', 'usd=5'], 1);
     expect(refused).toMatchObject({ allowed: false, rejection: { code: expect.any(String) } });
     const ruling = ['--withdrawn', '--why', 'accepted risk', '--by', 'Ada Lovelace'];
     await expectValid('rule', [...g, 'rule', 'p', (recorded.opened as string[])[0] as string, ...ruling]);

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExplainOutput, StatusRunOutput } from '../../src/cli/output-schemas/commands.js';
 import { findingId } from '../../src/index.js';
+import { ExplainOutput, StatusRunOutput } from '../../src/operations/schemas/results.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { snapshot } from '../support/in-process.js';

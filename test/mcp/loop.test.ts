@@ -7,8 +7,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findingId } from '../../src/events/finding-id.js';
-import { runCommand } from '../../src/mcp/run-command.js';
 import { createServer } from '../../src/mcp/server.js';
+import { fileStore } from '../../src/store/store.js';
 import { CLI } from '../support/cli.js';
 import { makeRepo, tempDir } from '../support/git-repo.js';
 
@@ -39,13 +39,10 @@ const connect = async (cwd: string): Promise<Client> => {
   return client;
 };
 
-/** The server `clearance --dir <store> mcp` runs, in this process, and the SDK's client on it. */
+/** The server `clearance --dir <store> --by review-agent mcp` runs, in this process, and the SDK's client on it. */
 const connectHere = async (store: string): Promise<Client> => {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createServer({
-    globals: ['--dir', store],
-    env: { ...process.env, CLEARANCE_ACTOR: 'review-agent' },
-  });
+  const server = createServer({ context: { store: fileStore(store), by: 'review-agent' }, dir: store });
   await server.connect(serverSide);
   const client = new Client({ name: 'clearance-test', version: '0.0.0' });
   await client.connect(clientSide);
@@ -266,16 +263,26 @@ describe('clearance mcp', () => {
   });
 });
 
-describe('a tool runs its command in process', () => {
-  it('and an aborted signal interrupts a wait as Ctrl-C does: aborted, exit 130', async () => {
+describe('a tool runs its operation in process', () => {
+  it('and an aborted signal interrupts a wait as Ctrl-C does: a tool error, aborted', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'clearance-mcp-'));
-    const signal = AbortSignal.abort();
-    const wait = ['wait', path.join(dir, 'never.json'), '--run', 'r', '--round', '1', '--input-sha', 'abc'];
-    const result = await runCommand([...wait, '--timeout-ms', '600000'], {
-      globals: ['--dir', dir],
-      env: {},
-      signal,
-    });
-    expect([result.code, (result.json.error as { code: string }).code]).toEqual([130, 'aborted']);
+    const client = await connectHere(dir);
+    const cancel = new AbortController();
+    const waiting = client.callTool(
+      {
+        name: 'wait',
+        arguments: {
+          path: path.join(dir, 'never.json'),
+          runId: 'r',
+          round: 1,
+          inputSha: 'abc',
+          timeoutMs: 600_000,
+        },
+      },
+      undefined,
+      { signal: cancel.signal },
+    );
+    cancel.abort(new Error('the agent moved on'));
+    await expect(waiting).rejects.toThrow(/the agent moved on|abort/i);
   });
 });

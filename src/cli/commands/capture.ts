@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { captureRound, captureWorkspace } from '../../driver/capture.js';
-import { ClearanceError } from '../../errors.js';
 import type { Rename } from '../../events/event.js';
+import { type CaptureResult, capture } from '../../operations/capture.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { collect, parseRename } from '../inputs.js';
 
 type Options = {
@@ -52,53 +51,29 @@ export const registerCapture = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
-        const explicit = opts.inputSha !== undefined;
-        if (
-          explicit &&
-          (opts.repo !== undefined || opts.artifact !== undefined || opts.allowDirty === true)
-        ) {
-          throw new ClearanceError('usage', 'give --input-sha or --repo/--artifact, not both');
-        }
-        const result =
-          opts.inputSha !== undefined
-            ? await captureRound(
-                ctx.store,
-                runId,
-                { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] },
-                actorOf(ctx),
-              )
-            : await captureWorkspace(
-                ctx.store,
-                runId,
-                {
-                  ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
-                  ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
-                  ...(opts.base === undefined ? {} : { base: opts.base }),
-                  ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
-                },
-                actorOf(ctx),
-              );
-        const waiting = result.folded.state.capture;
-        if (result.alreadyRecorded && waiting !== null) {
-          const { round, ...capture } = waiting;
-          return {
-            json: { runId, seq: null, round, alreadyRecorded: true, capture },
-            text: `already captured: round ${round} of ${runId} waits for input ${capture.inputSha}; nothing was appended`,
-          };
-        }
-        const event = result.appended[0];
-        if (event?.type !== 'revision.captured') throw new ClearanceError('usage', 'nothing was captured');
-        const { round, ...capture } = event.data;
-        const { inputSha, touchedFiles, renames } = capture;
-        const changes = [
-          touchedFiles.length > 0 ? `${touchedFiles.length} touched file(s)` : '',
-          renames.length > 0 ? `${renames.length} rename(s)` : '',
-        ]
-          .filter((s) => s !== '')
-          .join(', ');
-        return {
-          json: { runId, seq: event.seq, round, alreadyRecorded: false, capture },
-          text: `captured round ${round} of ${runId}: input ${inputSha}${event.data.dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`,
-        };
+        const captured = await capture(ctx, {
+          runId,
+          ...(opts.repo === undefined ? {} : { repo: opts.repo }),
+          ...(opts.artifact === undefined ? {} : { artifact: opts.artifact }),
+          ...(opts.base === undefined ? {} : { base: opts.base }),
+          ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
+          ...(opts.inputSha === undefined ? {} : { inputSha: opts.inputSha }),
+          ...(opts.touched === undefined ? {} : { touched: opts.touched }),
+          ...(opts.rename === undefined ? {} : { renames: opts.rename }),
+        });
+        return { json: captured, text: capturedText(captured) };
       }),
     );
+
+const capturedText = (r: CaptureResult): string => {
+  const { inputSha, touchedFiles, renames, dirty } = r.capture;
+  if (r.alreadyRecorded)
+    return `already captured: round ${r.round} of ${t(r.runId)} waits for input ${t(inputSha)}; nothing was appended`;
+  const changes = [
+    touchedFiles.length > 0 ? `${touchedFiles.length} touched file(s)` : '',
+    renames.length > 0 ? `${renames.length} rename(s)` : '',
+  ]
+    .filter((s) => s !== '')
+    .join(', ');
+  return `captured round ${r.round} of ${t(r.runId)}: input ${t(inputSha)}${dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`;
+};

@@ -1,11 +1,11 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import { resolveBudget } from '../../completion/budget.js';
-import { collectContributions, type ExpertSource } from '../../driver/contribute.js';
+import type { ExpertSource } from '../../driver/contribute.js';
 import { ClearanceError } from '../../errors.js';
+import { collect } from '../../operations/contributions.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
-import { recordedOutcome } from '../recorded.js';
+import type { Io } from '../context.js';
+import { recordedText } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
 
@@ -57,18 +57,13 @@ for the merge rules.`,
     .action(
       action(io, async (ctx, runId: string, opts: WaitFlags & { expert: ExpertSource[] }) => {
         const wait = waitOptionsOf(opts);
-        const sources = opts.expert.map((s) => ({ ...s, path: path.resolve(s.path) }));
-        return recordedOutcome(
-          ctx,
-          runId,
-          await withSpinner(
-            io,
-            ctx.json,
-            `waiting for ${sources.length} reviewer(s)`,
-            resolveBudget(wait).timeoutMs,
-            (signal) =>
-              collectContributions(ctx.store, runId, sources, { ...actorOf(ctx), wait: { ...wait, signal } }),
-          ),
+        const result = await withSpinner(
+          io,
+          ctx.json,
+          `waiting for ${opts.expert.length} reviewer(s)`,
+          resolveBudget(wait).timeoutMs,
+          (signal) => collect({ ...ctx, signal }, { runId, experts: opts.expert, wait }),
         );
+        return { json: result, text: recordedText(ctx.color, result) };
       }),
     );

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
-import { contributeUntrusted } from '../../driver/contribute.js';
-import { ClearanceError } from '../../errors.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { ClearanceError, refusal } from '../../errors.js';
+import { parseReport } from '../../events/report.js';
+import { contribute } from '../../operations/contributions.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { parseJsonInput, readTextInput } from '../inputs.js';
 
 const MERGE_HELP = `
@@ -62,28 +65,23 @@ export const registerContribute = (program: Command, io: Io): Command =>
             'usage',
             '--expert needs a name (leave it out for an anonymous contribution)',
           );
-        const report = parseJsonInput(
-          await readTextInput(opts.report, io, 'report'),
-          opts.report,
-          (m) => new ClearanceError('invalid-report', `invalid report: ${m}`),
+        const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+          new ClearanceError('invalid-report', `invalid report: ${m}`, details);
+        const parsed = parseReport(
+          parseJsonInput(await readTextInput(opts.report, io, 'report'), opts.report, refuse),
         );
-        const result = await contributeUntrusted(ctx.store, runId, report, opts.expert, actorOf(ctx));
-        const { state } = result.folded;
-        const round = state.round + 1;
-        const heard = state.contributions.filter((c) => c.round === round);
-        const who = opts.expert ?? 'anonymous';
+        if (E.isLeft(parsed)) throw refusal(parsed.left);
+        const result = await contribute(ctx, {
+          runId,
+          report: parsed.right,
+          ...(opts.expert === undefined ? {} : { expert: opts.expert }),
+        });
+        const who = t(result.expert ?? 'anonymous');
         return {
-          json: {
-            runId,
-            round,
-            expert: opts.expert ?? null,
-            seq: result.appended[0]?.seq ?? null,
-            alreadyRecorded: result.alreadyRecorded,
-            contributions: heard.map((c) => c.expert ?? 'anonymous'),
-          },
+          json: result,
           text: result.alreadyRecorded
-            ? `already recorded: ${who} handed in this very report for round ${round} of ${runId}; nothing was appended`
-            : `${who}'s report for round ${round} of ${runId} recorded (${heard.length} contribution(s) so far); close the round with clearance record ${runId} --merge`,
+            ? `already recorded: ${who} handed in this very report for round ${result.round} of ${t(runId)}; nothing was appended`
+            : `${who}'s report for round ${result.round} of ${t(runId)} recorded (${result.contributions.length} contribution(s) so far); close the round with clearance record ${t(runId)} --merge`,
         };
       }),
     );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { costReport, describeCost } from '../../projections/views/cost.js';
-import { readIntactState } from '../../store/store.js';
+import { cost } from '../../operations/run-views.js';
+import { describeCost } from '../../projections/views/cost.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -12,19 +13,18 @@ export const registerCost = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance cost pr-236', 'clearance cost pr-236 --json | jq .spent'))
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactState(ctx.store, runId);
-        const report = costReport(state);
+        const report = await cost(ctx, { runId });
         const lines = [
-          `${runId}: spent ${describeCost(report.spent)}${Object.keys(report.budget).length === 0 ? ' (no budget)' : ` of ${describeCost(report.budget)}; left ${describeCost(report.remaining)}`}`,
+          `${t(runId)}: spent ${describeCost(report.spent)}${Object.keys(report.budget).length === 0 ? ' (no budget)' : ` of ${describeCost(report.budget)}; left ${describeCost(report.remaining)}`}`,
         ];
         for (const r of report.byRound) {
           lines.push(`round ${r.round}: ${describeCost(r.spent)}`);
           for (const s of r.stages)
             lines.push(
-              `  ${s.stage.padEnd(10)} ${s.outcome.padEnd(8)} ${s.runner.padEnd(14)} ${describeCost(s.cost)}`,
+              `  ${t(s.stage).padEnd(10)} ${s.outcome.padEnd(8)} ${t(s.runner).padEnd(14)} ${describeCost(s.cost)}`,
             );
         }
-        for (const r of report.byRunner) lines.push(`by ${r.runner}: ${describeCost(r.spent)}`);
-        return { json: { runId, ...report }, text: lines.join('\n') };
+        for (const r of report.byRunner) lines.push(`by ${t(r.runner)}: ${describeCost(r.spent)}`);
+        return { json: report, text: lines.join('\n') };
       }),
     );

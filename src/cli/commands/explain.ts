@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { explain, renderExplanation } from '../../projections/views/explain.js';
-import { readIntactState } from '../../store/store.js';
+import { explain } from '../../operations/run-views.js';
+import { renderExplanation } from '../../projections/views/explain.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -14,8 +14,7 @@ export const registerExplain = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance explain pr-236'))
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactState(ctx.store, runId);
-        const explanation = explain(state);
-        return { json: { runId, ...explanation }, text: renderExplanation(explanation) };
+        const explanation = await explain(ctx, { runId });
+        return { json: explanation, text: renderExplanation(explanation) };
       }),
     );

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { extendRun } from '../../driver/lifecycle.js';
 import { ClearanceError } from '../../errors.js';
-import { maxRoundsOf } from '../../projections/state.js';
+import { extend } from '../../operations/rulings.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { parsePositiveInt } from '../inputs.js';
 import { personOf } from '../person.js';
 
@@ -22,19 +22,10 @@ Refused unless the run is blocked. --by NAME is required here and is never taken
     .action(
       action(io, async (ctx, runId: string, opts: { rounds?: number }) => {
         if (opts.rounds === undefined) throw new ClearanceError('usage', 'extend needs --rounds <n>');
-        const person = personOf(ctx.command);
-        const result = await extendRun(ctx.store, runId, { rounds: opts.rounds, ...person }, actorOf(ctx));
-        const { state } = result.folded;
+        const r = await extend(ctx, { runId, rounds: opts.rounds, ...personOf(ctx.command) });
         return {
-          json: {
-            runId,
-            rounds: opts.rounds,
-            by: person.by,
-            maxRounds: maxRoundsOf(state),
-            status: state.status,
-            seq: result.appended[0]?.seq ?? null,
-          },
-          text: `extended ${runId} by ${opts.rounds} round(s) on the word of ${person.by}: ${state.status} again, up to ${maxRoundsOf(state)} rounds`,
+          json: r,
+          text: `extended ${t(runId)} by ${r.rounds} round(s) on the word of ${t(r.by)}: ${r.status} again, up to ${r.maxRounds} rounds`,
         };
       }),
     );

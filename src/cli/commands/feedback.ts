@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { feedbackMarkdown } from '../../projections/views/feedback.js';
-import { readIntactState } from '../../store/store.js';
+import { feedback } from '../../operations/feedback.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -14,9 +13,7 @@ export const registerFeedback = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance feedback pr-236 >> prompt.md'))
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactState(ctx.store, runId);
-        const record = `${ctx.store.logOf(runId)} (clearance replay ${runId})`;
-        const markdown = feedbackMarkdown(state, record);
-        return { json: { runId, round: state.round, status: state.status, markdown }, text: markdown };
+        const brief = await feedback(ctx, { runId });
+        return { json: brief, text: brief.markdown };
       }),
     );

@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
+import { findings } from '../../operations/run-views.js';
 import type { FindingStatus } from '../../projections/state.js';
-import { findingsOf, findingView } from '../../projections/views/findings.js';
-import { readIntactState } from '../../store/store.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { findingLine } from '../format.js';
-import { formatOption, githubOutput, type OutputFormat, verdictAnnotation } from '../github-format.js';
+import { formatOption, githubOutcome, type OutputFormat } from '../github-format.js';
 
 export const registerFindings = (program: Command, io: Io): Command =>
   program
@@ -30,16 +30,19 @@ export const registerFindings = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string, opts: { status?: FindingStatus; format: OutputFormat }) => {
-        const { state } = await readIntactState(ctx.store, runId);
-        const findings = findingsOf(state, opts.status).map((f) => findingView(f, state));
+        const filter = opts.status === undefined ? {} : { status: opts.status };
+        if (opts.format === 'github' && !ctx.json)
+          return githubOutcome(ctx, {
+            runId,
+            ...(opts.status === undefined ? {} : { findings: opts.status }),
+          });
+        const listed = await findings(ctx, { runId, ...filter });
         return {
-          json: { runId, findings },
+          json: listed,
           text:
-            opts.format === 'github' && !ctx.json
-              ? await githubOutput(ctx, state, verdictAnnotation(state), undefined, findings)
-              : findings.length === 0
-                ? `no ${opts.status ?? ''} findings in ${runId}`.replace('  ', ' ')
-                : findings.map((f) => findingLine(ctx.color, f)).join('\n'),
+            listed.findings.length === 0
+              ? `no ${opts.status ?? ''} findings in ${t(runId)}`.replace('  ', ' ')
+              : listed.findings.map((f) => findingLine(ctx.color, f)).join('\n'),
         };
       }),
     );

@@ -1,12 +1,11 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { gate } from '../../driver/gate.js';
-import { ClearanceError, GATE_REFUSALS } from '../../errors.js';
-import { readIntactState } from '../../store/store.js';
+import { GATE_REFUSALS, type GateRefusal, isClearanceError } from '../../errors.js';
+import { gate } from '../../operations/gate.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { formatOption, githubOutput, type OutputFormat } from '../github-format.js';
+import { formatOption, githubOutcome, type OutputFormat } from '../github-format.js';
 
 export const registerGate = (program: Command, io: Io): Command =>
   program
@@ -37,45 +36,35 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
       action(
         io,
         async (ctx, runId: string, opts: { repo?: string; artifact?: string; format: OutputFormat }) => {
-          const verdict = await gate(ctx.store, runId, {
-            ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
-            ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
-          });
-          if (opts.format === 'github' && !ctx.json) {
-            // the same verdict and exit status, said as workflow commands for the check's log
-            const { state } = await readIntactState(ctx.store, runId);
-            const text = await githubOutput(
-              ctx,
-              state,
-              verdict.approved
-                ? { level: 'notice', title: `clearance gate: ${runId} approved`, message: verdict.message }
-                : {
-                    level: 'error',
-                    title: `clearance gate: ${runId} refused (${verdict.reason})`,
-                    message: verdict.message,
-                  },
-              verdict.approved
-                ? { approved: true, message: verdict.message }
-                : { approved: false, message: verdict.message, reason: verdict.reason },
-            );
-            return { json: {}, text, exit: verdict.approved ? 0 : exitCodeFor(verdict.reason) };
-          }
-          if (!verdict.approved) {
-            throw new ClearanceError(verdict.reason, `gate refused: ${verdict.message}`, {
-              reason: verdict.reason,
-              status: verdict.status,
-            });
-          }
-          return {
-            json: {
-              runId,
-              approved: true,
-              inputSha: verdict.inputSha,
-              boundBy: verdict.boundBy,
-              message: verdict.message,
-            },
-            text: verdict.message,
+          const input = {
+            runId,
+            ...(opts.repo === undefined ? {} : { repo: opts.repo }),
+            ...(opts.artifact === undefined ? {} : { artifact: opts.artifact }),
           };
+          if (opts.format !== 'github' || ctx.json) {
+            const approved = await gate(ctx, input);
+            return { json: approved, text: t(approved.message) };
+          }
+          // the same verdict and exit status, said as workflow commands for the check's log
+          try {
+            const approved = await gate(ctx, input);
+            return githubOutcome(ctx, { runId, gate: { approved: true, message: approved.message } });
+          } catch (error) {
+            const reason = refusalOf(error);
+            if (reason === undefined) throw error;
+            const message = (error as Error).message.replace(/^gate refused: /, '');
+            return githubOutcome(
+              ctx,
+              { runId, gate: { approved: false, message, reason } },
+              exitCodeFor(reason),
+            );
+          }
         },
       ),
     );
+
+/** The gate's refusal reason, when the error is the gate refusing. */
+const refusalOf = (error: unknown): GateRefusal | undefined =>
+  isClearanceError(error) && (GATE_REFUSALS as ReadonlyArray<string>).includes(error.code)
+    ? (error.code as GateRefusal)
+    : undefined;

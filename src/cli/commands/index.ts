@@ -1,8 +1,9 @@
 import type { Command, Option } from 'commander';
 import type { Io } from '../context.js';
+import type { Services } from '../services.js';
 
 /** What each command module exports: a function that adds the command to the program. */
-export type RegisterCommand = (program: Command, io: Io) => Command;
+export type RegisterCommand = (program: Command, io: Io, services: Services) => Command;
 
 // Every command, in the order `--help` lists them. Each is imported only when it may run: a CI
 // script calls `clearance status` or `record` many times, and loading every command's
@@ -39,7 +40,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   export: async () => (await import('./transfer.js')).registerExport,
   import: async () => (await import('./transfer.js')).registerImport,
   store: async () => (await import('./store.js')).registerStore,
-  // the MCP server: its SDK is a chunk of its own, imported by mcp.ts only when it serves
+  // the MCP server: its flags and help; the server itself is a service the entry hands in
   mcp: async () => (await import('./mcp.js')).registerMcp,
   demo: async () => (await import('./demo.js')).registerDemo,
 };
@@ -74,11 +75,12 @@ export const registerCommands = async (
   program: Command,
   io: Io,
   names: ReadonlyArray<string>,
+  services: Services,
 ): Promise<void> => {
   const registers = await Promise.all(
     Object.keys(COMMANDS)
       .filter((name) => names.includes(name))
       .map((name) => (COMMANDS[name] as () => Promise<RegisterCommand>)()),
   );
-  for (const register of registers) register(program, io);
+  for (const register of registers) register(program, io, services);
 };

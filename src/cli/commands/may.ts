@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import type { Cost } from '../../events/policy.js';
-import { mayRunStage } from '../../projections/views/budget.js';
+import { may } from '../../operations/run-views.js';
 import { describeCost } from '../../projections/views/cost.js';
-import { readIntactState } from '../../store/store.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
+import { EXIT } from '../exit-codes.js';
 import { collect, parseCost } from '../inputs.js';
 
 export const registerMay = (program: Command, io: Io): Command =>
@@ -20,28 +21,33 @@ export const registerMay = (program: Command, io: Io): Command =>
     .option('--command <command>', 'a command it would run (repeatable)', collect)
     .addHelpText(
       'after',
-      `${examples('clearance may pr-236 --stage experts --cost usd=1.20')}\nAnswers allowed: true or false (with the rule that refuses it), exit 0 either way: asking is not\nrefused. Exit 1 only when the run cannot be read (missing, damaged).`,
+      `${examples(
+        'clearance may pr-236 --stage experts --cost usd=1.20',
+        'clearance may pr-236 --stage verify --command "npm test" --json >/dev/null && npm test',
+      )}
+Exit 0 when allowed, 1 when not (as test and grep -q answer), so \`clearance may … && run-it\`
+runs it only when it may; either way one answer is printed (under --json: "allowed": true or
+false, with the rule that refuses it). Exit 1 also when the run cannot be read (missing,
+damaged): then the answer is the error.`,
     )
     .action(
       action(io, async (ctx, runId: string, opts: { stage?: string; cost?: Cost; command?: string[] }) => {
         if (opts.stage === undefined) throw new ClearanceError('usage', 'may needs --stage <stage>');
-        const { state } = await readIntactState(ctx.store, runId);
-        const answer = mayRunStage(state, opts.stage, opts.cost ?? {}, opts.command ?? []);
+        const answer = await may(ctx, {
+          runId,
+          stage: opts.stage,
+          ...(opts.cost === undefined ? {} : { cost: opts.cost }),
+          ...(opts.command === undefined ? {} : { commands: opts.command }),
+        });
         const spent = `spent ${describeCost(answer.spent)} of ${describeCost(answer.budget)}`;
         const { rejection } = answer;
         return {
-          json: {
-            runId,
-            stage: opts.stage,
-            allowed: rejection === null,
-            rejection: rejection === null ? null : { code: rejection.code, message: rejection.message },
-            spent: answer.spent,
-            budget: answer.budget,
-          },
+          json: answer,
           text:
             rejection === null
-              ? `may: stage ${opts.stage} fits (${spent})`
-              : `may not: ${rejection.message} [${rejection.code}] (${spent})`,
+              ? `may: stage ${t(answer.stage)} fits (${spent})`
+              : `may not: ${t(rejection.message)} [${rejection.code}] (${spent})`,
+          exit: answer.allowed ? EXIT.ok : EXIT.refused,
         };
       }),
     );

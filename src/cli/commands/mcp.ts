@@ -1,18 +1,11 @@
 import type { Command } from 'commander';
-import { examples } from '../action.js';
-import type { Io } from '../context.js';
+import { ClearanceError } from '../../errors.js';
+import { examples, settle } from '../action.js';
+import { contextOf, type Io } from '../context.js';
+import { printFailure } from '../output.js';
+import type { Services } from '../services.js';
 
-/** The global options a tool's command inherits from `clearance … mcp`. */
-const globalsOf = (command: Command): string[] => {
-  const o = command.optsWithGlobals() as { dir?: string; by?: string; lockTimeout?: number };
-  return [
-    ...(o.dir === undefined ? [] : ['--dir', o.dir]),
-    ...(o.by === undefined ? [] : ['--by', o.by]),
-    ...(o.lockTimeout === undefined ? [] : ['--lock-timeout', String(o.lockTimeout)]),
-  ];
-};
-
-export const registerMcp = (program: Command, io: Io): Command =>
+export const registerMcp = (program: Command, io: Io, services: Services): Command =>
   program
     .command('mcp')
     .description(
@@ -20,13 +13,30 @@ export const registerMcp = (program: Command, io: Io): Command =>
     )
     .addHelpText(
       'after',
-      `${examples('clearance mcp', 'clearance --dir .reviews --by review-agent mcp')}
-Tools: open, capture, status, next, may, record, wait, findings, explain, feedback, gate. Each
-answers with the command's --json object (clearance schema output <command> describes it).
+      `${examples('clearance mcp', 'clearance --dir .reviews --by review-agent mcp', 'clearance --store postgres://clearance@db.internal/reviews mcp')}
+Tools: open, capture, status, next, may, record, reproduce, wait, findings, explain, feedback,
+gate. Each answers with the operation's result (clearance schema output <command> describes it).
+The store, the actor and the lock timeout are the server's, from its own flags and environment
+(--store, --dir, --by, --lock-timeout, CLEARANCE_*), opened once at start: no tool argument can
+name a store, an actor or a lock timeout, and paths a tool reads are files, never URLs.
 Add it to an agent: {"mcpServers": {"clearance": {"command": "npx", "args": ["clearance", "mcp"]}}}`,
     )
     .action(async (_opts: unknown, command: Command) => {
-      // loaded only here: no other command's start-up evaluates the MCP SDK
-      const { serveStdio } = await import('../../mcp/server.js');
-      await serveStdio({ globals: globalsOf(command), env: io.env });
+      const json = (command.optsWithGlobals() as { json?: boolean }).json === true;
+      let close: (() => Promise<void>) | undefined;
+      try {
+        if (services.serveMcp === undefined)
+          throw new ClearanceError(
+            'usage',
+            'this build of clearance has no MCP server: run the clearance executable',
+          );
+        const ctx = await contextOf(command, io);
+        close = ctx.store.close;
+        await services.serveMcp({ context: ctx, ...(ctx.store.kind === 'file' ? { dir: ctx.dir } : {}) });
+      } catch (error) {
+        // before the protocol starts (a store that cannot be opened): said as any command says it
+        settle(command, printFailure(io, json, error));
+      } finally {
+        await close?.().catch(() => undefined);
+      }
     });

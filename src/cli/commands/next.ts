@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { nextStep } from '../../projections/views/next.js';
-import { readIntactState } from '../../store/store.js';
+import { next } from '../../operations/run-views.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -18,15 +18,11 @@ Actions: capture, rerun-reproductions (with the list; record each with clearance
     )
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactState(ctx.store, runId);
-        const next = nextStep(state);
-        const listed =
-          next.action === 'rerun-reproductions'
-            ? next.reproductions.map(
-                (r) =>
-                  `\n  ${r.findingId.slice(0, 12)} ${r.citation}: $ ${r.command} (while the problem is there: ${r.expected})`,
-              )
-            : [];
-        return { json: { runId, ...next }, text: `${next.action}: ${next.why}${listed.join('')}` };
+        const step = await next(ctx, { runId });
+        const listed = (step.action === 'rerun-reproductions' ? step.reproductions : []).map(
+          (r) =>
+            `\n  ${r.findingId.slice(0, 12)} ${t(r.citation)}: $ ${t(r.command)} (while the problem is there: ${t(r.expected)})`,
+        );
+        return { json: step, text: `${step.action}: ${t(step.why)}${listed.join('')}` };
       }),
     );

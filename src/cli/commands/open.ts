@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { captureFirstRound, openReview } from '../../driver/open.js';
-import { ClearanceError } from '../../errors.js';
 import type { Rename } from '../../events/event.js';
 import { PRESET_NAMES } from '../../events/policy.js';
+import { open } from '../../operations/open.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { collect, maxBytesOption, parseRename } from '../inputs.js';
@@ -58,48 +57,26 @@ reopened a second time; without it a run only blocks at its cap.`,
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
         const policy = await policyFrom(io, opts.policy, opts.policyFile, opts.maxBytes);
-        const fromWorkspace = opts.repo !== undefined || opts.artifact !== undefined;
-        if (fromWorkspace && opts.inputSha !== undefined)
-          throw new ClearanceError('usage', 'give --repo/--artifact or --input-sha, not both');
-        const subject = {
-          ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
-          ...(opts.artifact === undefined ? {} : { artifact: path.resolve(opts.artifact) }),
-        };
-        const capture = fromWorkspace
-          ? await captureFirstRound(ctx.store, subject, {
-              ...(opts.base === undefined ? {} : { base: opts.base }),
-              ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
-            })
-          : opts.inputSha === undefined
-            ? undefined
-            : { inputSha: opts.inputSha, touchedFiles: opts.touched ?? [], renames: opts.rename ?? [] };
-        const events = await openReview(
-          ctx.store,
-          {
-            runId,
-            policy,
-            subject,
-            ...(capture === undefined ? {} : { capture }),
-            ...(opts.consent === undefined ? {} : { commands: opts.consent }),
-          },
-          ctx.by,
-        );
+        const opened = await open(ctx, {
+          runId,
+          ...(policy === undefined ? {} : { policy }),
+          ...(opts.repo === undefined ? {} : { repo: opts.repo }),
+          ...(opts.artifact === undefined ? {} : { artifact: opts.artifact }),
+          ...(opts.base === undefined ? {} : { base: opts.base }),
+          ...(opts.allowDirty === undefined ? {} : { allowDirty: opts.allowDirty }),
+          ...(opts.inputSha === undefined ? {} : { inputSha: opts.inputSha }),
+          ...(opts.touched === undefined ? {} : { touched: opts.touched }),
+          ...(opts.rename === undefined ? {} : { renames: opts.rename }),
+          ...(opts.consent === undefined ? {} : { consent: opts.consent }),
+        });
         return {
-          json: {
-            runId,
-            policy: policy.name,
-            maxRounds: policy.maxRounds,
-            seq: events.length,
-            subject,
-            capture: capture ?? null,
-            store: ctx.store.where,
-          },
+          json: opened,
           text: [
-            `opened run ${ctx.color.bold(runId)} (policy ${policy.name}, up to ${policy.maxRounds} rounds)`,
-            `store: ${ctx.store.where}`,
-            capture === undefined
-              ? `next: clearance capture ${runId} --input-sha <sha> (or --repo <dir>)`
-              : `round 1 input captured: ${capture.inputSha}`,
+            `opened run ${ctx.color.bold(t(runId))} (policy ${t(opened.policy)}, up to ${opened.maxRounds} rounds)`,
+            `store: ${t(opened.store)}`,
+            opened.capture === null
+              ? `next: clearance capture ${t(runId)} --input-sha <sha> (or --repo <dir>)`
+              : `round 1 input captured: ${t(opened.capture.inputSha)}`,
           ].join('\n'),
         };
       }),

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
-import { printableLocation, publishReportAt } from '../../completion/at.js';
 import { ClearanceError, refusal } from '../../errors.js';
 import { parseReport } from '../../events/report.js';
+import { publish } from '../../operations/reports.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { maxBytesOption, parseJsonInput, readTextInput } from '../inputs.js';
@@ -45,11 +46,13 @@ export const registerPublish = (program: Command, io: Io): Command =>
           // a report the driver would refuse is refused here, where its producer can still fix it
           const parsed = parseReport(value);
           if (E.isLeft(parsed)) throw refusal(parsed.left);
-          await publishReportAt(path, parsed.right, opts.expert ?? '');
-          const { runId, round, inputSha, completed } = parsed.right;
+          const r = await publish(
+            {},
+            { path, report: parsed.right, ...(opts.expert === undefined ? {} : { expert: opts.expert }) },
+          );
           return {
-            json: { path: printableLocation(path), runId, round, inputSha, completed },
-            text: `published the round ${round} report of ${runId} (input ${inputSha}) at ${printableLocation(path)}`,
+            json: r,
+            text: `published the round ${r.round} report of ${t(r.runId)} (input ${t(r.inputSha)}) at ${t(r.path)}`,
           };
         },
       ),

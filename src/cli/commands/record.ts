@@ -1,19 +1,16 @@
-import path from 'node:path';
 import { type Command, Option } from 'commander';
+import * as E from 'fp-ts/lib/Either.js';
 import { printableLocation } from '../../completion/at.js';
 import { resolveBudget } from '../../completion/budget.js';
-import { collectRound } from '../../driver/collect.js';
-import { recordMerged } from '../../driver/contribute.js';
-import { endRound } from '../../driver/lifecycle.js';
-import { recordFindingsMarkdown, recordUntrustedReport } from '../../driver/record.js';
-import { ClearanceError } from '../../errors.js';
+import { ClearanceError, refusal } from '../../errors.js';
 import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
+import { parseReport } from '../../events/report.js';
+import { type RoundSource, record } from '../../operations/record.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Context, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { parseJsonInput, parseNonNegativeInt, readInput, readTextInput } from '../inputs.js';
-import type { Outcome } from '../output.js';
-import { recordedOutcome } from '../recorded.js';
+import { recordedText } from '../recorded.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
 
@@ -44,31 +41,44 @@ type Options = WaitFlags & {
   merge?: boolean;
 };
 
-/** `record --end`: the round in progress ends without a complete report, saying why. */
-const endWithoutReport = async (
-  ctx: Context,
-  runId: string,
-  result: RoundEndResult,
-  reason: string | undefined,
-): Promise<Outcome> => {
-  if (reason === undefined)
+/** The one way the round ends, from the one flag that names it: `record` needs exactly one. */
+const sourceOf = async (io: Io, opts: Options): Promise<RoundSource> => {
+  const sources = [opts.report, opts.wait, opts.findingsMd, opts.end, opts.merge].filter(
+    (s) => s !== undefined,
+  );
+  if (sources.length !== 1) {
     throw new ClearanceError(
       'usage',
-      `record --end ${result} needs --reason: a round that ends without a report says why`,
+      'record needs exactly one of --report <file|->, --wait <path>, --findings-md <file>, --merge or --end <result>',
     );
-  const ended = await endRound(ctx.store, runId, { result, reason }, actorOf(ctx));
-  const { state } = ended.folded;
-  return {
-    json: {
-      runId,
-      round: state.round,
-      result,
-      reason,
-      status: state.status,
-      seq: ended.appended[0]?.seq ?? null,
-    },
-    text: `round ${state.round} of ${runId} ended ${result}: ${reason}\nthe run is ${state.status}`,
-  };
+  }
+  if (opts.merge === true) return { kind: 'merge' };
+  if (opts.end !== undefined) {
+    if (opts.reason === undefined)
+      throw new ClearanceError(
+        'usage',
+        `record --end ${opts.end} needs --reason: a round that ends without a report says why`,
+      );
+    return { kind: 'end', result: opts.end, reason: opts.reason };
+  }
+  if (opts.reason !== undefined) throw new ClearanceError('usage', '--reason goes with --end');
+  if (opts.wait !== undefined) return { kind: 'wait', path: opts.wait, wait: waitOptionsOf(opts) };
+  if (opts.findingsMd !== undefined) {
+    // the bytes as sent, bounded like every input: the prose parser refuses what is not UTF-8
+    return { kind: 'markdown', review: await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes) };
+  }
+  const source = opts.report as string;
+  const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
+    new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
+  const parsed = parseReport(
+    parseJsonInput(
+      await readTextInput(source, io, 'report', { refuse, maxBytes: opts.maxBytes }),
+      source,
+      refuse,
+    ),
+  );
+  if (E.isLeft(parsed)) throw refusal(parsed.left);
+  return { kind: 'report', report: parsed.right };
 };
 
 export const registerRecord = (program: Command, io: Io): Command =>
@@ -127,53 +137,24 @@ export const registerRecord = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
-        const sources = [opts.report, opts.wait, opts.findingsMd, opts.end, opts.merge].filter(
-          (s) => s !== undefined,
-        );
-        if (sources.length !== 1) {
-          throw new ClearanceError(
-            'usage',
-            'record needs exactly one of --report <file|->, --wait <path>, --findings-md <file>, --merge or --end <result>',
-          );
-        }
-        if (opts.merge === true)
-          return recordedOutcome(ctx, runId, await recordMerged(ctx.store, runId, actorOf(ctx)));
-        if (opts.end !== undefined) return endWithoutReport(ctx, runId, opts.end, opts.reason);
-        if (opts.reason !== undefined) throw new ClearanceError('usage', '--reason goes with --end');
-        const options = {
-          ...actorOf(ctx),
-          ...(opts.expectSeq === undefined ? {} : { expectedSeq: opts.expectSeq }),
-          ...(opts.repo === undefined ? {} : { repo: path.resolve(opts.repo) }),
-          ...(opts.partial === true ? { result: 'partial' as const } : {}),
-        };
-        if (opts.wait !== undefined) {
-          const wait = waitOptionsOf(opts);
-          const at = opts.wait;
-          return recordedOutcome(
-            ctx,
-            runId,
-            await withSpinner(
-              io,
-              ctx.json,
-              `waiting for ${printableLocation(opts.wait)}`,
-              resolveBudget(wait).timeoutMs,
-              (signal) => collectRound(ctx.store, runId, at, { ...options, wait: { ...wait, signal } }),
-            ),
-          );
-        }
-        if (opts.findingsMd !== undefined) {
-          // the bytes as sent, bounded like every input: the prose parser refuses what is not UTF-8
-          const review = await readInput(opts.findingsMd, io, 'findings file', opts.maxBytes);
-          return recordedOutcome(ctx, runId, await recordFindingsMarkdown(ctx.store, runId, review, options));
-        }
-        const source = opts.report as string;
-        const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
-          new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
-        const report = parseJsonInput(
-          await readTextInput(source, io, 'report', { refuse, maxBytes: opts.maxBytes }),
+        const source = await sourceOf(io, opts);
+        const input = {
+          runId,
           source,
-          refuse,
-        );
-        return recordedOutcome(ctx, runId, await recordUntrustedReport(ctx.store, runId, report, options));
+          ...(opts.expectSeq === undefined ? {} : { expectSeq: opts.expectSeq }),
+          ...(opts.repo === undefined ? {} : { repo: opts.repo }),
+          ...(opts.partial === true ? { partial: true } : {}),
+        };
+        const result =
+          source.kind === 'wait'
+            ? await withSpinner(
+                io,
+                ctx.json,
+                `waiting for ${printableLocation(source.path)}`,
+                resolveBudget(source.wait ?? {}).timeoutMs,
+                (signal) => record({ ...ctx, signal }, input),
+              )
+            : await record(ctx, input);
+        return { json: result, text: recordedText(ctx.color, result) };
       }),
     );

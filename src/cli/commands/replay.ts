@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readIntactEvents } from '../../store/store.js';
+import { replay } from '../../operations/replay.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusWord, trailLine } from '../format.js';
@@ -17,16 +18,12 @@ export const registerReplay = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string) => {
-        const read = await readIntactEvents(ctx.store, runId);
-        const { trail, state } = read.folded;
-        const events = trail.map((t, i) => ({ ...t, at: read.events[i]?.at, by: read.events[i]?.by }));
+        const replayed = await replay(ctx, { runId });
         return {
-          json: { runId, status: state.status, round: state.round, events },
+          json: replayed,
           text: [
-            ...trail.map((t, i) =>
-              trailLine(ctx.color, t, { at: read.events[i]?.at, by: read.events[i]?.by }),
-            ),
-            `replayed ${trail.length} event(s): ${runId} is ${statusWord(ctx.color, state.status)}`,
+            ...replayed.events.map((e) => trailLine(ctx.color, e, e)),
+            `replayed ${replayed.events.length} event(s): ${t(runId)} is ${statusWord(ctx.color, replayed.status)}`,
           ].join('\n'),
         };
       }),

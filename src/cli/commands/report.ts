@@ -1,12 +1,8 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { historyOf } from '../../render/history.js';
-import { htmlReport } from '../../render/html.js';
-import { readIntactEvents } from '../../store/store.js';
+import { htmlPage } from '../../operations/artifacts.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { VERSION } from '../program.js';
-import { writeOutputFile } from '../write-output.js';
 
 export const registerReport = (program: Command, io: Io): Command =>
   program
@@ -19,14 +15,10 @@ export const registerReport = (program: Command, io: Io): Command =>
     .addHelpText('after', examples('clearance report pr-236 --html review.html'))
     .action(
       action(io, async (ctx, runId: string, opts: { html: string }) => {
-        const read = await readIntactEvents(ctx.store, runId);
-        const history = historyOf(read.events);
-        const page = htmlReport(history, { toolVersion: VERSION });
-        const file = path.resolve(opts.html);
-        await writeOutputFile(file, page, 'write', 'the report');
+        const written = await htmlPage(ctx, { runId, html: opts.html });
         return {
-          json: { runId, file, bytes: Buffer.byteLength(page), status: history.state.status },
-          text: `wrote ${file}: ${runId} is ${history.state.status} after round ${history.state.round}`,
+          json: written,
+          text: `wrote ${t(written.file)}: ${t(runId)} is ${written.status} after round ${written.round}`,
         };
       }),
     );

@@ -1,11 +1,8 @@
 import { type Command, Option } from 'commander';
-import { recordReproduction } from '../../driver/reproduce.js';
 import { ClearanceError } from '../../errors.js';
-import { resolveFindingRef } from '../../projections/rules/finding-ref.js';
-import { rerunsOn } from '../../projections/rules/reproductions.js';
-import { reproductionsPending } from '../../projections/views/reproductions.js';
+import { reproduce } from '../../operations/reproduce.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { maxBytesOption, readInput } from '../inputs.js';
 
 type Options = { stillFails?: boolean; noLongerFails?: boolean; output?: string; maxBytes?: number };
@@ -53,39 +50,20 @@ recorded" (exit 0), the other one is refused. Capture a new input to run it agai
             'usage',
             'reproduce needs exactly one of --still-fails or --no-longer-fails',
           );
-        const outcome = noLongerFails ? 'no-longer-fails' : 'still-fails';
         const output =
           opts.output === undefined
             ? undefined
             : await readInput(opts.output, io, 'reproduction output', opts.maxBytes);
-        const result = await recordReproduction(
-          ctx.store,
+        const r = await reproduce(ctx, {
           runId,
-          { finding, outcome, ...(output === undefined ? {} : { output }) },
-          actorOf(ctx),
-        );
-        const { state } = result.folded;
-        const round = state.round + 1;
-        const inputSha = state.capture?.inputSha ?? '';
-        const event = result.appended[0];
-        const findingId = resolveFindingRef(state.findings, finding);
-        // a retry appended nothing: the outcome (and output) on the record is the first one
-        const recorded = rerunsOn(state, round, inputSha).find((r) => r.findingId === findingId);
-        const pending = reproductionsPending(state).length;
-        const said = outcome === 'still-fails' ? 'still fails' : 'no longer fails';
+          finding,
+          outcome: noLongerFails ? 'no-longer-fails' : 'still-fails',
+          ...(output === undefined ? {} : { output }),
+        });
+        const said = r.outcome === 'still-fails' ? 'still fails' : 'no longer fails';
         return {
-          json: {
-            runId,
-            round,
-            inputSha,
-            findingId,
-            outcome,
-            outputSha: recorded?.outputSha ?? null,
-            seq: event?.seq ?? null,
-            alreadyRecorded: result.alreadyRecorded,
-            pending,
-          },
-          text: `${result.alreadyRecorded ? 'already recorded: ' : ''}the reproduction of ${findingId.slice(0, 12)} ${said} on round ${round}'s input; ${pending === 0 ? 'every reproduction has been re-run' : `${pending} reproduction(s) still to re-run`}`,
+          json: r,
+          text: `${r.alreadyRecorded ? 'already recorded: ' : ''}the reproduction of ${r.findingId.slice(0, 12)} ${said} on round ${r.round}'s input; ${r.pending === 0 ? 'every reproduction has been re-run' : `${r.pending} reproduction(s) still to re-run`}`,
         };
       }),
     );

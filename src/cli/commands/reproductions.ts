@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { reproductionsToRun } from '../../projections/views/reproductions.js';
-import { readIntactState } from '../../store/store.js';
+import { reproductions } from '../../operations/run-views.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -20,17 +20,16 @@ export const registerReproductions = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string) => {
-        const { state } = await readIntactState(ctx.store, runId);
-        const reproductions = reproductionsToRun(state);
+        const listed = await reproductions(ctx, { runId });
         return {
-          json: { runId, round: state.round, reproductions },
+          json: listed,
           text:
-            reproductions.length === 0
-              ? `no reproductions to re-run after round ${state.round} of ${runId}`
-              : reproductions
+            listed.reproductions.length === 0
+              ? `no reproductions to re-run after round ${listed.round} of ${t(runId)}`
+              : listed.reproductions
                   .map(
                     (r) =>
-                      `${r.findingId.slice(0, 12)} (${r.status}) ${r.citation} ${r.summary}\n  $ ${r.command}\n  expected while the problem is there: ${r.expected}${r.outcome === null ? '' : `\n  on the captured input: ${r.outcome}`}`,
+                      `${r.findingId.slice(0, 12)} (${r.status}) ${t(r.citation)} ${t(r.summary)}\n  $ ${t(r.command)}\n  expected while the problem is there: ${t(r.expected)}${r.outcome === null ? '' : `\n  on the captured input: ${r.outcome}`}`,
                   )
                   .join('\n'),
         };

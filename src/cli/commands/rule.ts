@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { ruleFinding } from '../../driver/lifecycle.js';
 import { ClearanceError } from '../../errors.js';
+import { rule } from '../../operations/rulings.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { statusWord } from '../format.js';
 import { personOf } from '../person.js';
 
@@ -30,23 +31,13 @@ Refused unless the run is blocked. --by NAME is required here and is never taken
             throw new ClearanceError('usage', 'rule needs exactly one of --fixed or --withdrawn');
           const person = personOf(ctx.command);
           const status = opts.fixed === true ? 'fixed' : 'withdrawn';
-          const result = await ruleFinding(ctx.store, runId, { finding, status, ...person }, actorOf(ctx));
-          const event = result.appended[0];
-          const { state } = result.folded;
+          const r = await rule(ctx, { runId, finding, status, ...person });
           return {
-            json: {
-              runId,
-              findingId: event?.type === 'finding.ruled' ? event.data.findingId : finding,
-              findingStatus: status,
-              by: person.by,
-              status: state.status,
-              convergedBy: state.convergedBy?.by ?? null,
-              seq: event?.seq ?? null,
-            },
+            json: r,
             text:
-              state.convergedBy === null
-                ? `ruled ${status} by ${person.by}; the run is still ${statusWord(ctx.color, state.status)}`
-                : `ruled ${status} by ${person.by}: ${runId} is converged by ruling of ${state.convergedBy.by}`,
+              r.convergedBy === null
+                ? `ruled ${status} by ${t(r.by)}; the run is still ${statusWord(ctx.color, r.status)}`
+                : `ruled ${status} by ${t(r.by)}: ${t(runId)} is converged by ruling of ${t(r.convergedBy)}`,
           };
         },
       ),

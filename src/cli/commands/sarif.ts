@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
-import { ClearanceError } from '../../errors.js';
-import { historyOf } from '../../render/history.js';
-import { sarifLog } from '../../render/sarif.js';
-import { readIntactEvents } from '../../store/store.js';
+import { sarif } from '../../operations/artifacts.js';
+import { jsonText } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../inputs.js';
-import { VERSION } from '../program.js';
 
 export const registerSarif = (program: Command, io: Io): Command =>
   program
@@ -26,25 +23,10 @@ Prints the SARIF log on stdout (under --json: {"ok":true,"runId","round","sarif"
     )
     .action(
       action(io, async (ctx, runId: string, opts: { round?: number }) => {
-        const read = await readIntactEvents(ctx.store, runId);
-        const history = historyOf(read.events);
-        const last = history.state.round;
-        if (last === 0)
-          throw new ClearanceError(
-            'usage',
-            `run ${runId} has no round that ended yet: record round 1 first`,
-            {
-              runId,
-            },
-          );
-        const round = opts.round ?? last;
-        if (round > last)
-          throw new ClearanceError(
-            'usage',
-            `--round ${round}: run ${runId} has ended ${last} round(s); give --round 1 to ${last}`,
-            { runId, round, last },
-          );
-        const sarif = sarifLog(history, { round, toolVersion: VERSION });
-        return { json: { runId, round, sarif }, text: JSON.stringify(sarif, null, 2) };
+        const result = await sarif(ctx, {
+          runId,
+          ...(opts.round === undefined ? {} : { round: opts.round }),
+        });
+        return { json: result, text: jsonText(result.sarif, 2) };
       }),
     );

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { failStage, finishStage, startStage } from '../../driver/lifecycle.js';
 import { ClearanceError } from '../../errors.js';
 import type { Cost } from '../../events/policy.js';
+import { type StageResult, type StageStep, stage } from '../../operations/stage.js';
 import { describeCost } from '../../projections/views/cost.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
-import { actorOf, type Io } from '../context.js';
+import type { Io } from '../context.js';
 import { collect, maxBytesOption, parseCost, readInput } from '../inputs.js';
 
 type Options = {
@@ -60,75 +61,43 @@ export const registerStage = (program: Command, io: Io): Command =>
       ),
     )
     .action(
-      action(io, async (ctx, runId: string, stage: string, opts: Options) => {
+      action(io, async (ctx, runId: string, name: string, opts: Options) => {
         const modes = [opts.start === true, opts.finish === true, opts.fail !== undefined].filter(
           Boolean,
         ).length;
         if (modes !== 1)
           throw new ClearanceError('usage', 'stage needs exactly one of --start, --finish or --fail');
-        const runner = opts.runner ?? ctx.by;
-        const actor = actorOf(ctx);
+        const runner = opts.runner === undefined ? {} : { runner: opts.runner };
+        const cost = opts.cost === undefined ? {} : { cost: opts.cost };
+        let step: StageStep;
         if (opts.start === true) {
-          const result = await startStage(
-            ctx.store,
-            runId,
-            {
-              stage,
-              commands: opts.command ?? [],
-              ...(opts.estimate === undefined ? {} : { estimate: opts.estimate }),
-            },
-            actor,
-          );
-          const round = result.folded.state.round + 1;
-          return {
-            json: { runId, round, stage, event: 'stage.started', seq: result.appended[0]?.seq ?? null },
-            text: `round ${round}: stage ${stage} started`,
+          step = {
+            kind: 'start',
+            commands: opts.command ?? [],
+            ...(opts.estimate === undefined ? {} : { estimate: opts.estimate }),
           };
-        }
-        if (opts.finish === true) {
+        } else if (opts.finish === true) {
           if (opts.output === undefined)
             throw new ClearanceError(
               'usage',
               'stage --finish needs --output <file>: the output is archived with the event',
             );
           const output = await readInput(opts.output, io, 'stage output', opts.maxBytes);
-          const result = await finishStage(
-            ctx.store,
-            runId,
-            { stage, output, runner, ...(opts.cost === undefined ? {} : { cost: opts.cost }) },
-            actor,
-          );
-          const event = result.appended[0];
-          const outputSha = event?.type === 'stage.finished' ? event.data.outputSha : null;
-          const round = result.folded.state.round + 1;
-          return {
-            json: {
-              runId,
-              round,
-              stage,
-              event: 'stage.finished',
-              outputSha,
-              seq: event?.seq ?? null,
-              spent: result.folded.state.spent,
-            },
-            text: `round ${round}: stage ${stage} finished (output ${outputSha?.slice(0, 12)}…, ${describeCost(opts.cost ?? {})}); spent so far: ${describeCost(result.folded.state.spent)}`,
-          };
-        }
-        const result = await failStage(
-          ctx.store,
-          runId,
-          {
-            stage,
-            reason: opts.fail as string,
-            runner,
-            ...(opts.cost === undefined ? {} : { cost: opts.cost }),
-          },
-          actor,
-        );
-        const round = result.folded.state.round + 1;
-        return {
-          json: { runId, round, stage, event: 'stage.failed', seq: result.appended[0]?.seq ?? null },
-          text: `round ${round}: stage ${stage} failed (${opts.fail}); it will run again`,
-        };
+          step = { kind: 'finish', output, ...cost, ...runner };
+        } else step = { kind: 'fail', reason: opts.fail as string, ...cost, ...runner };
+        const result = await stage(ctx, { runId, stage: name, step });
+        return { json: result, text: stageText(result) };
       }),
     );
+
+const stageText = (r: StageResult): string => {
+  const head = `round ${r.round}: stage ${t(r.stage)}`;
+  switch (r.event) {
+    case 'stage.started':
+      return `${head} started`;
+    case 'stage.finished':
+      return `${head} finished (output ${r.outputSha?.slice(0, 12)}…, ${describeCost(r.cost ?? {})}); spent so far: ${describeCost(r.spent ?? {})}`;
+    case 'stage.failed':
+      return `${head} failed (${t(r.reason ?? '')}); it will run again`;
+  }
+};

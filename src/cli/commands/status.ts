@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
-import { statusOf } from '../../projections/views/status.js';
-import { readIntactStatus } from '../../store/store.js';
+import { listRuns, status } from '../../operations/status.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusText, statusWord } from '../format.js';
-import { formatOption, githubOutput, type OutputFormat, verdictAnnotation } from '../github-format.js';
+import { formatOption, githubOutcome, type OutputFormat } from '../github-format.js';
 
 export const registerStatus = (program: Command, io: Io): Command =>
   program
@@ -30,42 +30,26 @@ export const registerStatus = (program: Command, io: Io): Command =>
               'usage',
               'status --format github needs a run: clearance status <run> --format github',
             );
-          const runs = [];
-          // one run at a time, from its fold checkpoint where it matches: only a line each is kept
-          for (const id of await ctx.store.listRuns()) {
-            const read = await ctx.store.readRunSummary(id);
-            runs.push({
-              runId: id,
-              status: read.issue === null ? read.status : 'damaged',
-              round: read.round,
-              maxRounds: read.maxRounds,
-            });
-          }
+          const listing = await listRuns(ctx);
           return {
-            json: { store: ctx.store.where, runs },
+            json: listing,
             text:
-              runs.length === 0
-                ? `no runs in ${ctx.store.where}`
-                : runs
+              listing.runs.length === 0
+                ? `no runs in ${t(listing.store)}`
+                : listing.runs
                     .map(
                       (r) =>
-                        `${r.runId}  ${statusWord(ctx.color, r.status)}  round ${r.round}/${r.maxRounds ?? '?'}`,
+                        `${t(r.runId)}  ${statusWord(ctx.color, r.status)}  round ${r.round}/${r.maxRounds ?? '?'}`,
                     )
                     .join('\n'),
           };
         }
-        const read = await readIntactStatus(ctx.store, runId);
-        const view = statusOf(read.state);
+        if (opts.format === 'github' && !ctx.json) return githubOutcome(ctx, { runId });
+        const view = await status(ctx, { runId });
         const torn =
-          read.tornTail === null
+          view.tornTail === null
             ? ''
-            : `\nnote: a torn tail of ${read.tornTail.bytes} byte(s) (never acknowledged) is ignored`;
-        return {
-          json: { ...view, seq: read.lastSeq, tornTail: read.tornTail },
-          text:
-            opts.format === 'github' && !ctx.json
-              ? await githubOutput(ctx, read.state, verdictAnnotation(read.state))
-              : statusText(ctx.color, view, read.lastSeq) + torn,
-        };
+            : `\nnote: a torn tail of ${view.tornTail.bytes} byte(s) (never acknowledged) is ignored`;
+        return { json: view, text: statusText(ctx.color, view, view.seq) + torn };
       }),
     );

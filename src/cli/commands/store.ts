@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { initStore } from '../../operations/store-init.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
@@ -28,20 +30,15 @@ A directory store needs no init: it is created by the first \`open\`.`,
     )
     .action(
       action(io, async (ctx) => {
-        if (ctx.location.kind === 'file') {
-          return {
-            json: { store: ctx.location.dir, kind: 'file', from: null, to: null },
-            text: `${ctx.location.dir} is a directory store: it needs no init (the first \`clearance open\` creates it)`,
-          };
-        }
-        const { initPostgresStore } = await import('../../store/postgres/index.js');
-        const { where, from, to } = await initPostgresStore(ctx.location.url);
+        const r = await initStore(ctx.location);
         return {
-          json: { store: where, kind: 'postgres', from, to },
+          json: r,
           text:
-            from === to
-              ? `the ${where} already holds clearance schema version ${to}: nothing to do`
-              : `the ${where} now holds clearance schema version ${to}${from === null ? ' (created)' : ` (upgraded from ${from})`}`,
+            r.kind === 'file'
+              ? `${t(r.store)} is a directory store: it needs no init (the first \`clearance open\` creates it)`
+              : r.from === r.to
+                ? `the ${t(r.store)} already holds clearance schema version ${r.to}: nothing to do`
+                : `the ${t(r.store)} now holds clearance schema version ${r.to}${r.from === null ? ' (created)' : ` (upgraded from ${r.from})`}`,
         };
       }),
     );

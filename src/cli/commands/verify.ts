@@ -1,30 +1,15 @@
 import type { Command } from 'commander';
-import { ClearanceError } from '../../errors.js';
-import type { ObjectProblem } from '../../store/objects.js';
-import { integrityError, type RunStateRead } from '../../store/read.js';
+import { ClearanceError, isClearanceError } from '../../errors.js';
+import { type VerifiedRun, verify } from '../../operations/verify.js';
+import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 
-const summary = (read: RunStateRead, objects: ReadonlyArray<ObjectProblem>) => ({
-  runId: read.runId,
-  intact: read.issue === null && objects.length === 0,
-  events: read.events,
-  lastSeq: read.lastSeq,
-  lastHash: read.lastHash,
-  head: read.head.state,
-  beyondHead: read.beyondHead,
-  tornTail: read.tornTail,
-  issue: read.issue,
-  objects,
-  refused: read.refused,
-});
-
-type Summary = ReturnType<typeof summary>;
-
-const describe = (s: Summary): string => {
+const describe = (s: VerifiedRun): string => {
+  const run = t(s.runId);
   if (s.issue !== null)
-    return `${s.runId}: DAMAGED at line ${s.issue.line} (byte ${s.issue.offset}): ${s.issue.cause}`;
-  const broken = s.objects.map((o) => `${s.runId}: archived output ${o.sha} is ${o.problem}`);
+    return `${run}: DAMAGED at line ${s.issue.line} (byte ${s.issue.offset}): ${t(s.issue.cause)}`;
+  const broken = s.objects.map((o) => `${run}: archived output ${t(o.sha)} is ${o.problem}`);
   const notes = [
     s.tornTail === null
       ? ''
@@ -39,9 +24,17 @@ const describe = (s: Summary): string => {
   ].filter((n) => n !== '');
   const state = s.objects.length === 0 ? 'intact' : 'log intact, archive DAMAGED';
   return [
-    `${s.runId}: ${state}, ${s.events} event(s), last seq ${s.lastSeq}, head ${s.lastHash.slice(0, 12)}…${notes.map((n) => `\n  note: ${n}`).join('')}`,
+    `${run}: ${state}, ${s.events} event(s), last seq ${s.lastSeq}, head ${s.lastHash.slice(0, 12)}…${notes.map((n) => `\n  note: ${n}`).join('')}`,
     ...broken,
   ].join('\n');
+};
+
+/** A damaged store's refusal says every run it checked, then why it refused. */
+const withEveryRun = (error: unknown): unknown => {
+  if (!isClearanceError(error) || error.code !== 'integrity' || !Array.isArray(error.details.runs))
+    return error;
+  const runs = error.details.runs as ReadonlyArray<VerifiedRun>;
+  return new ClearanceError('integrity', `${runs.map(describe).join('\n')}\n${error.message}`, error.details);
 };
 
 export const registerVerify = (program: Command, io: Io): Command =>
@@ -57,33 +50,15 @@ export const registerVerify = (program: Command, io: Io): Command =>
     )
     .action(
       action(io, async (ctx, runId: string | undefined) => {
-        const ids = runId === undefined ? await ctx.store.listRuns() : [runId];
-        const runs: Summary[] = [];
-        // one run at a time, keeping its summary only: every byte is checked, no checkpoint is trusted
-        let damaged: RunStateRead | undefined;
-        for (const id of ids) {
-          const read = await ctx.store.readRunState(id);
-          if (read.issue !== null) damaged ??= read;
-          runs.push(summary(read, read.issue === null ? await ctx.store.checkObjects(id, read.outputs) : []));
-        }
-        if (damaged !== undefined) {
-          const error = integrityError(damaged) as ClearanceError;
-          throw new ClearanceError('integrity', `${runs.map(describe).join('\n')}\n${error.message}`, {
-            ...error.details,
-            runs,
-          });
-        }
-        const archive = runs.find((r) => r.objects.length > 0);
-        if (archive !== undefined) {
-          throw new ClearanceError(
-            'integrity',
-            `${runs.map(describe).join('\n')}\nrun ${archive.runId}'s archive is missing or has changed outputs its log names`,
-            { runs },
-          );
-        }
+        const verified = await verify(ctx, runId === undefined ? {} : { runId }).catch((e: unknown) => {
+          throw withEveryRun(e);
+        });
         return {
-          json: { runs },
-          text: runs.length === 0 ? `no runs in ${ctx.store.where}` : runs.map(describe).join('\n'),
+          json: verified,
+          text:
+            verified.runs.length === 0
+              ? `no runs in ${t(ctx.store.where)}`
+              : verified.runs.map(describe).join('\n'),
         };
       }),
     );

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { printableLocation, waitForReportAt } from '../../completion/at.js';
+import { printableLocation } from '../../completion/at.js';
 import { resolveBudget } from '../../completion/budget.js';
 import { ClearanceError } from '../../errors.js';
+import { wait } from '../../operations/reports.js';
+import { jsonText } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../inputs.js';
@@ -38,22 +40,13 @@ A report of another run, round or input is ignored: waiting goes on.`,
           );
         }
         const options = waitOptionsOf(opts);
-        const budget = resolveBudget(options);
         const collected = await withSpinner(
           io,
           ctx.json,
           `waiting for ${printableLocation(path)}`,
-          budget.timeoutMs,
-          (signal) => waitForReportAt(path, { runId: run, round, inputSha }, { ...options, signal }),
+          resolveBudget(options).timeoutMs,
+          (signal) => wait({ signal }, { path, runId: run, round, inputSha, wait: options }),
         );
-        return {
-          json: {
-            path: printableLocation(path),
-            report: collected.report,
-            bytes: collected.bytes,
-            waitedMs: collected.waitedMs,
-          },
-          text: JSON.stringify(collected.report, null, 2),
-        };
+        return { json: collected, text: jsonText(collected.report, 2) };
       }),
     );

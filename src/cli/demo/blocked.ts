@@ -1,48 +1,35 @@
-import { captureRound } from '../../driver/capture.js';
-import { openReview } from '../../driver/open.js';
-import { recordReport } from '../../driver/record.js';
 import { isClearanceError } from '../../errors.js';
 import { PRESETS } from '../../events/policy.js';
-import { explain, renderExplanation } from '../../projections/views/explain.js';
+import { capture } from '../../operations/capture.js';
+import { open } from '../../operations/open.js';
+import { explain } from '../../operations/run-views.js';
+import { renderExplanation } from '../../projections/views/explain.js';
+import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { statusWord } from '../format.js';
+import { recordReport } from './loop.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, report, revision } from './scenario.js';
 
 /** A loop that hits the cap: nobody touches the file with the major, so it is never decided. */
 export const blockedLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
-  const { dir, by } = ctx;
   n.step(`A second run, ${runId}: the major is never addressed`);
   n.command(`open ${runId} --input-sha ${revision(1).slice(0, 12)}…`);
-  await openReview(
-    dir,
-    { runId, policy: PRESETS.default, capture: { inputSha: revision(1), touchedFiles: [], renames: [] } },
-    by,
-  );
-  let last = await recordReport(dir, runId, report(runId, 1, revision(1), { candidates: [MAJOR] }), { by });
-  n.say(`round 1: ${statusWord(ctx.color, last.folded.state.status)} (1 blocking finding)`);
+  await open(ctx, { runId, inputSha: revision(1) });
+  let last = await recordReport(ctx, runId, report(runId, 1, revision(1), { candidates: [MAJOR] }));
+  n.say(`round 1: ${statusWord(ctx.color, last.status)} (1 blocking finding)`);
   for (let round = 2; round <= PRESETS.default.maxRounds; round += 1) {
-    await captureRound(
-      dir,
-      runId,
-      { inputSha: revision(round), touchedFiles: ['README.md'], renames: [] },
-      { by },
-    );
-    last = await recordReport(dir, runId, report(runId, round, revision(round)), { by });
+    await capture(ctx, { runId, inputSha: revision(round), touched: ['README.md'] });
+    last = await recordReport(ctx, runId, report(runId, round, revision(round)));
     n.say(
-      `round ${round}: only README.md changed; the finding carries forward → ${statusWord(ctx.color, last.folded.state.status)}`,
+      `round ${round}: only README.md changed; the finding carries forward → ${statusWord(ctx.color, last.status)}`,
     );
   }
-  n.say(renderExplanation(explain(last.folded.state)));
+  n.say(renderExplanation(await explain(ctx, { runId })));
   try {
-    await captureRound(
-      dir,
-      runId,
-      { inputSha: revision(5), touchedFiles: [MAJOR.file], renames: [] },
-      { by },
-    );
+    await capture(ctx, { runId, inputSha: revision(5), touched: [MAJOR.file] });
   } catch (error) {
     if (!isClearanceError(error)) throw error;
-    n.say(`a 5th round: ${ctx.color.red('✗ refused')} ${error.code}: ${error.message}`);
+    n.say(`a 5th round: ${ctx.color.red('✗ refused')} ${error.code}: ${t(error.message)}`);
   }
 };

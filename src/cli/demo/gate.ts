@@ -3,15 +3,14 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gate } from '../../driver/gate.js';
-import { captureFirstRound, openReview } from '../../driver/open.js';
-import { recordFindingsMarkdown } from '../../driver/record.js';
 import { isClearanceError } from '../../errors.js';
-import { PRESETS } from '../../events/policy.js';
-import type { GateVerdict } from '../../projections/views/gate.js';
-import { readIntactRunState } from '../../store/read.js';
+import { gate } from '../../operations/gate.js';
+import { open } from '../../operations/open.js';
+import { record } from '../../operations/record.js';
+import { status } from '../../operations/status.js';
+import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
-import { recordedOutcome } from '../recorded.js';
+import { recordedText } from '../recorded.js';
 import type { Narrator } from './narrator.js';
 
 const execFileAsync = promisify(execFile);
@@ -81,61 +80,64 @@ const quoted = (text: string): string =>
  * a pass converges, the gate approves, and then refuses once the spec's bytes or HEAD move.
  */
 export const gateLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
-  const { dir, by } = ctx;
   const c = ctx.color;
   if (await gitMissing()) {
     n.step(`Skipped: the approval-gate run ${runId} needs git, and git is not installed or not on PATH`);
     return;
   }
-  const gateSays = (verdict: GateVerdict): string =>
-    verdict.approved
-      ? `${c.green('✓')} ${verdict.message}`
-      : `${c.red('✗ refused')} ${verdict.reason}: ${verdict.message}`;
+  /** What the gate says: its approval, or the refusal it throws, as `clearance gate` prints them. */
+  const gateSays = async (): Promise<string> => {
+    try {
+      return `${c.green('✓')} ${t((await gate(ctx, { runId })).message)}`;
+    } catch (error) {
+      if (!isClearanceError(error) || typeof error.details.reason !== 'string') throw error;
+      return `${c.red('✗ refused')} ${error.details.reason}: ${t(error.message.replace(/^gate refused: /, ''))}`;
+    }
+  };
+  const review = (markdown: string) => record(ctx, { runId, source: { kind: 'markdown', review: markdown } });
 
   n.step(`A third run, ${runId}: a spec in a real git repository, reviewed under issueflow`);
   const repo = await makeRepository();
   const spec = path.join(repo, 'docs', 'spec.md');
   n.say(c.dim(`a fresh repository at ${repo}: src/service.js (3 lines) and docs/spec.md, one commit`));
   n.command(`open ${runId} --policy issueflow --repo ${repo} --artifact ${spec}`);
-  const subject = { repo, artifact: spec };
-  const capture = await captureFirstRound(dir, subject);
-  await openReview(dir, { runId, policy: PRESETS.issueflow, subject, capture }, by);
+  const opened = await open(ctx, { runId, policy: 'issueflow', repo, artifact: spec });
   n.say(
-    `round 1 will review commit ${capture.commit?.slice(0, 12)} and docs/spec.md (sha256 ${capture.artifactSha?.slice(0, 12)}…);\nunder issueflow every citation must resolve at that commit`,
+    `round 1 will review commit ${opened.capture?.commit?.slice(0, 12)} and docs/spec.md (sha256 ${opened.capture?.artifactSha?.slice(0, 12)}…);\nunder issueflow every citation must resolve at that commit`,
   );
 
   n.step('Round 1, first try: a finding cites a line that does not exist');
   n.command(`record ${runId} --findings-md review-1.md`);
   n.say(quoted(NOWHERE));
   try {
-    await recordFindingsMarkdown(dir, runId, NOWHERE, { by });
+    await review(NOWHERE);
     n.say(c.red('unexpected: the citation was accepted'));
   } catch (error) {
     if (!isClearanceError(error)) throw error;
-    n.say(`${c.red('✗ refused')} ${error.code}: ${error.message}`);
+    n.say(`${c.red('✗ refused')} ${error.code}: ${t(error.message)}`);
   }
-  const { lastSeq } = await readIntactRunState(dir, runId);
-  n.say(c.dim(`nothing was written: the log still ends at seq ${lastSeq}`));
+  const { seq } = await status(ctx, { runId });
+  n.say(c.dim(`nothing was written: the log still ends at seq ${seq}`));
 
   n.step('Round 1: the reviewer registers a pass, and says what it did not examine');
   n.command(`record ${runId} --findings-md review-1.md`);
   n.say(quoted(PASS));
-  n.say(recordedOutcome(ctx, runId, await recordFindingsMarkdown(dir, runId, PASS, { by })).text);
+  n.say(recordedText(c, await review(PASS)));
 
   n.step('Ask the gate: is what is in front of it what was reviewed?');
   n.command(`gate ${runId}`);
-  n.say(gateSays(await gate(dir, runId)));
+  n.say(await gateSays());
 
   n.step('Edit docs/spec.md (add an Uninstall section) and ask again');
   await writeFile(spec, `${SPEC}${UNINSTALL}`);
   n.command(`gate ${runId}`);
-  n.say(gateSays(await gate(dir, runId)));
+  n.say(await gateSays());
 
   n.step('Commit the edit, restore docs/spec.md to the reviewed bytes, and ask again');
   const head = await commitAll(repo, 'document uninstall');
   await writeFile(spec, SPEC);
   n.say(c.dim(`HEAD is now ${head.slice(0, 12)}; docs/spec.md holds the reviewed bytes again`));
   n.command(`gate ${runId}`);
-  n.say(gateSays(await gate(dir, runId)));
+  n.say(await gateSays());
   n.say('same spec bytes, but a commit nobody reviewed: the approval does not carry over');
 };

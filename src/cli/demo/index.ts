@@ -1,8 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { listRuns } from '../../store/list.js';
-import { readIntactRun } from '../../store/read.js';
+import { replay } from '../../operations/replay.js';
+import { explain } from '../../operations/run-views.js';
+import { listRuns, status } from '../../operations/status.js';
+import { fileStore } from '../../store/store.js';
+import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { statusWord, trailLine } from '../format.js';
 import type { Outcome } from '../output.js';
@@ -16,7 +19,8 @@ import { panelLoop } from './panel.js';
 /** `clearance demo`: a whole loop in a fresh temporary store, printed for a person. */
 export const runDemo = async (base: Context): Promise<Outcome> => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-demo-'));
-  const ctx: Context = { ...base, dir, by: 'demo' };
+  // every step is an operation on a store of its own, as `clearance --dir <dir> …` would run it
+  const ctx: Context = { ...base, dir, store: fileStore(dir), by: 'demo' };
   const n = narrator(ctx.color);
   const converging = 'demo-converges';
   const blocked = 'demo-blocked';
@@ -30,24 +34,19 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
 
   n.step(`Replay ${converging} from its log: every event, and what it did`);
   n.command(`replay ${converging}`);
-  const read = await readIntactRun(dir, converging);
-  n.say(
-    read.folded.trail
-      .map((t, i) => trailLine(ctx.color, t, { at: read.events[i]?.at, by: read.events[i]?.by }))
-      .join('\n'),
-  );
+  const replayed = await replay(ctx, { runId: converging });
+  n.say(replayed.events.map((e) => trailLine(ctx.color, e, e)).join('\n'));
 
-  const present = await listRuns(dir); // without git, demo-gate was skipped
+  // without git, demo-gate was skipped
+  const present = (await listRuns(ctx)).runs.map((r) => r.runId);
   const finals = await Promise.all(
     [converging, blocked, 'demo-gate', 'demo-staged', panel]
       .filter((runId) => present.includes(runId))
-      .map(async (runId) => ({
-        runId,
-        status: (await readIntactRun(dir, runId)).folded.state.status,
-        ...(runId === blocked
-          ? { convergedBy: (await readIntactRun(dir, runId)).folded.state.convergedBy?.by ?? null }
-          : {}),
-      })),
+      .map(async (runId) => {
+        const view = await status(ctx, { runId });
+        const ruling = runId === blocked ? { convergedBy: (await explain(ctx, { runId })).convergedBy } : {};
+        return { runId, status: view.status, ...ruling };
+      }),
   );
   const text = [
     ctx.color.bold(`clearance demo — a whole review loop in a fresh store: ${dir}`),
@@ -55,7 +54,7 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
     '',
     ...finals.map(
       (f) =>
-        `${f.runId}: ${statusWord(ctx.color, f.status)}${'convergedBy' in f && f.convergedBy !== null ? ` (by ruling of ${f.convergedBy}, after blocking at its cap)` : ''}`,
+        `${f.runId}: ${statusWord(ctx.color, f.status)}${'convergedBy' in f && f.convergedBy !== null && f.convergedBy !== undefined ? ` (by ruling of ${t(f.convergedBy)}, after blocking at its cap)` : ''}`,
     ),
     `Look around: clearance --dir ${dir} status`,
   ].join('\n');

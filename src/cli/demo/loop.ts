@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { captureRound } from '../../driver/capture.js';
-import { openReview } from '../../driver/open.js';
-import { recordReport } from '../../driver/record.js';
 import { isClearanceError } from '../../errors.js';
 import { findingId } from '../../events/finding-id.js';
-import { PRESETS } from '../../events/policy.js';
+import type { RoundReport } from '../../events/report.js';
 import { sha256Hex } from '../../events/sha256.js';
+import { capture } from '../../operations/capture.js';
+import { open } from '../../operations/open.js';
+import { record } from '../../operations/record.js';
 import { runPaths } from '../../store/paths.js';
+import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
-import { recordedOutcome } from '../recorded.js';
+import { recordedText } from '../recorded.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, NIT, REVISION_A, REVISION_B, report } from './scenario.js';
 
@@ -17,36 +18,42 @@ const logDigest = async (dir: string, runId: string) => {
   return `${bytes.length} bytes, sha256 ${sha256Hex(bytes).slice(0, 16)}…`;
 };
 
+/** `clearance record RUN --report FILE`, as the demo's reviewer hands it in. */
+export const recordReport = (ctx: Context, runId: string, r: RoundReport) =>
+  record(ctx, { runId, source: { kind: 'report', report: r } });
+
 /** A loop that converges: a refused round 2 leaves the log untouched, the corrected one converges. */
 export const convergingLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
-  const { dir, by } = ctx;
+  const { dir } = ctx;
   n.step(`Open run ${runId} under the default policy (major blocks, nit advises, at most 4 rounds)`);
   n.command(`open ${runId} --policy default`);
-  await openReview(dir, { runId, policy: PRESETS.default }, by);
+  await open(ctx, { runId, policy: 'default' });
 
   n.step('Capture revision A: the input round 1 reviews');
   n.command(`capture ${runId} --input-sha ${REVISION_A.slice(0, 12)}…`);
-  await captureRound(dir, runId, { inputSha: REVISION_A, touchedFiles: [], renames: [] }, { by });
+  await capture(ctx, { runId, inputSha: REVISION_A });
 
   n.step('Round 1: the reviewer reports a major and a nit');
   n.command(`record ${runId} --report round-1.json`);
-  const r1 = await recordReport(dir, runId, report(runId, 1, REVISION_A, { candidates: [MAJOR, NIT] }), {
-    by,
-  });
-  n.say(recordedOutcome(ctx, runId, r1).text);
+  n.say(
+    recordedText(
+      ctx.color,
+      await recordReport(ctx, runId, report(runId, 1, REVISION_A, { candidates: [MAJOR, NIT] })),
+    ),
+  );
 
   n.step(`Capture revision B: the author pushed a fix touching ${MAJOR.file}`);
   n.command(`capture ${runId} --input-sha ${REVISION_B.slice(0, 12)}… --touched ${MAJOR.file}`);
-  await captureRound(dir, runId, { inputSha: REVISION_B, touchedFiles: [MAJOR.file], renames: [] }, { by });
+  await capture(ctx, { runId, inputSha: REVISION_B, touched: [MAJOR.file] });
 
   n.step('Round 2, first try: the report says nothing about the major in the touched file');
   const before = await logDigest(dir, runId);
   try {
-    await recordReport(dir, runId, report(runId, 2, REVISION_B), { by });
+    await recordReport(ctx, runId, report(runId, 2, REVISION_B));
     n.say(ctx.color.red('unexpected: the report was accepted'));
   } catch (error) {
     if (!isClearanceError(error)) throw error;
-    n.say(`${ctx.color.red('✗ refused')} ${error.code}: ${error.message}`);
+    n.say(`${ctx.color.red('✗ refused')} ${error.code}: ${t(error.message)}`);
   }
   const after = await logDigest(dir, runId);
   n.say(
@@ -59,6 +66,10 @@ export const convergingLoop = async (ctx: Context, n: Narrator, runId: string): 
     status: 'fixed' as const,
     evidence: 'the handle is closed in a finally block; the abort test passes',
   };
-  const r2 = await recordReport(dir, runId, report(runId, 2, REVISION_B, { decisions: [decision] }), { by });
-  n.say(recordedOutcome(ctx, runId, r2).text);
+  n.say(
+    recordedText(
+      ctx.color,
+      await recordReport(ctx, runId, report(runId, 2, REVISION_B, { decisions: [decision] })),
+    ),
+  );
 };

@@ -1,16 +1,16 @@
-import { captureRound } from '../../driver/capture.js';
-import { contribute, recordMerged } from '../../driver/contribute.js';
-import { openReview } from '../../driver/open.js';
 import { PRESETS } from '../../events/policy.js';
 import type { RoundReport } from '../../events/report.js';
-import { explain, renderExplanation } from '../../projections/views/explain.js';
-import { openBlockingFindings } from '../../projections/views/findings.js';
-import { statusOf } from '../../projections/views/status.js';
-import type { AppendResult } from '../../store/append.js';
-import { readIntactRun } from '../../store/read.js';
+import { capture } from '../../operations/capture.js';
+import { contribute } from '../../operations/contributions.js';
+import { open } from '../../operations/open.js';
+import { record } from '../../operations/record.js';
+import { replay } from '../../operations/replay.js';
+import { explain, findings } from '../../operations/run-views.js';
+import { status } from '../../operations/status.js';
+import { renderExplanation } from '../../projections/views/explain.js';
 import type { Context } from '../context.js';
 import { shortId, statusText, trailLine } from '../format.js';
-import { recordedOutcome } from '../recorded.js';
+import { recordedText } from '../recorded.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, NIT, report, revision } from './scenario.js';
 
@@ -48,34 +48,26 @@ type HandIn = Readonly<{ expert: string; report: RoundReport; file: string }>;
  * the round is partial and names them. In round 2 the three experts hand in and the run converges.
  */
 export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
-  const { dir, by } = ctx;
   const c = ctx.color;
-  const handIn = async ({ expert, report: r, file }: HandIn): Promise<AppendResult> => {
+  const handIn = async ({ expert, report: r, file }: HandIn): Promise<void> => {
     n.command(`contribute ${runId} --expert ${expert} --report ${file}`);
-    const done = await contribute(dir, runId, r, expert, { by });
+    await contribute(ctx, { runId, report: r, expert });
     const ruled = r.verifications?.length ?? 0;
     const counts = `${r.candidates.length} candidate(s), ${r.decisions.length} decision(s)${ruled === 0 ? '' : `, ${ruled} verdict(s)`}`;
     n.say(`${expert} handed in ${counts}`);
-    return done;
   };
-  const closeRound = async (): Promise<AppendResult> => {
+  const closeRound = async (): Promise<void> => {
     n.command(`record ${runId} --merge`);
-    const closed = await recordMerged(dir, runId, { by });
-    n.say(recordedOutcome(ctx, runId, closed).text);
-    return closed;
+    n.say(recordedText(c, await record(ctx, { runId, source: { kind: 'merge' } })));
   };
 
   n.step(`A panel, ${runId}: three reviewers a round (policy experts: ${EXPERTS.join(', ')})`);
   n.command(`open ${runId} --policy-file panel.json --input-sha ${revision(1).slice(0, 12)}…`);
-  await openReview(
-    dir,
-    {
-      runId,
-      policy: { ...PRESETS.default, name: 'panel', experts: [...EXPERTS] },
-      capture: { inputSha: revision(1), touchedFiles: [], renames: [] },
-    },
-    by,
-  );
+  await open(ctx, {
+    runId,
+    policy: { ...PRESETS.default, name: 'panel', experts: [...EXPERTS] },
+    inputSha: revision(1),
+  });
 
   n.step(
     'Round 1: security and correctness flag the same line, a verifier refutes one candidate, style hands in nothing',
@@ -113,21 +105,22 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
   ];
   for (const h of round1) await handIn(h);
   n.say(c.dim('style is still missing: record --merge records it absent (collect would, at its deadline)'));
-  const r1 = await closeRound();
+  await closeRound();
 
   n.step(
     'Why round 1 ended as it did: one finding from two candidates, corroborated; the refuted one dropped; the absent named',
   );
   n.command(`explain ${runId}`);
-  n.say(renderExplanation(explain(r1.folded.state)));
+  n.say(renderExplanation(await explain(ctx, { runId })));
   n.command(`status ${runId}`);
-  n.say(statusText(c, statusOf(r1.folded.state), r1.appended.at(-1)?.seq ?? 0));
+  const view = await status(ctx, { runId });
+  n.say(statusText(c, view, view.seq));
 
-  const [finding] = openBlockingFindings(r1.folded.state);
+  const [finding] = (await findings(ctx, { runId, status: 'open' })).findings.filter((f) => f.blocking);
   if (finding === undefined) throw new Error('demo: round 1 should leave one blocking finding open');
   n.step(`Round 2: the author fixes ${MAJOR.file}; all three hand in`);
   n.command(`capture ${runId} --input-sha ${revision(2).slice(0, 12)}… --touched ${MAJOR.file}`);
-  await captureRound(dir, runId, { inputSha: revision(2), touchedFiles: [MAJOR.file], renames: [] }, { by });
+  await capture(ctx, { runId, inputSha: revision(2), touched: [MAJOR.file] });
   const fixed = (evidence: string) => ({ id: shortId(finding.id), status: 'fixed' as const, evidence });
   const round2: ReadonlyArray<HandIn> = [
     {
@@ -157,6 +150,6 @@ export const panelLoop = async (ctx: Context, n: Narrator, runId: string): Promi
 
   n.step(`Replay ${runId}: every contribution, the absence, and what each merged round was made of`);
   n.command(`replay ${runId}`);
-  const read = await readIntactRun(dir, runId);
-  n.say(read.folded.trail.map((t, i) => trailLine(c, t, { by: read.events[i]?.by })).join('\n'));
+  const replayed = await replay(ctx, { runId });
+  n.say(replayed.events.map((e) => trailLine(c, e, { by: e.by })).join('\n'));
 };

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import * as out from './commands.js';
 import { Failure } from './parts.js';
+import * as out from './results.js';
 
 /**
  * Every command's `--json` success shape, by command name (`--help` and `--version` too). `mcp`

@@ -81,18 +81,32 @@ export const StageOutput = z.strictObject({
   event: z.enum(['stage.started', 'stage.finished', 'stage.failed']),
   seq: Seq.nullable(),
   outputSha: Sha.nullable().optional().describe('stage.finished: the archived output'),
+  cost: Cost.optional().describe('stage.finished and stage.failed: what the stage spent'),
   spent: Cost.optional().describe("stage.finished: the run's spending so far"),
+  reason: z.string().optional().describe('stage.failed: why (the stage runs again)'),
 });
 
 export const RecordOutput = z.strictObject({
   ok,
   runId: RunId,
   round: z.number().int().describe('the last round that ended'),
+  result: z
+    .enum(['complete', 'partial', 'none', 'ci_failed'])
+    .nullable()
+    .describe('how that round ended (null: no round has ended yet)'),
+  reason: z.string().nullable().describe('why it ended without a complete report, when it did'),
   status: RunStatus,
   seq: Seq.nullable(),
   opened: z.array(Sha).describe('findings this round opened'),
+  openedFindings: z
+    .array(z.strictObject({ id: Sha, severity: z.string(), citation: z.string(), summary: z.string() }))
+    .describe('the findings this round opened, each with its severity, citation and summary'),
   changed: z.array(z.strictObject({ id: Sha, from: z.string(), to: z.string() })),
   suppressed: z.array(Suppressed),
+  note: z
+    .string()
+    .nullable()
+    .describe('what the round was made of (a merge, an absent reviewer) or why it ended, in a line'),
   repairedTail: TornTail.nullable(),
   alreadyRecorded: z
     .boolean()
@@ -379,6 +393,7 @@ export const ReportOutput = z.strictObject({
   file: z.string(),
   bytes: z.number().int(),
   status: RunStatus,
+  round: z.number().int().describe('the last round that ended'),
 });
 
 export const VerifyOutput = z.strictObject({

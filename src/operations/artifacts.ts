@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { ClearanceError } from '../errors.js';
+import type { RunStatus } from '../projections/state.js';
+import { historyOf } from '../render/history.js';
+import { htmlReport } from '../render/html.js';
+import { sarifLog } from '../render/sarif.js';
+import { readIntactEvents } from '../store/store.js';
+import type { OperationContext } from './context.js';
+import { VERSION } from './version.js';
+import { writeOutputFile } from './write-output.js';
+
+/** What other tools read of a run: SARIF for code scanning, the self-contained HTML page for people. */
+
+export type SarifInput = Readonly<{ runId: string; round?: number }>;
+/** A SARIF 2.1.0 log (`sarifLog` builds exactly this shape; its own schema is the OASIS one). */
+export type SarifLog = Readonly<Record<string, unknown> & { version: '2.1.0'; runs: ReadonlyArray<unknown> }>;
+export type SarifResult = Readonly<{ runId: string; round: number; sarif: SarifLog }>;
+
+export const sarif = async (ctx: OperationContext, input: SarifInput): Promise<SarifResult> => {
+  const { runId } = input;
+  const history = historyOf((await readIntactEvents(ctx.store, runId)).events);
+  const last = history.state.round;
+  if (last === 0)
+    throw new ClearanceError('usage', `run ${runId} has no round that ended yet: record round 1 first`, {
+      runId,
+    });
+  const round = input.round ?? last;
+  if (round > last)
+    throw new ClearanceError(
+      'usage',
+      `--round ${round}: run ${runId} has ended ${last} round(s); give --round 1 to ${last}`,
+      { runId, round, last },
+    );
+  return { runId, round, sarif: sarifLog(history, { round, toolVersion: VERSION }) as SarifLog };
+};
+
+export type HtmlReportInput = Readonly<{ runId: string; html: string }>;
+export type HtmlReportResult = Readonly<{
+  runId: string;
+  file: string;
+  bytes: number;
+  status: RunStatus;
+  round: number;
+}>;
+
+/** Write one self-contained HTML page of how the verdict was reached (no script, no network). */
+export const htmlPage = async (ctx: OperationContext, input: HtmlReportInput): Promise<HtmlReportResult> => {
+  const history = historyOf((await readIntactEvents(ctx.store, input.runId)).events);
+  const page = htmlReport(history, { toolVersion: VERSION });
+  const file = path.resolve(input.html);
+  await writeOutputFile(file, page, 'write', 'the report');
+  return {
+    runId: input.runId,
+    file,
+    bytes: Buffer.byteLength(page),
+    status: history.state.status,
+    round: history.state.round,
+  };
+};

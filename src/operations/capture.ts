@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { captureRound, captureWorkspace } from '../driver/capture.js';
+import { ClearanceError } from '../errors.js';
+import type { Rename, RevisionCapturedData } from '../events/event.js';
+import { actorOf, type OperationContext } from './context.js';
+
+export type CaptureInput = Readonly<{
+  runId: string;
+  /** capture HEAD of this repository, or the bytes of this document (default: the run's subject) */
+  repo?: string;
+  artifact?: string;
+  base?: string;
+  allowDirty?: boolean;
+  /** name the input explicitly instead, with what changed since the last reviewed input */
+  inputSha?: string;
+  touched?: ReadonlyArray<string>;
+  renames?: ReadonlyArray<Rename>;
+}>;
+
+export type CaptureResult = Readonly<{
+  runId: string;
+  seq: number | null;
+  round: number;
+  alreadyRecorded: boolean;
+  capture: Omit<RevisionCapturedData, 'round'>;
+}>;
+
+/** Record the input the run's next round reviews, and what changed since the last reviewed input. */
+export const capture = async (ctx: OperationContext, input: CaptureInput): Promise<CaptureResult> => {
+  const { runId } = input;
+  if (
+    input.inputSha !== undefined &&
+    (input.repo !== undefined || input.artifact !== undefined || input.allowDirty === true)
+  )
+    throw new ClearanceError('usage', 'give --input-sha or --repo/--artifact, not both');
+  const result =
+    input.inputSha !== undefined
+      ? await captureRound(
+          ctx.store,
+          runId,
+          {
+            inputSha: input.inputSha,
+            touchedFiles: [...(input.touched ?? [])],
+            renames: [...(input.renames ?? [])],
+          },
+          actorOf(ctx),
+        )
+      : await captureWorkspace(
+          ctx.store,
+          runId,
+          {
+            ...(input.repo === undefined ? {} : { repo: path.resolve(input.repo) }),
+            ...(input.artifact === undefined ? {} : { artifact: path.resolve(input.artifact) }),
+            ...(input.base === undefined ? {} : { base: input.base }),
+            ...(input.allowDirty === undefined ? {} : { allowDirty: input.allowDirty }),
+          },
+          actorOf(ctx),
+        );
+  const waiting = result.folded.state.capture;
+  if (result.alreadyRecorded && waiting !== null) {
+    const { round, ...capture } = waiting;
+    return { runId, seq: null, round, alreadyRecorded: true, capture };
+  }
+  const event = result.appended[0];
+  if (event?.type !== 'revision.captured')
+    throw new ClearanceError('inconsistent-event', `the store appended no capture for ${runId}`);
+  const { round, ...capture } = event.data;
+  return { runId, seq: event.seq, round, alreadyRecorded: false, capture };
+};

@@ -1,0 +1,19 @@
+import type { RunStatus } from '../projections/state.js';
+import { feedbackMarkdown } from '../projections/views/feedback.js';
+import { readIntactStatus } from '../store/store.js';
+import type { OperationContext } from './context.js';
+import type { RunInput } from './status.js';
+
+export type FeedbackResult = Readonly<{ runId: string; round: number; status: RunStatus; markdown: string }>;
+
+/** "Review feedback, round N" in Markdown, for the producer's next attempt. */
+export const feedback = async (ctx: OperationContext, input: RunInput): Promise<FeedbackResult> => {
+  const { state } = await readIntactStatus(ctx.store, input.runId);
+  const record = `${ctx.store.logOf(input.runId)} (clearance replay ${input.runId})`;
+  return {
+    runId: input.runId,
+    round: state.round,
+    status: state.status,
+    markdown: feedbackMarkdown(state, record),
+  };
+};

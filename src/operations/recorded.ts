@@ -1,0 +1,58 @@
+import type { FindingStatus, RunStatus, Suppressed } from '../projections/state.js';
+import { last } from '../projections/vec.js';
+import { citationOf } from '../projections/views/findings.js';
+import type { AppendResult } from '../store/append.js';
+import type { TornTail } from '../store/log-format.js';
+
+/** A finding a round opened, as `record` says it: enough to read without asking `findings`. */
+export type OpenedFinding = Readonly<{ id: string; severity: string; citation: string; summary: string }>;
+
+/** What `record` (and `collect`) answer after a round ended, however it ended. */
+export type RecordResult = Readonly<{
+  runId: string;
+  /** the last round that ended */
+  round: number;
+  /** how it ended: complete, partial, none or ci_failed */
+  result: 'complete' | 'partial' | 'none' | 'ci_failed' | null;
+  /** why it ended without a complete report, when it did */
+  reason: string | null;
+  status: RunStatus;
+  seq: number | null;
+  opened: ReadonlyArray<string>;
+  openedFindings: ReadonlyArray<OpenedFinding>;
+  changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
+  suppressed: ReadonlyArray<Suppressed>;
+  /** what the round was made of (a merge, an absent reviewer) or why it ended, in a line */
+  note: string | null;
+  repairedTail: TornTail | null;
+  alreadyRecorded: boolean;
+}>;
+
+/** The result of an append that ended a round, read off the state and trail the append made. */
+export const recordResultOf = (runId: string, appended: AppendResult): RecordResult => {
+  const { state, trail } = appended.folded;
+  const entry = trail[trail.length - 1];
+  const outcome = last(state.outcomes);
+  const ended = outcome !== undefined && outcome.round === state.round ? outcome : undefined;
+  const opened = entry?.opened ?? [];
+  return {
+    runId,
+    round: state.round,
+    result: ended?.result ?? null,
+    reason: ended?.reason ?? null,
+    status: state.status,
+    seq: appended.appended[appended.appended.length - 1]?.seq ?? null,
+    opened,
+    openedFindings: opened.flatMap((id) => {
+      const f = state.findings[id];
+      return f === undefined
+        ? []
+        : [{ id, severity: f.severity, citation: citationOf(f), summary: f.summary }];
+    }),
+    changed: entry?.changed ?? [],
+    suppressed: entry?.suppressed ?? [],
+    note: appended.alreadyRecorded ? null : (entry?.note ?? null),
+    repairedTail: appended.repairedTail,
+    alreadyRecorded: appended.alreadyRecorded,
+  };
+};

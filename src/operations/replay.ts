@@ -1,0 +1,28 @@
+import type { TrailEntry } from '../projections/fold.js';
+import type { RunStatus } from '../projections/state.js';
+import { readIntactEvents } from '../store/store.js';
+import type { OperationContext } from './context.js';
+import type { RunInput } from './status.js';
+
+/** One event of the audit trail, with who appended it and when (the envelope's audit metadata). */
+export type ReplayedEvent = TrailEntry & Readonly<{ at: string; by: string }>;
+
+export type ReplayResult = Readonly<{
+  runId: string;
+  status: RunStatus;
+  round: number;
+  events: ReadonlyArray<ReplayedEvent>;
+}>;
+
+/** Replay a run from every byte of its log: each event, who wrote it, what it did or why it was refused. */
+export const replay = async (ctx: OperationContext, input: RunInput): Promise<ReplayResult> => {
+  const read = await readIntactEvents(ctx.store, input.runId);
+  const { trail, state } = read.folded;
+  return {
+    runId: input.runId,
+    status: state.status,
+    round: state.round,
+    // the trail has one entry per event read, refused ones included
+    events: trail.map((t, i) => ({ ...t, at: read.events[i]?.at ?? '', by: read.events[i]?.by ?? '' })),
+  };
+};

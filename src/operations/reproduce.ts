@@ -1,0 +1,55 @@
+import { recordReproduction } from '../driver/reproduce.js';
+import type { ReproductionOutcome } from '../events/event.js';
+import { resolveFindingRef } from '../projections/rules/finding-ref.js';
+import { rerunsOn } from '../projections/rules/reproductions.js';
+import { reproductionsPending } from '../projections/views/reproductions.js';
+import { actorOf, type OperationContext } from './context.js';
+
+export type ReproduceInput = Readonly<{
+  runId: string;
+  /** the finding id, or a unique prefix of at least 8 hex characters */
+  finding: string;
+  outcome: ReproductionOutcome;
+  /** what the reproduction printed, archived under the run */
+  output?: Uint8Array;
+}>;
+
+export type ReproduceResult = Readonly<{
+  runId: string;
+  round: number;
+  inputSha: string;
+  findingId: string;
+  outcome: ReproductionOutcome;
+  outputSha: string | null;
+  seq: number | null;
+  alreadyRecorded: boolean;
+  pending: number;
+}>;
+
+/** Record what a finding's reproduction did when re-run on the input captured for the round in progress. */
+export const reproduce = async (ctx: OperationContext, input: ReproduceInput): Promise<ReproduceResult> => {
+  const { runId, finding, outcome } = input;
+  const result = await recordReproduction(
+    ctx.store,
+    runId,
+    { finding, outcome, ...(input.output === undefined ? {} : { output: input.output }) },
+    actorOf(ctx),
+  );
+  const { state } = result.folded;
+  const round = state.round + 1;
+  const inputSha = state.capture?.inputSha ?? '';
+  const findingId = resolveFindingRef(state.findings, finding);
+  // a retry appended nothing: the outcome (and output) on the record is the first one
+  const recorded = rerunsOn(state, round, inputSha).find((r) => r.findingId === findingId);
+  return {
+    runId,
+    round,
+    inputSha,
+    findingId,
+    outcome,
+    outputSha: recorded?.outputSha ?? null,
+    seq: result.appended[0]?.seq ?? null,
+    alreadyRecorded: result.alreadyRecorded,
+    pending: reproductionsPending(state).length,
+  };
+};

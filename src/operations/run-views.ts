@@ -1,0 +1,90 @@
+import type { Cost } from '../events/policy.js';
+import type { Rejection } from '../events/rejection.js';
+import type { FindingStatus } from '../projections/state.js';
+import { type MayAnswer, mayRunStage } from '../projections/views/budget.js';
+import { type CostReport, costReport } from '../projections/views/cost.js';
+import { type Explanation, explain as explanationOf } from '../projections/views/explain.js';
+import { type FindingView, findingsOf, findingView } from '../projections/views/findings.js';
+import { type NextStep, nextStep } from '../projections/views/next.js';
+import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
+import { readIntactStatus } from '../store/store.js';
+import type { OperationContext } from './context.js';
+import type { RunInput } from './status.js';
+
+/**
+ * The read operations that are one view over a run's state: each reads the state by the store's
+ * quickest honest way (the checkpoint when it still matches the log, then only the lines after it)
+ * and answers with the view. None takes a lock or writes.
+ */
+
+const stateOf = async (ctx: OperationContext, runId: string) =>
+  (await readIntactStatus(ctx.store, runId)).state;
+
+export type FindingsInput = RunInput & Readonly<{ status?: FindingStatus }>;
+export type FindingsResult = Readonly<{ runId: string; findings: ReadonlyArray<FindingView> }>;
+
+export const findings = async (ctx: OperationContext, input: FindingsInput): Promise<FindingsResult> => {
+  const state = await stateOf(ctx, input.runId);
+  return {
+    runId: input.runId,
+    findings: findingsOf(state, input.status).map((f) => findingView(f, state)),
+  };
+};
+
+export type ExplainResult = Explanation & Readonly<{ runId: string }>;
+
+export const explain = async (ctx: OperationContext, input: RunInput): Promise<ExplainResult> => ({
+  runId: input.runId,
+  ...explanationOf(await stateOf(ctx, input.runId)),
+});
+
+export type NextResult = NextStep & Readonly<{ runId: string }>;
+
+export const next = async (ctx: OperationContext, input: RunInput): Promise<NextResult> => ({
+  runId: input.runId,
+  ...nextStep(await stateOf(ctx, input.runId)),
+});
+
+export type MayInput = RunInput & Readonly<{ stage: string; cost?: Cost; commands?: ReadonlyArray<string> }>;
+
+export type MayResult = Readonly<{
+  runId: string;
+  stage: string;
+  allowed: boolean;
+  rejection: Pick<Rejection, 'code' | 'message'> | null;
+  spent: MayAnswer['spent'];
+  budget: MayAnswer['budget'];
+}>;
+
+/** May this stage run now, at this cost, with these commands? An answer, never a refusal. */
+export const may = async (ctx: OperationContext, input: MayInput): Promise<MayResult> => {
+  const state = await stateOf(ctx, input.runId);
+  const answer = mayRunStage(state, input.stage, input.cost ?? {}, input.commands ?? []);
+  const { rejection } = answer;
+  return {
+    runId: input.runId,
+    stage: input.stage,
+    allowed: rejection === null,
+    rejection: rejection === null ? null : { code: rejection.code, message: rejection.message },
+    spent: answer.spent,
+    budget: answer.budget,
+  };
+};
+
+export type CostResult = CostReport & Readonly<{ runId: string }>;
+
+export const cost = async (ctx: OperationContext, input: RunInput): Promise<CostResult> => ({
+  runId: input.runId,
+  ...costReport(await stateOf(ctx, input.runId)),
+});
+
+export type ReproductionsResult = Readonly<{
+  runId: string;
+  round: number;
+  reproductions: ReadonlyArray<ReproductionToRun>;
+}>;
+
+export const reproductions = async (ctx: OperationContext, input: RunInput): Promise<ReproductionsResult> => {
+  const state = await stateOf(ctx, input.runId);
+  return { runId: input.runId, round: state.round, reproductions: reproductionsToRun(state) };
+};
