@@ -13,37 +13,53 @@ export const EXIT = {
   timeout: 3,
   completion: 4,
   lock: 5,
+  /** sysexits.h EX_UNAVAILABLE: the store's server cannot be reached or cannot serve */
+  unavailable: 69,
   internal: 70,
   /** sysexits.h EX_CANTCREAT: an output file, or the store, cannot be written */
   cantCreate: 73,
   ioError: 74,
   noPermission: 77,
+  /** sysexits.h EX_CONFIG: the store's schema is missing, older or newer than this clearance */
+  config: 78,
   interrupted: 130,
   outputClosed: 141,
 } as const;
 
-/** What each exit status means, for `--help` and the README: generated from here, written once. */
-export const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
-  [EXIT.ok, 'done (for gate: the review is clear)'],
-  [EXIT.refused, 'refused by a rule; nothing was written'],
-  [EXIT.usage, 'usage: a flag, an argument or an input file is wrong'],
-  [EXIT.timeout, 'a wait timed out'],
-  [EXIT.completion, 'a report or input is malformed, incomplete or larger than --max-bytes'],
-  [EXIT.lock, "the run's lock was not acquired"],
-  [EXIT.internal, 'internal error: a bug, please report it'],
-  [EXIT.cantCreate, 'cannot write: the store (--dir not a directory, read-only) or an output file'],
-  [EXIT.ioError, 'I/O error: the disk is full, or the device failed'],
-  [EXIT.noPermission, 'permission denied'],
-  [EXIT.interrupted, 'interrupted (Ctrl-C during a wait)'],
-  [EXIT.outputClosed, 'standard output was closed by its reader (as git: `| head`)'],
-];
+/**
+ * What each exit status means, for `--help`, `clearance help exit-codes` and the README: one entry
+ * for every status in EXIT (the compiler holds it so), and every status the code returns is one of
+ * EXIT's (the table below uses nothing else), so the list is every status there is.
+ */
+const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
+  ok: 'done (for gate: the review is clear; for may: allowed)',
+  refused: 'refused by a rule, nothing was written (for may: not allowed)',
+  usage: 'usage: a flag, an argument or an input file is wrong',
+  timeout: 'a wait timed out',
+  completion: 'a report or input is malformed, incomplete or larger than --max-bytes',
+  lock: "the run's lock was not acquired",
+  unavailable: "the store's server cannot be reached or cannot serve (sysexits EX_UNAVAILABLE)",
+  internal: 'internal error: a bug, please report it',
+  cantCreate: 'cannot write: the store (--dir not a directory, read-only) or an output file',
+  ioError: 'I/O error: the disk is full, or the device failed',
+  noPermission: 'permission denied',
+  config: "the store's schema is missing or another version: run clearance store init (EX_CONFIG)",
+  interrupted: 'interrupted (Ctrl-C during a wait)',
+  outputClosed: 'standard output was closed by its reader (as git: `| head`)',
+};
+
+export const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = (
+  Object.keys(EXIT) as Array<keyof typeof EXIT>
+).map((name) => [EXIT[name], MEANING[name]] as const);
 
 const GATE_EXITS = Object.fromEntries(GATE_REFUSALS.map((code) => [code, EXIT.refused])) as Record<
   GateRefusal,
-  number
+  typeof EXIT.refused
 >;
 
-const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[number]>, number>> = {
+type ExitStatus = (typeof EXIT)[keyof typeof EXIT];
+
+const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[number]>, ExitStatus>> = {
   'invalid-run-id': EXIT.usage,
   'run-exists': EXIT.refused,
   'run-missing': EXIT.refused,
@@ -51,8 +67,8 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'seq-mismatch': EXIT.refused,
   'lock-timeout': EXIT.lock,
   'lock-compromised': EXIT.lock,
-  'store-unavailable': 69, // EX_UNAVAILABLE
-  'store-schema': 78, // EX_CONFIG
+  'store-unavailable': EXIT.unavailable,
+  'store-schema': EXIT.config,
   'unsafe-path': EXIT.refused,
   timeout: EXIT.timeout,
   incomplete: EXIT.completion,

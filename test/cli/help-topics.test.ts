@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/exit-codes.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { OPERATIONAL_CODES } from '../../src/errors.js';
+import { REJECTION_CODES } from '../../src/events/rejection.js';
 import { ENVIRONMENT } from '../../src/cli/help-topics/environment.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../../src/store/lock.js';
 import { cli } from '../support/cli.js';
@@ -40,6 +42,14 @@ describe('clearance help TOPIC', () => {
     expect(
       (json.json.exitCodes as Array<{ status: number }>).map((e) => e.status).sort((a, b) => a - b),
     ).toEqual(Object.values(EXIT).sort((a, b) => a - b));
+  });
+
+  it('exit-codes lists every status an error code maps to (69 and 78 were missing)', async () => {
+    const human = (await cli(['help', 'exit-codes'])).stdout;
+    const mapped = new Set([...OPERATIONAL_CODES, ...REJECTION_CODES].map((code) => exitCodeFor(code)));
+    expect(mapped).toContain(69);
+    expect(mapped).toContain(78);
+    for (const status of mapped) expect(human).toMatch(new RegExp(`^ *${status}  \\S`, 'm'));
   });
 
   it('environment lists every variable the CLI and the tests read, and the options quote the same table', async () => {

@@ -10,7 +10,7 @@ import { ENVIRONMENT, environmentTable } from './environment.js';
 const TOPICS: Readonly<Record<string, () => Outcome>> = {
   'exit-codes': () => ({
     json: { topic: 'exit-codes', exitCodes: EXIT_MEANINGS.map(([status, meaning]) => ({ status, meaning })) },
-    text: `Exit statuses:\n${exitTable()}\n\n73, 74 and 77 follow BSD's sysexits.h (EX_CANTCREAT, EX_IOERR, EX_NOPERM).`,
+    text: `Exit statuses:\n${exitTable()}\n\n69, 73, 74, 77 and 78 follow BSD's sysexits.h (EX_UNAVAILABLE, EX_CANTCREAT, EX_IOERR, EX_NOPERM, EX_CONFIG).`,
   }),
   environment: () => ({
     json: { topic: 'environment', variables: ENVIRONMENT },
