@@ -17,10 +17,23 @@ import { levelOf } from './level.js';
  *   this round) or `unchanged` (carried forward as it was).
  * - A withdrawn finding, and any finding a person ruled on, carries a `suppression` with the
  *   justification and who decided (the ruling's person, or whoever appended the round's report).
+ *   SARIF's suppression object holds only kind, status, location, justification, guid and
+ *   properties (§3.35), so who decided, the decision, its round and how it was made sit in its
+ *   `properties`.
+ * - `artifactLocation.uri` is the finding's file as a relative URI reference (§3.4.3, §3.10: RFC 3986,
+ *   non-ASCII characters percent-encoded as UTF-8): each path segment percent-encoded, so a space,
+ *   `%`, `#`, `?` or a non-ASCII name stays part of the path instead of being refused by the schema
+ *   or read as a query or fragment.
  */
 
 export const SARIF_VERSION = '2.1.0';
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/**
+ * Where the OASIS Standard's own schema (SARIF 2.1.0 with errata 01) is published, and its `id`: the
+ * schema the tests validate every log against. Draft-07 copies elsewhere differ from it; one names a
+ * suppression's `status` `state`, and refuses what the standard asks for.
+ */
+export const SARIF_SCHEMA =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const FINGERPRINT_KEY = 'clearanceFindingId/v1';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -73,9 +86,19 @@ const suppressionOf = (f: Finding, history: RunHistory): Json | null => {
   };
 };
 
+// A lone surrogate has no UTF-8 form, and encodeURIComponent throws on one: it becomes U+FFFD.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A repository-relative POSIX path as a relative URI reference: `/` separates, all else is data. */
+export const artifactUri = (file: string): string =>
+  file
+    .split('/')
+    .map((segment) => encodeURIComponent(segment.replace(LONE_SURROGATE, '\uFFFD')))
+    .join('/');
+
 const locationOf = (f: Finding): Json => ({
   physicalLocation: {
-    artifactLocation: { uri: f.file },
+    artifactLocation: { uri: artifactUri(f.file) },
     ...(f.line === null ? {} : { region: { startLine: f.line } }),
   },
   ...(f.section === null ? {} : { logicalLocations: [{ name: f.section, kind: 'section' }] }),
@@ -113,7 +136,8 @@ const resultOf = (
       ...(f.principle === null ? {} : { principle: f.principle }),
       ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),
       history: historyOf(state, f),
-      tags: [f.severity, f.blocking ? 'blocking' : 'advisory'],
+      // a property bag's tags are unique (§3.8.2.1): a severity may itself be named `blocking`
+      tags: [...new Set([f.severity, f.blocking ? 'blocking' : 'advisory'])],
     },
   };
 };

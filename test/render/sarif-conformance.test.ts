@@ -1,0 +1,176 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Candidate } from '../../src/index.js';
+import { findingId } from '../../src/index.js';
+import { artifactUri, SARIF_SCHEMA } from '../../src/render/sarif.js';
+import { cli } from '../support/cli.js';
+import { tempDir } from '../support/git-repo.js';
+import {
+  SARIF_SCHEMA_FILE,
+  SARIF_SCHEMA_SHA256,
+  sarifSchemaDraft,
+  sarifSchemaErrors,
+  sarifSchemaId,
+} from './sarif-schema.js';
+import { LEAK, STYLE } from './scenario.js';
+
+/**
+ * SARIF as the OASIS Standard's own schema reads it: the vendored schema is that file, and every
+ * kind of log `clearance sarif` writes passes it, including the ones an earlier copy refused and
+ * the file names a URI cannot hold raw.
+ */
+
+type Suppression = Record<string, unknown>;
+type Result = {
+  locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>;
+  suppressions?: Suppression[];
+  properties: { findingId: string; tags: string[] };
+};
+type Log = { $schema: string; runs: Array<{ results: Result[] }> };
+
+const sha = (label: string) => label.padEnd(40, '0');
+
+/** A fresh store, with the run opened; `record` appends a report, `sarif` prints a round's log. */
+const freshRun = async (runId: string, policy?: unknown) => {
+  const dir = tempDir('clearance-sarif-conformance-');
+  const run = (args: string[], input?: string) =>
+    cli(['--dir', dir, ...args], input === undefined ? {} : { input });
+  const ok = async (args: string[], input?: string) => {
+    const r = await run(args, input);
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const policyArgs: string[] = [];
+  if (policy !== undefined) {
+    const file = path.join(dir, 'policy.json');
+    await writeFile(file, JSON.stringify(policy));
+    policyArgs.push('--policy-file', file);
+  }
+  await ok(['open', runId, ...policyArgs, '--input-sha', sha('A')]);
+  return {
+    ok,
+    record: (report: Record<string, unknown>) =>
+      ok(['record', runId, '--report', '-'], JSON.stringify({ runId, completed: true, ...report })),
+    sarif: async (round: number) =>
+      JSON.parse((await ok(['sarif', runId, '--round', String(round)])).stdout) as Log,
+  };
+};
+
+const resultFor = (log: Log, id: string): Result => {
+  const found = log.runs[0]?.results.find((r) => r.properties.findingId === id);
+  if (found === undefined) throw new Error(`no result for finding ${id}`);
+  return found;
+};
+
+describe('the vendored SARIF schema', () => {
+  it('is the OASIS file NOTICE.md names, and clearance logs name it as their $schema', () => {
+    const notice = readFileSync(path.join(path.dirname(SARIF_SCHEMA_FILE), 'NOTICE.md'), 'utf8');
+    // sarif-schema.ts has already refused to load a file with another sha256
+    expect(notice).toContain(SARIF_SCHEMA_SHA256);
+    expect(notice).toContain(sarifSchemaId);
+    expect(sarifSchemaId).toBe(
+      'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json',
+    );
+    expect(sarifSchemaDraft).toBe('http://json-schema.org/draft-04/schema#');
+    expect(SARIF_SCHEMA).toBe(sarifSchemaId);
+  });
+});
+
+describe('clearance sarif by the OASIS schema', () => {
+  it('a two-round run with a suppressed finding is valid, its suppression as SARIF defines one', async () => {
+    const r = await freshRun('suppressed', {
+      name: 'suppressed',
+      maxRounds: 2,
+      severities: { major: { blocks: true }, minor: { blocks: false } },
+    });
+    await r.record({ round: 1, inputSha: sha('A'), candidates: [LEAK, STYLE] });
+    await r.ok([
+      'capture',
+      'suppressed',
+      '--input-sha',
+      sha('B'),
+      '--touched',
+      LEAK.file,
+      '--touched',
+      STYLE.file,
+    ]);
+    await r.record({
+      round: 2,
+      inputSha: sha('B'),
+      decisions: [
+        { id: findingId(LEAK), status: 'open', evidence: 'still leaks' },
+        { id: findingId(STYLE), status: 'withdrawn', evidence: 'the formatter owns quotes' },
+      ],
+    });
+    const log = await r.sarif(2);
+    expect(sarifSchemaErrors(log)).toEqual([]);
+    expect(log.$schema).toBe(sarifSchemaId);
+    // kind, status and justification are SARIF's own; the rest is clearance's, in the property bag
+    expect(resultFor(log, findingId(STYLE)).suppressions).toEqual([
+      {
+        kind: 'external',
+        status: 'accepted',
+        justification: 'the formatter owns quotes',
+        properties: { decidedBy: 'tester', decision: 'withdrawn', round: 2, how: 'round decision' },
+      },
+    ]);
+    expect(resultFor(log, findingId(LEAK)).suppressions).toBeUndefined();
+
+    // the schema checks suppressions: clearance's data outside the property bag is refused
+    const broken = structuredClone(log);
+    const suppression = resultFor(broken, findingId(STYLE)).suppressions?.[0] as Suppression;
+    suppression.decidedBy = 'tester';
+    expect(sarifSchemaErrors(broken)).toContainEqual(
+      expect.stringMatching(/suppressions\/0 must NOT have additional properties: decidedBy$/),
+    );
+  });
+
+  it('file names a URI cannot hold raw are percent-encoded, and read back as the same path', async () => {
+    const files = ['src/my file.js', 'docs/Ünïcode #1?.md', 'lib/100%.js', 'app/[id]/page.tsx'];
+    const candidates: Candidate[] = files.map((file, n) => ({
+      ...LEAK,
+      file,
+      line: n + 1,
+      summary: `finding ${n}`,
+      // a severity named like clearance's own tag: the tags stay a set
+      severity: 'blocking',
+    }));
+    const r = await freshRun('odd-paths', {
+      name: 'odd-paths',
+      maxRounds: 2,
+      severities: { blocking: { blocks: true } },
+    });
+    await r.record({ round: 1, inputSha: sha('A'), candidates });
+    const log = await r.sarif(1);
+    expect(sarifSchemaErrors(log)).toEqual([]);
+    for (const c of candidates) {
+      const result = resultFor(log, findingId(c));
+      const uri = result.locations[0]?.physicalLocation.artifactLocation.uri ?? '';
+      // read as code scanning reads it: a reference against the checkout's root
+      const url = new URL(uri, 'file:///checkout/');
+      expect([url.search, url.hash], uri).toEqual(['', '']);
+      expect(url.pathname.split('/').map(decodeURIComponent).join('/')).toBe(`/checkout/${c.file}`);
+      expect(result.properties.tags).toEqual(['blocking']);
+    }
+    expect(resultFor(log, findingId(candidates[0] as Candidate)).locations[0]).toMatchObject({
+      physicalLocation: { artifactLocation: { uri: 'src/my%20file.js' } },
+    });
+
+    // the schema checks URIs: the raw name is refused
+    const raw = structuredClone(log);
+    const location = raw.runs[0]?.results[0]?.locations[0];
+    if (location === undefined) throw new Error('no location in the first result');
+    location.physicalLocation.artifactLocation.uri = files[0] as string;
+    expect(sarifSchemaErrors(raw)).toContainEqual(
+      expect.stringMatching(/uri must match format "uri-reference"/),
+    );
+  });
+
+  it('a name with no UTF-8 form still makes a URI instead of throwing', () => {
+    expect(artifactUri('src/a\uD800b.js')).toBe('src/a%EF%BF%BDb.js');
+    expect(artifactUri('src/\uD83D\uDE00.js')).toBe('src/%F0%9F%98%80.js');
+    expect(artifactUri('src/service.js')).toBe('src/service.js');
+  });
+});
