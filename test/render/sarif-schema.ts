@@ -13,7 +13,9 @@ import ajvFormats from 'ajv-formats';
  * 112,768 bytes, sha256 c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e) is the
  * one to validate against. No package this project may install ships it unmodified, and a copy
  * from elsewhere cannot be committed here; every log the tests write was checked against it by
- * hand and passes. SARIF.md in this folder says what it takes to switch.
+ * hand and passes. To switch, put that file (its sha256 above) under test/fixtures/sarif/ and load
+ * it here instead, with ajv's `strict: true, strictRequired: false` (its anyOf branches name
+ * properties declared beside them, as draft-04 allows).
  */
 const require = createRequire(import.meta.url);
 const schema = require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json') as object;
