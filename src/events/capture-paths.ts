@@ -9,7 +9,9 @@ export type CaptureSource = 'input' | 'git';
 
 const FIX: Readonly<Record<CaptureSource, string>> = {
   input: PATH_RULE,
-  git: 'the repository holds a file of that name; rename it, as clearance can only cite, decide on and move findings along a relative POSIX path without control characters',
+  // a name already in the reviewed input shows again when it is renamed or removed: then only
+  // naming the changes explicitly gets past it
+  git: 'git reports a file of that name changed since the last reviewed input, and no finding can name it; rename the file in a new commit if it is new since then, or name the changes yourself (clearance capture --input-sha … --touched …)',
 };
 
 /**

@@ -251,9 +251,32 @@ describe('captures from git: a name git reports that is no repository path refus
       repo.commitAll('a hostile name');
       const refused = await expectRefused(dir, run('capture', 'run-1'), 'invalid-path', ['touchedFiles', 0]);
       expect(refused.message).toContain(JSON.stringify(name));
-      expect(refused.message).toMatch(/the repository holds a file of that name; rename it/);
+      expect(refused.message).toMatch(
+        /git reports a file of that name changed since the last reviewed input.*--input-sha/,
+      );
     });
   }
+
+  it('a hostile name already reviewed refuses again when renamed away; naming the changes gets past it', async () => {
+    const repo = makeRepo();
+    repo.write('src/service.js', 'open()\nread()\nclose()\n');
+    repo.write('src/evil\nname.js', 'x\n');
+    const first = repo.commitAll('a hostile name before the run');
+    const dir = await tempDir();
+    const run = (...args: string[]) => cli(['--dir', dir, ...args, '--json']);
+    // round 1 has nothing to compare with: no name is reported, none refused
+    expect((await run('open', 'run-1', '--repo', repo.dir)).code).toBe(0);
+    const r1 = path.join(dir, '..', `${path.basename(dir)}-r1.json`);
+    const round1 = { ...report(1, 'A', { candidates: [candidate({ line: 2 })] }), inputSha: first };
+    await writeFile(r1, JSON.stringify(round1));
+    expect((await run('record', 'run-1', '--report', r1)).code).toBe(0);
+    repo.git('mv', 'src/evil\nname.js', 'src/good-name.js');
+    const second = repo.commitAll('renamed');
+    const refused = await expectRefused(dir, run('capture', 'run-1'), 'invalid-path', ['renames', 0, 'from']);
+    expect(refused.message).toMatch(/name the changes yourself \(clearance capture --input-sha/);
+    const named = await run('capture', 'run-1', '--input-sha', second, '--touched', 'src/good-name.js');
+    expect(named.code).toBe(0);
+  });
 
   it('open --repo --base refuses the round 1 capture, and no run is created', async () => {
     const { repo, first } = repoAdding('src/evil\nname.js');

@@ -116,7 +116,7 @@ describe('capturePathsRejection', () => {
       message: expect.stringContaining('"" is empty'),
     });
     expect(capturePathsRejection({ touchedFiles: ['a\nb'], renames: [] }, 'git')?.message).toMatch(
-      /the repository holds a file of that name; rename it/,
+      /git reports a file of that name changed since the last reviewed input.*--input-sha/,
     );
   });
 });
