@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, refusal } from '../errors.js';
+import { capturePathsRejection } from '../events/capture-paths.js';
 import type { RevisionCapturedData } from '../events/event.js';
 import { captureRevision } from '../revision/capture.js';
 import type { AppendResult } from '../store/append.js';
@@ -10,18 +11,25 @@ import { artifactNameOf, type Subject } from './subject.js';
 /** Who appends, how long they wait for the lock, and the clock the log's `at` is read from. */
 export type ActorOptions = LockOptions & Readonly<{ by: string; now?: () => Date }>;
 
-/** Record what the next round reviews, named explicitly. The round number is the run's, read under the lock. */
+/**
+ * Record what the next round reviews, named explicitly. The round number is the run's, read under
+ * the lock. The names are someone's input (a flag, an MCP argument, a library caller): each must be
+ * a repository path (`invalid-path`), checked here, the door every explicit capture passes.
+ */
 export const captureRound = (
   store: StoreRef,
   runId: string,
   capture: Omit<RevisionCapturedData, 'round'>,
   options: ActorOptions,
-): Promise<AppendResult> =>
-  storeOf(store).append(
+): Promise<AppendResult> => {
+  const refused = capturePathsRejection(capture);
+  if (refused !== undefined) return Promise.reject(refusal(refused));
+  return storeOf(store).append(
     runId,
     (state) => E.right([{ type: 'revision.captured', data: { ...capture, round: state.round + 1 } }]),
     options,
   );
+};
 
 export type WorkspaceSource = Readonly<{
   repo?: string;

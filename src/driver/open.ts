@@ -1,3 +1,5 @@
+import { refusal } from '../errors.js';
+import { capturePathsRejection } from '../events/capture-paths.js';
 import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
 import { captureRevision } from '../revision/capture.js';
 import { type StoreRef, storeDirOf, storeOf } from '../store/store.js';
@@ -13,13 +15,18 @@ export type OpenReview = Readonly<{
   capture?: Omit<RevisionCapturedData, 'round'>;
 }>;
 
-/** Open a review loop: its policy pinned, who consented to what, and optionally round 1's input. */
+/**
+ * Open a review loop: its policy pinned, who consented to what, and optionally round 1's input,
+ * whose names must be repository paths (`invalid-path`; `captureRound` says why it checks them).
+ */
 export const openReview = (
   store: StoreRef,
   review: OpenReview,
   actor: string | Readonly<{ by: string; now?: () => Date }>,
 ): Promise<ReadonlyArray<StoredEvent>> => {
   const { by, now } = typeof actor === 'string' ? { by: actor, now: undefined } : actor;
+  const refused = review.capture === undefined ? undefined : capturePathsRejection(review.capture);
+  if (refused !== undefined) return Promise.reject(refusal(refused));
   return storeOf(store).openRun(
     {
       runId: review.runId,

@@ -1,5 +1,7 @@
+export { ACTOR_NAME_MAX, actorNameProblem, actorNameRejection } from './actor-name.js';
 export { contributionRecorded, type RecordedOptions, roundRecorded } from './build.js';
 export { canonicalJson, reportSha } from './canonical-json.js';
+export { type CapturedPaths, type CaptureSource, capturePathsRejection } from './capture-paths.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
 export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
 export { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
@@ -40,6 +42,7 @@ export type {
 } from './event.js';
 export { EventLineSchema, eventJsonSchema } from './event-schema.js';
 export { findingId } from './finding-id.js';
+export { oneLineProblem } from './one-line.js';
 export {
   type BindPolicy,
   type Budget,
@@ -68,6 +71,7 @@ export {
   type RejectionCode,
   rejection,
 } from './rejection.js';
+export { repoPathProblem } from './repo-path.js';
 export {
   CANDIDATE_VERDICTS,
   type Candidate,

@@ -20,6 +20,9 @@ export const REJECTION_CODES = [
   'invalid-report',
   'invalid-text',
   'over-limit',
+  // identities checked at the door (a path, a name), for new input only: never in a log's replay
+  'invalid-path',
+  'invalid-actor',
   // candidates (and the fields of a capture)
   'unconfirmed',
   'empty-field',

@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
+import { ACTOR_NAME_MAX, ACTOR_NAME_PATTERN, actorNameProblem, invalidActorText } from './actor-name.js';
+import { invalidOneLineText, ONE_LINE_PATTERN, oneLineProblem } from './one-line.js';
 import { type Rejection, type RejectionCode, rejection } from './rejection.js';
+import { invalidPathText, REPO_PATH_PATTERN, repoPathProblem } from './repo-path.js';
 import { describeIssues } from './schema-issues.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
@@ -25,7 +28,7 @@ export const REPORT_LIMITS = {
   principle: 1000,
   reproduction: 4000,
   findingId: 64,
-  reviewer: 256,
+  reviewer: ACTOR_NAME_MAX,
   notExaminedItem: 2000,
   notExamined: 200,
   candidates: 1000,
@@ -35,8 +38,20 @@ export const REPORT_LIMITS = {
 /** A code point between U+D800 and U+DFFF in `u` mode is half a surrogate pair, alone. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
-/** Issues zod raises that have their own rejection code rather than `invalid-report`. */
-const TEXT_ISSUE = 'invalid-text';
+/**
+ * The codes a field's own check refuses with (its issue carries `params: { code }`), rather than
+ * `invalid-report`: text that is not Unicode or breaks its line, a path that is no repository
+ * path, a name that is no name.
+ */
+const FIELD_CODES = [
+  'invalid-text',
+  'invalid-path',
+  'invalid-actor',
+] as const satisfies ReadonlyArray<RejectionCode>;
+type FieldCode = (typeof FIELD_CODES)[number];
+
+const isFieldCode = (code: unknown): code is FieldCode =>
+  (FIELD_CODES as ReadonlyArray<unknown>).includes(code);
 
 /**
  * A string field: at most `max` characters, and well-formed Unicode. A lone surrogate has no UTF-8
@@ -48,8 +63,63 @@ const text = (max: number) =>
     .max(max)
     .refine((s) => !LONE_SURROGATE.test(s), {
       message: 'contains a lone surrogate (half of a UTF-16 pair): text must be well-formed Unicode',
-      params: { code: TEXT_ISSUE },
+      params: { code: 'invalid-text' },
     });
+
+/**
+ * A door check on a string (`repo-path.ts`, `one-line.ts`, `actor-name.ts`): the field refused
+ * with `code` and a message quoting the value escaped, and its `pattern` published in the JSON
+ * Schema. It judges new input only: a log's events are decoded by io-ts and judged by the rules,
+ * so a log written before these checks replays unchanged.
+ */
+const checked =
+  (
+    problemOf: (value: string) => string | undefined,
+    message: (value: string, problem: string) => string,
+    code: FieldCode,
+    pattern: string,
+  ) =>
+  <S extends z.ZodString>(schema: S): S =>
+    schema
+      .superRefine((value, ctx) => {
+        const problem = problemOf(value);
+        if (problem !== undefined)
+          ctx.addIssue({ code: 'custom', message: message(value, problem), params: { code } });
+      })
+      .meta({ pattern });
+
+const asRepoPath = checked(repoPathProblem, invalidPathText, 'invalid-path', REPO_PATH_PATTERN);
+// an empty file is left to the candidate rule, which has refused it as `empty-field` since v1
+const asCandidateFile = checked(
+  (value) => (value === '' ? undefined : repoPathProblem(value)),
+  invalidPathText,
+  'invalid-path',
+  REPO_PATH_PATTERN,
+);
+const asOneLine = checked(oneLineProblem, invalidOneLineText, 'invalid-text', ONE_LINE_PATTERN);
+
+/**
+ * A person's or reviewer's name (`actor-name.ts`). Its length is part of the name's grammar
+ * (`invalid-actor`, not `over-limit`), so the bound is published as `maxLength` beside the pattern
+ * rather than checked by zod's `max`. A lone surrogate is `invalid-text`, as in every string of a report.
+ */
+const actorName = () =>
+  z
+    .string()
+    .refine((s) => !LONE_SURROGATE.test(s), {
+      message: 'contains a lone surrogate (half of a UTF-16 pair): text must be well-formed Unicode',
+      params: { code: 'invalid-text' },
+    })
+    .superRefine((value, ctx) => {
+      const problem = actorNameProblem(value);
+      if (problem !== undefined && !LONE_SURROGATE.test(value))
+        ctx.addIssue({
+          code: 'custom',
+          message: invalidActorText(value, problem),
+          params: { code: 'invalid-actor' },
+        });
+    })
+    .meta({ maxLength: ACTOR_NAME_MAX, pattern: ACTOR_NAME_PATTERN });
 
 /** Numbers are exact: beyond 2^53 JSON parsers silently round (9007199254740993 reads as ...992). */
 const safeNumber = () => z.number().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
@@ -62,18 +132,18 @@ const safeNumber = () => z.number().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_
  */
 export const CandidateSchema = z
   .strictObject({
-    file: text(REPORT_LIMITS.file).describe(
-      'path of the file the finding is about, relative to the repository root',
+    file: asCandidateFile(text(REPORT_LIMITS.file)).describe(
+      'path of the file the finding is about, relative to the repository root, with / between names (no ., .. or empty name, no backslash, scheme or control character)',
     ),
     line: safeNumber().optional().describe('1-based line number (an integer >= 1); give a line or a section'),
-    section: text(REPORT_LIMITS.section)
+    section: asOneLine(text(REPORT_LIMITS.section))
       .optional()
       .describe('for a document artifact: the heading the finding is about, instead of a line'),
-    category: text(REPORT_LIMITS.category).describe(
+    category: asOneLine(text(REPORT_LIMITS.category)).describe(
       'what kind of finding this is, e.g. correctness, security, tests',
     ),
-    summary: text(REPORT_LIMITS.summary).describe('one sentence: what is wrong'),
-    severity: text(REPORT_LIMITS.severity).describe(
+    summary: asOneLine(text(REPORT_LIMITS.summary)).describe('one sentence, one line: what is wrong'),
+    severity: asOneLine(text(REPORT_LIMITS.severity)).describe(
       'a severity the run policy knows, e.g. major or nit under the default policy',
     ),
     confirmed: z
@@ -138,14 +208,14 @@ export const DecisionSchema = z
  */
 export const VerificationSchema = z
   .strictObject({
-    file: text(REPORT_LIMITS.file).describe("the candidate's file, as its finder gave it"),
-    category: text(REPORT_LIMITS.category).describe("the candidate's category"),
-    summary: text(REPORT_LIMITS.summary).describe("the candidate's summary, exactly"),
+    file: asRepoPath(text(REPORT_LIMITS.file)).describe("the candidate's file, as its finder gave it"),
+    category: asOneLine(text(REPORT_LIMITS.category)).describe("the candidate's category"),
+    summary: asOneLine(text(REPORT_LIMITS.summary)).describe("the candidate's summary, exactly"),
     verdict: z.enum(CANDIDATE_VERDICTS),
     evidence: text(REPORT_LIMITS.evidence).describe(
       'why: what the verifier checked, a quote, a reproduction',
     ),
-    severity: text(REPORT_LIMITS.severity)
+    severity: asOneLine(text(REPORT_LIMITS.severity))
       .optional()
       .describe('a severity of the policy: re-grades the candidate'),
     introducedByDiff: z
@@ -191,7 +261,9 @@ export const ReportSchema = z
       .max(REPORT_LIMITS.notExamined)
       .optional()
       .describe('what the reviewer did not look at, and why'),
-    reviewer: text(REPORT_LIMITS.reviewer).optional(),
+    reviewer: actorName()
+      .optional()
+      .describe('who wrote the report: one line of printable text, at most 256 characters'),
     cost: CostSchema.optional().describe('what producing this report cost'),
   })
   .describe('clearance round report, v1');
@@ -208,7 +280,8 @@ export type RoundReport = z.output<typeof ReportSchema>;
 const codeOf = (issue: z.core.$ZodIssue): RejectionCode => {
   if (issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array'))
     return 'over-limit';
-  if (issue.code === 'custom' && issue.params?.code === TEXT_ISSUE) return 'invalid-text';
+  const own: unknown = issue.code === 'custom' ? issue.params?.code : undefined;
+  if (isFieldCode(own)) return own;
   return 'invalid-report';
 };
 

@@ -4,7 +4,10 @@ export type FileAtRevision =
   | Readonly<{ kind: 'file'; bytes: Buffer }>
   | Readonly<{ kind: 'missing' }>
   | Readonly<{ kind: 'not-a-file'; type: string }>
-  /** `git cat-file --batch` reads one name a line, so a path with a newline cannot be asked for */
+  /**
+   * `git cat-file --batch` reads one name a line and stops a name at NUL, so a path with a newline
+   * cannot be asked for, and one with a NUL would be answered for another file (`a.js\0../x` as `a.js`)
+   */
   | Readonly<{ kind: 'unaskable' }>;
 
 const FOUND = /^[0-9a-f]{40,64} (\S+) (\d+)$/;
@@ -21,8 +24,9 @@ export const filesAtRevision = async (
   paths: ReadonlyArray<string>,
 ): Promise<Map<string, FileAtRevision>> => {
   const files = new Map<string, FileAtRevision>();
-  const askable = paths.filter((p) => !p.includes('\n'));
-  for (const p of paths) if (p.includes('\n')) files.set(p, { kind: 'unaskable' });
+  const isAskable = (p: string): boolean => !p.includes('\n') && !p.includes('\u0000');
+  const askable = paths.filter(isAskable);
+  for (const p of paths) if (!isAskable(p)) files.set(p, { kind: 'unaskable' });
   if (askable.length === 0) return files;
 
   const tree = (await git(repo, ['rev-parse', '--verify', '--end-of-options', `${rev}^{tree}`])).trim();

@@ -1,4 +1,5 @@
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, refusal } from '../errors.js';
+import { capturePathsRejection } from '../events/capture-paths.js';
 import type { RevisionCapturedData } from '../events/event.js';
 import { type Changes, changesBetween } from './changes.js';
 import { git } from './git.js';
@@ -60,6 +61,10 @@ export const captureRevision = async (options: CaptureOptions): Promise<Revision
     repo !== undefined && from !== undefined && to !== undefined
       ? await changesBetween(repo, from, to)
       : NO_CHANGES;
+  // fail closed: a name git reports that is no repository path (a newline, an ESC) refuses the
+  // capture, since no review could cite it, decide on it or move a finding along it
+  const refused = capturePathsRejection(changes, 'git');
+  if (refused !== undefined) throw refusal(refused);
   // a document artifact has no diff of its own: a new hash touches the whole document
   const artifactChanged =
     artifact !== undefined &&

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CitationCheck } from '../events/event.js';
+import { quoted } from '../events/quoted.js';
+import { repoPathProblem } from '../events/repo-path.js';
 import type { Candidate } from '../events/report.js';
 import { sha256Hex } from '../events/sha256.js';
 import { citationOf, placeOf } from '../projections/citation.js';
@@ -40,7 +42,10 @@ const fromRevision = (file: string, found: FileAtRevision | undefined, rev: stri
     case 'not-a-file':
       return { kind: 'absent', reason: `${file} is a ${found.type}, not a file, ${at}` };
     case 'unaskable':
-      return { kind: 'absent', reason: `${file} has a newline in its name and cannot be looked up in git` };
+      return {
+        kind: 'absent',
+        reason: `${file} has a newline or NUL in its name and cannot be looked up in git`,
+      };
     default:
       return { kind: 'absent', reason: `${file} does not exist ${at}` };
   }
@@ -119,7 +124,13 @@ export const resolveCitations = async (
   const { repo, artifact } = source;
   const rev = source.rev ?? 'HEAD';
   const isArtifact = (file: string): boolean => artifact !== undefined && file === artifact.name;
-  const inRepo = [...new Set(candidates.map((c) => c.file).filter((f) => !isArtifact(f)))];
+  // defence in depth behind the report's door: a name that is no repository path is never asked of
+  // git (which would read `a.js\0../x` as `a.js`) and never resolves
+  const inRepo = [
+    ...new Set(
+      candidates.map((c) => c.file).filter((f) => !isArtifact(f) && repoPathProblem(f) === undefined),
+    ),
+  ];
   const [files, artifactTarget] = await Promise.all([
     repo === undefined || inRepo.length === 0
       ? new Map<string, FileAtRevision>()
@@ -129,6 +140,9 @@ export const resolveCitations = async (
       : fromArtifact(artifact),
   ]);
   const targetOf = (file: string): Target => {
+    const problem = repoPathProblem(file);
+    if (problem !== undefined)
+      return { kind: 'absent', reason: `${quoted(file)} is not a path in the repository: it ${problem}` };
     if (isArtifact(file) && artifactTarget !== undefined) return artifactTarget;
     if (repo === undefined) {
       return {

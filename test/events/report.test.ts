@@ -1,3 +1,4 @@
+import Ajv2020Module from 'ajv/dist/2020.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { parseReport, REPORT_LIMITS, reportJsonSchema } from '../../src/index.js';
@@ -66,6 +67,39 @@ describe('the round report schema (the boundary)', () => {
       expect.arrayContaining(['file', 'category', 'summary', 'verdict', 'evidence']),
     );
     expect(props.candidates?.items?.additionalProperties).toBe(false);
+  });
+
+  it('publishes the door checks as patterns, so a JSON Schema validator refuses what clearance refuses', () => {
+    // ajv is CommonJS: under NodeNext its class is the default export's `default`
+    const validate = new Ajv2020Module.default({ strict: false }).compile(reportJsonSchema());
+    const withCandidate = (over: object) => report(1, 'A', { candidates: [candidate(over)] });
+    const hostile = [
+      withCandidate({ file: '../../etc/passwd' }),
+      withCandidate({ file: '/etc/passwd' }),
+      withCandidate({ file: 'file:///etc/passwd' }),
+      withCandidate({ file: 'C:\\x' }),
+      withCandidate({ file: 'a.js\u0000../../x' }),
+      withCandidate({ summary: 'x\n::error::forged' }),
+      withCandidate({ category: 'a\tb' }),
+      withCandidate({ severity: '\u001b[2Jmajor' }),
+      withCandidate({ section: 'Install\u202e' }),
+      report(1, 'A', { reviewer: 'ada\nbob' }),
+      report(1, 'A', { reviewer: '   ' }),
+      report(1, 'A', { reviewer: 'a'.repeat(257) }),
+    ];
+    for (const input of hostile) {
+      expect(validate(input), JSON.stringify(input)).toBe(false);
+      expect(E.isLeft(parseReport(input))).toBe(true);
+    }
+    const unusual = [
+      withCandidate({ file: 'with space/ünïcødé..md', evidence: 'two\nlines' }),
+      withCandidate({ file: '.github/workflows/ci.yml' }),
+      report(1, 'A', { reviewer: 'CI bot (nightly)' }),
+    ];
+    for (const input of unusual) {
+      expect(validate(input), JSON.stringify(input)).toBe(true);
+      expect(E.isRight(parseReport(input))).toBe(true);
+    }
   });
 
   it('publishes every bound: each string a maxLength, each list a maxItems, numbers within 2^53', () => {

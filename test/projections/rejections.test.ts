@@ -8,6 +8,7 @@ import {
   roundRecorded,
 } from '../../src/index.js';
 import { TWIN_PREFIX, TWINS } from '../../src/testing/mutations/ids.js';
+import { hasControl } from '../../src/text/untrusted.js';
 import {
   allStages,
   candidate,
@@ -148,6 +149,143 @@ describe('every rule refuses with its own code, and leaves the state and the off
           .when(report(1, 'A', { candidates: [{ ...major, summary: 'emoji \uD83D\uDE00 here' }] }))
           .accepts().status,
       ).toBe('open');
+    });
+    it('invalid-text: a line break, tab, ESC or bidi control in a one-line field, named by its path', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      const forged = 'x\n::error file=.github/workflows/release.yml,line=1::forged\n::add-mask::y';
+      const refused = spec
+        .when(report(1, 'A', { candidates: [{ ...major, summary: forged }] }))
+        .rejects(
+          'invalid-text',
+          /candidates\[0\]\.summary: "x\\n::error .* holds the control character \\n: this field is one line/,
+        );
+      expect(refused.path).toEqual(['candidates', 0, 'summary']);
+      // the message quotes the value escaped: it holds no raw control a terminal or a runner acts on
+      expect(hasControl(refused.message)).toBe(false);
+      spec
+        .when(report(1, 'A', { candidates: [{ ...major, category: 'correct\tness' }] }))
+        .rejects('invalid-text', /candidates\[0\]\.category: .*\\t/);
+      spec
+        .when(report(1, 'A', { candidates: [{ ...major, severity: '\u001b]0;PWNED\u0007major' }] }))
+        .rejects('invalid-text', /candidates\[0\]\.severity: .*\\u001b/);
+      spec
+        .when(report(1, 'A', { candidates: [{ ...major, section: 'Install \u202eevil' }] }))
+        .rejects('invalid-text', /candidates\[0\]\.section: .*the bidi control \\u202e/);
+      spec
+        .when(
+          report(1, 'A', {
+            verifications: [
+              {
+                file: major.file,
+                category: major.category,
+                summary: 'a\u0085b',
+                verdict: 'refuted',
+                evidence: 'e',
+              },
+            ],
+          }),
+        )
+        .rejects('invalid-text', /verifications\[0\]\.summary/);
+      // evidence, principle and reproductions may span lines: they are escaped wherever shown
+      const multiLine = {
+        ...major,
+        evidence: 'line one\nline two\ttabbed',
+        principle: 'a\nb',
+        reproduction: { command: 'npm test\nnpm run lint', expected: 'fails\nwith ESC \u001b' },
+      };
+      expect(
+        spec.when(report(1, 'A', { candidates: [multiLine], notExamined: ['a\nb'] })).accepts().status,
+      ).toBe('open');
+    });
+    it('invalid-path: a candidate or verification file that is no relative path inside the repository', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      const hostile: ReadonlyArray<readonly [string, RegExp]> = [
+        ['../../etc/passwd', /has a "\.\." name/],
+        ['/etc/passwd', /is absolute/],
+        ['file:///etc/passwd', /begins with "file:", a drive letter or URL scheme/],
+        ['https://example.com/x.js', /begins with "https:"/],
+        ['C:\\x', /holds a backslash/],
+        ['C:x', /begins with "C:"/],
+        ['a.js\u0000../../x', /"a\.js\\u0000\.\.\/\.\.\/x" holds the control character \\u0000/],
+        ['src/a\nb.ts', /holds the control character \\n/],
+        ['src/\u001b[2Ja.ts', /holds the control character \\u001b/],
+        ['src/\u202egnp.exe', /holds the bidi control \\u202e/],
+        ['src/\u2066a.ts', /holds the bidi control \\u2066/],
+        ['src/a\u007f.ts', /\\u007f/],
+        ['src/a\u009b.ts', /\\u009b/],
+        ['src//a.ts', /has an empty name/],
+        ['src/a.ts/', /has an empty name/],
+        ['./src/a.ts', /has a "\." name/],
+        ['src/./a.ts', /has a "\." name/],
+        ['src/..', /has a "\.\." name/],
+      ];
+      for (const [file, why] of hostile) {
+        const refused = spec
+          .when(report(1, 'A', { candidates: [{ ...major, file }] }))
+          .rejects('invalid-path', why);
+        expect(refused.path).toEqual(['candidates', 0, 'file']);
+        expect(refused.message).toMatch(/^invalid round report: candidates\[0\]\.file: /);
+        expect(hasControl(refused.message)).toBe(false);
+      }
+      spec
+        .when(
+          report(1, 'A', {
+            verifications: [{ file: '../x', category: 'c', summary: 's', verdict: 'refuted', evidence: 'e' }],
+          }),
+        )
+        .rejects('invalid-path', /verifications\[0\]\.file: "\.\.\/x"/);
+      // an empty file keeps the code the candidate rule has always given it
+      spec.when(report(1, 'A', { candidates: [{ ...major, file: '' }] })).rejects('empty-field', /file/);
+    });
+    it('unusual names that are paths inside the repository are accepted', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      const names = [
+        'with space/a b.js',
+        'ünïcødé/日本語.md',
+        'a..b.js',
+        '.github/workflows/ci.yml',
+        '...',
+        '..a/b',
+        'src/.hidden',
+        'src/co:lon.ts',
+        '1a:b.ts',
+        'quote"d.ts',
+        'src/emoji \uD83D\uDE00.ts',
+      ];
+      for (const file of names)
+        expect(spec.when(report(1, 'A', { candidates: [{ ...major, file }] })).accepts().status).toBe('open');
+    });
+    it('invalid-actor: a reviewer that is no one line of printable text, at most 256 characters', () => {
+      const spec = given(opened(), captured(1, 'A'));
+      const hostile: ReadonlyArray<readonly [string, RegExp]> = [
+        ['', /is empty/],
+        ['  \u00a0 ', /is only whitespace/],
+        ['ada\nconverged by ruling of bob', /holds the control character \\n/],
+        ['ada\u001b]0;PWNED\u0007', /holds the control character \\u001b/],
+        ['ada\u202e', /holds the bidi control \\u202e/],
+        ['ada\u2028bob', /holds the line separator \\u2028/],
+        ['a'.repeat(257), /is 257 characters long, over the 256/],
+      ];
+      for (const [reviewer, why] of hostile) {
+        const refused = spec.when(report(1, 'A', { reviewer })).rejects('invalid-actor', why);
+        expect(refused.path).toEqual(['reviewer']);
+        expect(hasControl(refused.message)).toBe(false);
+      }
+      for (const reviewer of ['ada', 'CI bot (nightly)', 'Zoë Ø', 'a'.repeat(256)])
+        expect(spec.when(report(1, 'A', { reviewer })).accepts().status).toBe('converged');
+    });
+    it('a log that already holds such values replays: the door checks new input, evolve only the rules', () => {
+      // as a log written before the checks would hold them: offered straight to evolve, accepted
+      const old = roundRecorded(
+        report(1, 'A', {
+          candidates: [{ ...major, file: '../../etc/passwd', summary: 'x\n::error::forged' }],
+          reviewer: 'ada\nconverged by ruling of bob',
+        }),
+      );
+      given(opened(), captured(1, 'A')).whenEvent(old).accepts();
+      given(opened())
+        .whenEvent(captured(1, 'A', { touched: ['a\u001b[2J'], renames: [{ from: '/etc/x', to: '../y' }] }))
+        .accepts();
     });
     it('a stored round.recorded with a lone surrogate has no reportSha: refused as inconsistent-event, never thrown', () => {
       const event = roundRecorded(report(1, 'A', { candidates: [major] }));

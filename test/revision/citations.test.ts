@@ -117,6 +117,30 @@ describe('resolveCitations of lines', () => {
     expect(checks[1]?.reason).toContain('lines start at 1');
   });
 
+  it('never resolves a name that is no repository path, though git would read it as another file', async () => {
+    // git stops a name at NUL: asked for `src/a.ts\0../../x` it answers for src/a.ts
+    const checks = await resolveCitations({ repo: repo.dir, rev: commit }, [
+      cite('src/a.ts\u0000../../x', { line: 1 }),
+      cite('src/../src/a.ts', { line: 1 }),
+      cite(`${repo.dir}/src/a.ts`, { line: 1 }),
+      cite('src/a.ts', { line: 1 }),
+    ]);
+    expect(checks.map((c) => c.resolved)).toEqual([false, false, false, true]);
+    expect(checks[0]?.reason).toBe(
+      '"src/a.ts\\u0000../../x" is not a path in the repository: it holds the control character \\u0000',
+    );
+    expect(checks[1]?.reason).toMatch(/it has a "\.\." name/);
+    expect(checks[2]?.reason).toMatch(/it is absolute/);
+  });
+
+  it('never asks git for a name with a NUL or a newline, which it would read as another name', async () => {
+    const { filesAtRevision } = await import('../../src/revision/blobs.js');
+    const files = await filesAtRevision(repo.dir, commit, ['src/a.ts\u0000x', 'src/a.ts\nx', 'src/a.ts']);
+    expect(files.get('src/a.ts\u0000x')).toEqual({ kind: 'unaskable' });
+    expect(files.get('src/a.ts\nx')).toEqual({ kind: 'unaskable' });
+    expect(files.get('src/a.ts')?.kind).toBe('file');
+  });
+
   it('reads the captured commit, not the work tree', async () => {
     const local = makeRepo();
     local.write('src/a.ts', linesOf('a', 12));

@@ -15,8 +15,11 @@ const random = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-/** Names git must carry byte for byte: spaces, non-ASCII, a tab, a quote, a newline. */
-const NAMES = ['plain.ts', 'with space.ts', 'ünïcødé.md', 'tab\there.txt', 'quote"d.ts', 'new\nline.txt'];
+/**
+ * Names git must carry byte for byte: spaces, non-ASCII, a quote, dots and a colon inside a name.
+ * (A name with a tab or a newline is no repository path: it refuses the capture, capture.test.ts.)
+ */
+const NAMES = ['plain.ts', 'with space.ts', 'ünïcødé.md', 'quote"d.ts', 'two..dots.ts', 'co:lon.ts'];
 /** 40 commits at full scale (CI), 12 in a local run: the same assertions over a shorter history. */
 const COMMITS = scaled(40, 12);
 
@@ -100,6 +103,7 @@ describe('captureRevision across a real history', () => {
     // the history must actually exercise what it claims to, or agreeing proves little
     expect(seen.renames).toBeGreaterThanOrEqual(5);
     expect([...seen.statuses].sort()).toEqual(['A', 'D', 'M', 'R', 'T']);
-    expect(steps.some((s) => s.capture.touchedFiles.some((f) => f.includes('\n')))).toBe(true);
+    expect(steps.some((s) => s.capture.touchedFiles.some((f) => f.includes('ünïcødé')))).toBe(true);
+    expect(steps.some((s) => s.capture.touchedFiles.some((f) => f.includes(' ')))).toBe(true);
   });
 });
