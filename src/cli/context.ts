@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { ClearanceError } from '../errors.js';
+import { checkedName } from '../operations/context.js';
 import { openStoreAt, parseStoreLocation, type StoreLocation } from '../operations/store-location.js';
 import { sharedGitDirOf } from '../revision/shared-git-dir.js';
 import type { Store } from '../store/store.js';
@@ -39,6 +40,13 @@ const osUser = (): string => {
   } catch {
     return 'unknown';
   }
+};
+
+/** Who acts: `--by`, else $CLEARANCE_ACTOR, else the OS user; one printable line, checked naming its source. */
+const actorFrom = (flag: string | undefined, env: string | undefined): string => {
+  if (flag !== undefined) return checkedName(flag, '--by');
+  if (env !== undefined) return checkedName(env, 'CLEARANCE_ACTOR');
+  return checkedName(osUser(), 'the OS user name (give --by)');
 };
 
 /** Colour only on a TTY, never with NO_COLOR, never under --json. */
@@ -104,7 +112,7 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
       location?.kind === 'postgres' && opensStore(command) ? location : { kind: 'file', dir },
     ),
     location: location ?? { kind: 'file', dir },
-    by: opts.by ?? io.env.CLEARANCE_ACTOR ?? osUser(),
+    by: actorFrom(opts.by, nonEmpty(io.env.CLEARANCE_ACTOR)),
     lockTimeoutMs:
       opts.lockTimeout ??
       (envTimeout !== undefined && /^[0-9]+$/.test(envTimeout) ? Number(envTimeout) : undefined),

@@ -1,3 +1,5 @@
+import { refusal } from '../errors.js';
+import { actorNameRejection } from '../events/actor-name.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -25,11 +27,25 @@ export type StorelessContext = Pick<OperationContext, 'signal'>;
 /** An operation: typed input in, typed result out; a refusal is a thrown `ClearanceError`. */
 export type Operation<I, R> = (ctx: OperationContext, input: I) => Promise<R>;
 
-/** Who appends, how long they wait for the lock, and the clock: what every write hands the store. */
+/**
+ * A name as given in `field` (`--by`, `CLEARANCE_ACTOR`, `expert`): one printable line of at most
+ * 256 characters, or `invalid-actor` naming the field. A name is signed into the log and printed
+ * beside what it did, so every door checks it before anything is read or written.
+ */
+export const checkedName = (name: string, field: string): string => {
+  const refused = actorNameRejection(name, field);
+  if (refused !== undefined) throw refusal(refused);
+  return name;
+};
+
+/**
+ * Who appends, how long they wait for the lock, and the clock: what every write hands the store.
+ * The actor is checked again here, whatever door built the context (a library caller's included).
+ */
 export const actorOf = (
   ctx: OperationContext,
 ): Readonly<{ by: string; timeoutMs?: number; now?: () => Date }> => ({
-  by: ctx.by,
+  by: checkedName(ctx.by, 'the actor (by)'),
   ...(ctx.lockTimeoutMs === undefined ? {} : { timeoutMs: ctx.lockTimeoutMs }),
   ...(ctx.now === undefined ? {} : { now: ctx.now }),
 });

@@ -6,7 +6,7 @@ import {
   type ExpertSource,
 } from '../driver/contribute.js';
 import type { RoundReport } from '../events/report.js';
-import { actorOf, type OperationContext } from './context.js';
+import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 
 export type ContributeInput = Readonly<{
@@ -57,7 +57,10 @@ export type CollectInput = Readonly<{
  * rest absent, then close the round with the merge.
  */
 export const collect = async (ctx: OperationContext, input: CollectInput): Promise<RecordResult> => {
-  const sources = input.experts.map((s) => ({ ...s, path: path.resolve(s.path) }));
+  const sources = input.experts.map((s) => ({
+    expert: checkedName(s.expert, 'expert'),
+    path: path.resolve(s.path),
+  }));
   const wait = { ...input.wait, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) };
   return recordResultOf(
     input.runId,

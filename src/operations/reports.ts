@@ -1,7 +1,7 @@
 import { printableLocation, publishReportAt, waitForReportAt } from '../completion/at.js';
 import type { WaitOptions } from '../completion/budget.js';
 import type { RoundReport } from '../events/report.js';
-import type { StorelessContext } from './context.js';
+import { checkedName, type StorelessContext } from './context.js';
 
 /**
  * The completion protocol's two sides, for producers and drivers that keep no run: publish a report
@@ -27,7 +27,11 @@ export type PublishResult = Readonly<{
 }>;
 
 export const publish = async (_ctx: StorelessContext, input: PublishInput): Promise<PublishResult> => {
-  await publishReportAt(input.path, input.report, input.expert ?? '');
+  await publishReportAt(
+    input.path,
+    input.report,
+    input.expert === undefined ? '' : checkedName(input.expert, 'expert'),
+  );
   const { runId, round, inputSha, completed } = input.report;
   return { path: printableLocation(input.path), runId, round, inputSha, completed };
 };

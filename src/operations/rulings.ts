@@ -1,7 +1,7 @@
 import { extendRun, ruleFinding } from '../driver/lifecycle.js';
 import type { RunStatus } from '../projections/state.js';
 import { maxRoundsOf } from '../projections/state.js';
-import { actorOf, type OperationContext } from './context.js';
+import { actorOf, checkedName, type OperationContext } from './context.js';
 
 /**
  * Decisions only a person makes, past the cap: the person's name and reason are part of the input
@@ -28,7 +28,8 @@ export type RuleResult = Readonly<{
 }>;
 
 export const rule = async (ctx: OperationContext, input: RuleInput): Promise<RuleResult> => {
-  const { runId, finding, status, why, by } = input;
+  const { runId, finding, status, why } = input;
+  const by = checkedName(input.by, 'by');
   const result = await ruleFinding(ctx.store, runId, { finding, status, why, by }, actorOf(ctx));
   const event = result.appended[0];
   const { state } = result.folded;
@@ -55,7 +56,8 @@ export type ExtendResult = Readonly<{
 }>;
 
 export const extend = async (ctx: OperationContext, input: ExtendInput): Promise<ExtendResult> => {
-  const { runId, rounds, why, by } = input;
+  const { runId, rounds, why } = input;
+  const by = checkedName(input.by, 'by');
   const result = await extendRun(ctx.store, runId, { rounds, why, by }, actorOf(ctx));
   const { state } = result.folded;
   return {
