@@ -5,3 +5,5 @@
  */
 export * from './events/index.js';
 export * from './projections/index.js';
+export { renderExplanation } from './render/explain-text.js';
+export { feedbackMarkdown, renderFeedback } from './render/feedback.js';

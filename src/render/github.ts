@@ -1,11 +1,16 @@
 import type { Policy } from '../events/policy.js';
 import type { FindingView } from '../projections/views/findings.js';
+import { showControls } from '../text/untrusted.js';
 import { byImportance, type Level, levelOf } from './level.js';
 
 /**
  * GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`). GitHub shows at
  * most ten annotations of each level for a step, so each level keeps its ten most important and
  * the rest are counted in a plain log line.
+ *
+ * Each annotation is one line of the log whatever its values hold: the runner's own escaping
+ * (`escapeData`, `escapeProperty`) keeps a value inside its command, and every control and bidi
+ * character is shown escaped first (`showControls`), so none reaches the log or the annotation raw.
  */
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
@@ -13,6 +18,7 @@ export type AnnotationLevel = 'error' | 'warning' | 'notice';
 export type Annotation = Readonly<{
   level: AnnotationLevel;
   title: string;
+  /** its newlines are line breaks inside the annotation: a value in it has its own shown escaped */
   message: string;
   file?: string;
   line?: number;
@@ -28,12 +34,15 @@ export const escapeData = (s: string): string =>
 export const escapeProperty = (s: string): string =>
   escapeData(s).replaceAll(':', '%3A').replaceAll(',', '%2C');
 
+/** A message's lines, each with its controls shown: only the breaks between them stay newlines. */
+const messageData = (message: string): string => escapeData(message.split('\n').map(showControls).join('\n'));
+
 export const workflowCommand = (a: Annotation): string => {
   const props: Array<[string, string]> = [];
   if (a.file !== undefined) props.push(['file', a.file]);
   if (a.line !== undefined) props.push(['line', String(a.line)]);
   props.push(['title', a.title]);
-  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(v)}`).join(',')}::${escapeData(a.message)}`;
+  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(showControls(v))}`).join(',')}::${messageData(a.message)}`;
 };
 
 const ANNOTATION_LEVEL: Readonly<Record<Level, AnnotationLevel>> = {
@@ -52,7 +61,8 @@ export const findingAnnotations = (policy: Policy, findings: ReadonlyArray<Findi
       file: f.file,
       ...(f.line === null ? {} : { line: f.line }),
       title: `${f.blocking ? 'blocking' : 'advisory'} ${f.severity} ${f.category}`,
-      message: `${f.summary}${f.section === null ? '' : ` (§ ${f.section})`}\nfinding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
+      // a newline of the summary's own is shown as `\n`: only clearance's second line is a line
+      message: `${showControls(f.summary)}${f.section === null ? '' : ` (§ ${showControls(f.section)})`}\nfinding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
     }));
 
 /**

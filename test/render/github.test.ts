@@ -9,7 +9,7 @@ import {
   workflowCommand,
   workflowCommands,
 } from '../../src/render/github.js';
-import { markdownText } from '../../src/render/summary.js';
+import { markdownText } from '../../src/text/untrusted.js';
 
 const view = (over: Partial<FindingView>): FindingView => ({
   id: 'f'.repeat(64),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { explain, renderExplanation } from '../../projections/views/explain.js';
+import { explain } from '../../projections/views/explain.js';
+import { renderExplanation } from '../../render/explain-text.js';
 import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';

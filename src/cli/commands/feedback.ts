@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { feedbackMarkdown } from '../../projections/views/feedback.js';
+import { feedbackMarkdown } from '../../render/feedback.js';
 import { readIntactState } from '../../store/store.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
