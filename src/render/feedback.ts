@@ -1,6 +1,6 @@
 import type { RunState } from '../projections/state.js';
 import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
-import { markdownText } from '../text/untrusted.js';
+import { markdownText, plainText } from '../text/untrusted.js';
 
 /**
  * "Review feedback, round N" as Markdown: printed to a terminal and handed to an agent as its next
@@ -12,8 +12,11 @@ import { markdownText } from '../text/untrusted.js';
 /** A value from the log: its whitespace runs one space, trimmed, as the brief always showed it. */
 const text = (s: string): string => markdownText(s.replace(/\s+/g, ' ').trim());
 
-/** The id screens show; any unique prefix of 8+ hex characters names a finding in a decision. */
-const shownId = (id: string): string => id.slice(0, 12);
+/**
+ * The id screens show; any unique prefix of 8+ hex characters names a finding in a decision. Ids
+ * and hashes are clearance's (hex), shown in code spans; `plainText` only makes sure of it.
+ */
+const shownId = (id: string): string => plainText(id.slice(0, 12));
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
