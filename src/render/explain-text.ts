@@ -43,7 +43,7 @@ const provenanceLines = (
 
 const panelLine = (p: Explanation['panels'][number]): string => {
   const absent = p.absent.map((a) => plain`${a.expert} (${a.reason}: ${a.detail})`).join('; ');
-  const who = p.contributors.length === 0 ? 'no one' : p.contributors.join(', ');
+  const who = p.contributors.join(', ') || 'no one';
   return absent === ''
     ? plain`round ${p.round} reviewed by ${who}`
     : plain`round ${p.round} reviewed by ${who}; absent: ${absent}`;
