@@ -18,8 +18,10 @@ export type AnnotationLevel = 'error' | 'warning' | 'notice';
 export type Annotation = Readonly<{
   level: AnnotationLevel;
   title: string;
-  /** its newlines are line breaks inside the annotation: a value in it has its own shown escaped */
+  /** one line: a newline in it, as every control, is shown escaped (`\n`) */
   message: string;
+  /** a second line of clearance's own under the message, e.g. the finding's id and age */
+  detail?: string;
   file?: string;
   line?: number;
 }>;
@@ -34,15 +36,16 @@ export const escapeData = (s: string): string =>
 export const escapeProperty = (s: string): string =>
   escapeData(s).replaceAll(':', '%3A').replaceAll(',', '%2C');
 
-/** A message's lines, each with its controls shown: only the breaks between them stay newlines. */
-const messageData = (message: string): string => escapeData(message.split('\n').map(showControls).join('\n'));
+/** The message, then the detail on a line of its own: the one line break is clearance's. */
+const messageData = (a: Annotation): string =>
+  escapeData([a.message, ...(a.detail === undefined ? [] : [a.detail])].map(showControls).join('\n'));
 
 export const workflowCommand = (a: Annotation): string => {
   const props: Array<[string, string]> = [];
   if (a.file !== undefined) props.push(['file', a.file]);
   if (a.line !== undefined) props.push(['line', String(a.line)]);
   props.push(['title', a.title]);
-  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(showControls(v))}`).join(',')}::${messageData(a.message)}`;
+  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(showControls(v))}`).join(',')}::${messageData(a)}`;
 };
 
 const ANNOTATION_LEVEL: Readonly<Record<Level, AnnotationLevel>> = {
@@ -61,8 +64,8 @@ export const findingAnnotations = (policy: Policy, findings: ReadonlyArray<Findi
       file: f.file,
       ...(f.line === null ? {} : { line: f.line }),
       title: `${f.blocking ? 'blocking' : 'advisory'} ${f.severity} ${f.category}`,
-      // a newline of the summary's own is shown as `\n`: only clearance's second line is a line
-      message: `${showControls(f.summary)}${f.section === null ? '' : ` (§ ${showControls(f.section)})`}\nfinding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
+      message: `${f.summary}${f.section === null ? '' : ` (§ ${f.section})`}`,
+      detail: `finding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
     }));
 
 /**

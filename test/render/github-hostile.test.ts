@@ -69,6 +69,10 @@ describe('workflow commands from hostile values', () => {
         const log = workflowCommands(annotations, 'clearance findings run-1 --status open');
         expect(runnerCommands(log)).toEqual(annotations.map((a) => a.level));
         expect(rawControls(log)).toEqual([]);
+        // decoded, the verdict is one line however its `by` reads; a finding's, two, the second clearance's
+        const [verdict, ...findings] = log.split('\n').map((line) => decoded(line).message.split('\n'));
+        expect(verdict).toHaveLength(1);
+        for (const lines of findings) expect(lines[1]).toMatch(/^finding [0-9a-f]{12}, open \d+ rounds?$/);
       }
     });
 
