@@ -1,5 +1,5 @@
 import type { RunStatus } from '../projections/state.js';
-import { feedbackMarkdown } from '../projections/views/feedback.js';
+import { feedbackMarkdown } from '../render/feedback.js';
 import { readIntactStatus } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';

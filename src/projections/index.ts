@@ -52,8 +52,8 @@ export {
 export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
 export { type MayAnswer, mayRunStage } from './views/budget.js';
 export { type CostReport, costReport, describeCost } from './views/cost.js';
-export { type BlockingReason, type Explanation, explain, renderExplanation } from './views/explain.js';
-export { feedbackMarkdown } from './views/feedback.js';
+export { type BlockingReason, type Explanation, explain } from './views/explain.js';
+export { type Feedback, type FeedbackFinding, type FeedbackRerun, feedbackOf } from './views/feedback.js';
 export {
   citationOf,
   type FindingView,

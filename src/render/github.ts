@@ -1,11 +1,16 @@
 import type { Policy } from '../events/policy.js';
 import type { FindingView } from '../projections/views/findings.js';
+import { showControls } from '../text/untrusted.js';
 import { byImportance, type Level, levelOf } from './level.js';
 
 /**
  * GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`). GitHub shows at
  * most ten annotations of each level for a step, so each level keeps its ten most important and
  * the rest are counted in a plain log line.
+ *
+ * Each annotation is one line of the log whatever its values hold: the runner's own escaping
+ * (`escapeData`, `escapeProperty`) keeps a value inside its command, and every control and bidi
+ * character is shown escaped first (`showControls`), so none reaches the log or the annotation raw.
  */
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
@@ -13,7 +18,10 @@ export type AnnotationLevel = 'error' | 'warning' | 'notice';
 export type Annotation = Readonly<{
   level: AnnotationLevel;
   title: string;
+  /** one line: a newline in it, as every control, is shown escaped (`\n`) */
   message: string;
+  /** a second line of clearance's own under the message, e.g. the finding's id and age */
+  detail?: string;
   file?: string;
   line?: number;
 }>;
@@ -28,12 +36,16 @@ export const escapeData = (s: string): string =>
 export const escapeProperty = (s: string): string =>
   escapeData(s).replaceAll(':', '%3A').replaceAll(',', '%2C');
 
+/** The message, then the detail on a line of its own: the one line break is clearance's. */
+const messageData = (a: Annotation): string =>
+  escapeData([a.message, ...(a.detail === undefined ? [] : [a.detail])].map(showControls).join('\n'));
+
 export const workflowCommand = (a: Annotation): string => {
   const props: Array<[string, string]> = [];
   if (a.file !== undefined) props.push(['file', a.file]);
   if (a.line !== undefined) props.push(['line', String(a.line)]);
   props.push(['title', a.title]);
-  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(v)}`).join(',')}::${escapeData(a.message)}`;
+  return `::${a.level} ${props.map(([k, v]) => `${k}=${escapeProperty(showControls(v))}`).join(',')}::${messageData(a)}`;
 };
 
 const ANNOTATION_LEVEL: Readonly<Record<Level, AnnotationLevel>> = {
@@ -52,7 +64,8 @@ export const findingAnnotations = (policy: Policy, findings: ReadonlyArray<Findi
       file: f.file,
       ...(f.line === null ? {} : { line: f.line }),
       title: `${f.blocking ? 'blocking' : 'advisory'} ${f.severity} ${f.category}`,
-      message: `${f.summary}${f.section === null ? '' : ` (§ ${f.section})`}\nfinding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
+      message: `${f.summary}${f.section === null ? '' : ` (§ ${f.section})`}`,
+      detail: `finding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
     }));
 
 /**

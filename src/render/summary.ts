@@ -1,6 +1,7 @@
 import { type CostReport, describeCost } from '../projections/views/cost.js';
 import type { Explanation } from '../projections/views/explain.js';
 import type { StatusView } from '../projections/views/status.js';
+import { markdownText } from '../text/untrusted.js';
 
 /** The gate's answer, when the summary is written by `gate`. */
 export type GateLine = Readonly<{ approved: boolean; message: string; reason?: string }>;
@@ -12,13 +13,7 @@ export type SummaryInput = Readonly<{
   gate?: GateLine;
 }>;
 
-/**
- * Text from a log is data, never Markdown: every ASCII punctuation character is backslash-escaped
- * (CommonMark allows it for all of them), so a summary cannot open a link, a table cell or HTML.
- */
-export const markdownText = (s: string): string =>
-  s.replace(/[\r\n]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
-
+/** Text from a log is data, never Markdown: one inline run, so a cell stays one cell. */
 const cell = markdownText;
 
 /** A GitHub step summary: the verdict and why, the blocking findings, the rounds, the cost. */

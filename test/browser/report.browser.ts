@@ -1,11 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Locator } from 'playwright-core';
+import { chromium, type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { roundRecorded } from '../../src/index.js';
+import { historyOf } from '../../src/render/history.js';
+import { htmlReport } from '../../src/render/html.js';
+import { logged } from '../render/hostile-runs.js';
 import { buildScenario, ids, LEAK, RUN_ID } from '../render/scenario.js';
+import { candidate, captured, opened, report } from '../support/builders.js';
 import { tempDir } from '../support/git-repo.js';
 
 /**
@@ -28,6 +33,47 @@ const ARGS = [
 const seen = (locator: Locator): Promise<string> =>
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point of this test
   locator.innerText();
+
+/** Open each page in one fresh headless Chromium, JavaScript off; `look` reads what it needs. */
+const inChromium = async <T>(
+  files: ReadonlyArray<string>,
+  look: (page: Page) => Promise<T>,
+): Promise<T[]> => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (or set CLEARANCE_CHROMIUM)`);
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'clearance-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    javaScriptEnabled: false,
+    viewport: { width: 1200, height: 900 },
+  });
+  try {
+    const seenPages: T[] = [];
+    for (const file of files) {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(file).href);
+      seenPages.push(await look(page));
+    }
+    return seenPages;
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+};
+
+/** A run open after round 1 with one blocking finding whose summary is `summary`, as a page on disk. */
+const pageWith = async (dir: string, name: string, summary: string): Promise<string> => {
+  const events = [
+    opened(),
+    captured(1, 'A'),
+    roundRecorded(report(1, 'A', { candidates: [candidate({ summary })] })),
+  ];
+  const file = path.join(dir, `${name}.html`);
+  await writeFile(file, htmlReport(historyOf(logged(events, 'tester')), { toolVersion: '0.0.0-test' }));
+  return file;
+};
 
 describe('clearance report --html in headless Chromium', () => {
   it('shows the verdict, every blocking finding and the round count, loading nothing else', async () => {
@@ -82,5 +128,37 @@ describe('clearance report --html in headless Chromium', () => {
       await context.close();
       await rm(profile, { recursive: true, force: true });
     }
+  });
+
+  it('isolates a bidi override in a summary: the text after it on the page is not reordered', async () => {
+    const dir = tempDir('clearance-browser-bidi-');
+    const plain = await pageWith(dir, 'plain', 'Handle leaks on abort');
+    const override = await pageWith(dir, 'override', 'Handle \u202eleaks on abort');
+    const [without, withOverride] = await inChromium([plain, override], async (page) => {
+      const item = page.locator('#blocking li[data-finding]');
+      const after = item.locator('span.muted');
+      return {
+        isolates: await item.locator('bdi').evaluateAll((els) => els.map((el) => el.textContent)),
+        after: { text: await after.textContent(), box: await after.boundingBox() },
+        isolate: (await item.locator('bdi').count()) > 0 ? await item.locator('bdi').boundingBox() : null,
+      };
+    });
+    expect(without?.isolates).toEqual([]);
+    // in the DOM: the summary, override and all, is one <bdi> element
+    expect(withOverride?.isolates).toEqual(['Handle \u202eleaks on abort']);
+    // the neighbour reads the same and stands where it stood: right of the summary, on its line
+    const shape = /^\(open 1 round\(s\), [0-9a-f]{12}\)$/;
+    expect(without?.after.text).toMatch(shape);
+    expect(withOverride?.after.text).toMatch(shape);
+    const [a, b] = [without?.after.box, withOverride?.after.box];
+    if (a == null || b == null) throw new Error('the span after the summary is not on the page');
+    expect(Math.abs(a.x - b.x)).toBeLessThan(1);
+    expect(Math.abs(a.y - b.y)).toBeLessThan(1);
+    expect(Math.abs(a.height - b.height)).toBeLessThan(1);
+    // and right of the isolated summary itself, as in a left-to-right line
+    const isolate = withOverride?.isolate;
+    if (isolate == null) throw new Error('the isolated summary is not on the page');
+    expect(b.x).toBeGreaterThanOrEqual(isolate.x + isolate.width - 1);
+    expect(Math.abs(b.y - isolate.y)).toBeLessThan(isolate.height);
   });
 });

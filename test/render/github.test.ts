@@ -9,7 +9,7 @@ import {
   workflowCommand,
   workflowCommands,
 } from '../../src/render/github.js';
-import { markdownText } from '../../src/render/summary.js';
+import { markdownText } from '../../src/text/untrusted.js';
 
 const view = (over: Partial<FindingView>): FindingView => ({
   id: 'f'.repeat(64),
@@ -45,10 +45,15 @@ describe('GitHub workflow commands', () => {
       file: 'src/a,b.ts',
       line: 7,
       title: 'blocking major: correctness',
-      message: 'leaks: 100%\nreally',
+      message: 'leaks: 100%',
+      detail: 'really',
     };
     expect(workflowCommand(a)).toBe(
       '::error file=src/a%2Cb.ts,line=7,title=blocking major%3A correctness::leaks: 100%25%0Areally',
+    );
+    // the detail's line is clearance's; a newline in the message or a property is shown, never a break
+    expect(workflowCommand({ ...a, message: 'leaks\r\nreally', title: 'a\nb', detail: undefined })).toBe(
+      '::error file=src/a%2Cb.ts,line=7,title=a\\nb::leaks\\r\\nreally',
     );
     expect(workflowCommand({ level: 'notice', title: 't', message: '::set-output name=x::y' })).toBe(
       '::notice title=t::::set-output name=x::y',

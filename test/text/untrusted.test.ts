@@ -47,6 +47,11 @@ describe('untrusted text', () => {
     expect(JSON.parse(jsonText(value, 2))).toEqual(value);
   });
 
+  it('plain text leaves its own output as it is, so encoding a line twice changes nothing', () => {
+    for (const s of [HOSTILE, '###[x', '  ::x', '\u003a:x', 'a\\u001b', '##\\u005b', '\u2028::y'])
+      expect(plainText(plainText(s))).toBe(plainText(s));
+  });
+
   it('says whether a string holds a control', () => {
     expect(hasControl('plain text')).toBe(false);
     expect(hasControl('a\tb')).toBe(true);

@@ -3,7 +3,7 @@ import { PRESETS } from '../../events/policy.js';
 import { capture } from '../../operations/capture.js';
 import { open } from '../../operations/open.js';
 import { explain } from '../../operations/run-views.js';
-import { renderExplanation } from '../../projections/views/explain.js';
+import { renderExplanation } from '../../render/explain-text.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { statusWord } from '../format.js';

@@ -8,7 +8,7 @@ import { rule } from '../../operations/rulings.js';
 import { cost, explain, may, next as nextStep } from '../../operations/run-views.js';
 import { stage } from '../../operations/stage.js';
 import { describeCost } from '../../projections/views/cost.js';
-import { renderExplanation } from '../../projections/views/explain.js';
+import { renderExplanation } from '../../render/explain-text.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { recordedText } from '../recorded.js';

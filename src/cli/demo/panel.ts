@@ -7,7 +7,7 @@ import { record } from '../../operations/record.js';
 import { replay } from '../../operations/replay.js';
 import { explain, findings } from '../../operations/run-views.js';
 import { status } from '../../operations/status.js';
-import { renderExplanation } from '../../projections/views/explain.js';
+import { renderExplanation } from '../../render/explain-text.js';
 import type { Context } from '../context.js';
 import { shortId, statusText, trailLine } from '../format.js';
 import { recordedText } from '../recorded.js';

@@ -1,0 +1,133 @@
+import type { RunState } from '../projections/state.js';
+import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
+import { markdownText, plainText } from '../text/untrusted.js';
+
+/**
+ * "Review feedback, round N" as Markdown: printed to a terminal and handed to an agent as its next
+ * brief. Every value a reviewer or a person supplied (summaries, citations, severities, evidence,
+ * names, reasons) is one inline run of `markdownText`, so none can start a line, a heading, a link
+ * or a runner command; the ids, numbers and enums are clearance's.
+ */
+
+/** A value from the log: its whitespace runs one space, trimmed, as the brief always showed it. */
+const text = (s: string): string => markdownText(s.replace(/\s+/g, ' ').trim());
+
+/**
+ * The id screens show; any unique prefix of 8+ hex characters names a finding in a decision. Ids
+ * and hashes are clearance's (hex), shown in code spans; `plainText` only makes sure of it.
+ */
+const shownId = (id: string): string => plainText(id.slice(0, 12));
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const verdictLine = (fb: Feedback): string => {
+  if (fb.status === 'converged')
+    return fb.convergedBy === null
+      ? 'The review converged: nothing blocks.'
+      : `The review converged by ruling of ${text(fb.convergedBy.by)}: ${text(fb.convergedBy.why)}.`;
+  if (fb.status === 'blocked')
+    return fb.stall !== null
+      ? `The review is blocked early: it stalled at round ${fb.round} of ${fb.cap}: ${fb.stall}. Only a person can rule now.`
+      : `The review is blocked: round ${fb.round} was the last of ${fb.cap}. Only a person can rule now.`;
+  return `${plural(fb.blocking.length, 'blocking finding')} must be fixed or answered before round ${fb.round + 1} of ${fb.cap}.`;
+};
+
+/** How the last round ended when it was not reviewed: its diagnosis is the feedback. */
+const endingLines = ({ ending }: Feedback): string[] => {
+  if (ending === null) return [];
+  const reason = ending.reason === null ? '' : `: ${text(ending.reason)}`;
+  switch (ending.result) {
+    case 'ci_failed':
+      return [`Round ${ending.round} ended without a review because CI failed${reason}. Fix that first.`];
+    case 'none':
+      return [`Round ${ending.round} ended without a review${reason}.`];
+    default:
+      return [`Round ${ending.round} was partial (it can never converge on its own)${reason}.`];
+  }
+};
+
+/** The cap in force, and who moved it: an extension is part of the brief. */
+const capLines = (fb: Feedback): string[] => {
+  if (fb.extensions.length === 0) return [];
+  const by = fb.extensions.map((e) => `${e.rounds} by ${text(e.by)} (${text(e.why)})`).join(', ');
+  return [`The cap is ${fb.cap} rounds: the policy's ${fb.policyCap}, extended ${by}.`];
+};
+
+const blockingLines = (f: FeedbackFinding): string[] => {
+  const lines = [
+    '',
+    `- \`${shownId(f.id)}\` **${text(f.citation)}** (${text(f.severity)}, open ${plural(f.roundsOpen, 'round')}): ${text(f.summary)}`,
+    `  - Evidence: ${text(f.evidence)}`,
+  ];
+  if (f.reviewers.length > 0)
+    lines.push(
+      `  - Seen by: ${f.reviewers.map(text).join(', ')}${f.mergedIn > 0 ? ` (${f.mergedIn} candidate(s) merged in)` : ''}`,
+    );
+  if (f.lastWord?.how === 'decided')
+    lines.push(`  - Last ruling (round ${f.lastWord.round}): still open: ${text(f.lastWord.evidence)}`);
+  if (f.lastWord?.how === 'reopened')
+    lines.push(
+      `  - Reopened in round ${f.lastWord.round} (it had been fixed${f.reopenings > 1 ? `; reopened ${f.reopenings} times` : ''}): ${text(f.lastWord.evidence)}`,
+    );
+  return lines;
+};
+
+/**
+ * What the re-run reproductions said, on the captured input (or, before any was re-run there, the
+ * last round's input): a fix whose reproduction still fails cannot be decided `fixed` on that input.
+ */
+const rerunLines = (fb: Feedback): string[] => {
+  if (fb.reruns.length === 0 && fb.pendingReproductions === 0) return [];
+  const lines = ['', '### Reproductions re-run'];
+  for (const r of fb.reruns) {
+    const said =
+      r.outcome === 'still-fails'
+        ? r.findingStatus === 'open'
+          ? 'still fails: a `fixed` decision on it is refused for this input'
+          : `still fails, though it is ${r.findingStatus}`
+        : 'no longer fails';
+    const output = r.outputSha === null ? '' : ` (output ${shownId(r.outputSha)})`;
+    lines.push('', `- \`${shownId(r.id)}\` **${text(r.citation)}** round ${r.round}: ${said}${output}`);
+  }
+  if (fb.pendingReproductions > 0)
+    lines.push(
+      '',
+      `${fb.pendingReproductions} reproduction(s) not yet re-run on round ${fb.round + 1}'s input (clearance reproductions, clearance reproduce).`,
+    );
+  return lines;
+};
+
+/** The feedback as Markdown; `record` says where the full record is (clearance's words, not a reviewer's). */
+export const renderFeedback = (fb: Feedback, record: string): string => {
+  const lines = [`## Review feedback, round ${fb.round}`, '', verdictLine(fb)];
+  const notes = [
+    ...endingLines(fb),
+    ...(fb.failure === null
+      ? []
+      : [
+          `The last attempt at round ${fb.failure.round} failed (${fb.failure.reason}): ${text(fb.failure.detail)}.`,
+        ]),
+    ...capLines(fb),
+  ];
+  if (notes.length > 0) lines.push('', ...notes);
+  const [first] = fb.blocking;
+  if (first !== undefined) {
+    lines.push('', '### Blocking', ...fb.blocking.flatMap(blockingLines));
+    lines.push(
+      '',
+      `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${shownId(first.id)}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held; a fixed finding that came back is \`reopened\` with evidence of what changed.`,
+    );
+  }
+  lines.push(...rerunLines(fb));
+  lines.push(
+    '',
+    `Advisory findings open: ${fb.advisoryOpen} (they never block).`,
+    '',
+    `Full record: ${record}`,
+  );
+  return `${lines.join('\n')}\n`;
+};
+
+/** "Review feedback, round N" for a run: the Markdown a driver hands back to the producer. */
+export const feedbackMarkdown = (state: RunState, record: string): string =>
+  renderFeedback(feedbackOf(state), record);

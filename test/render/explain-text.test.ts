@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { type Explanation, explain, type FindingStep, renderExplanation } from '../../src/fold.js';
+import { plainText } from '../../src/text/untrusted.js';
+import {
+  ALL_HOSTILE,
+  HOSTILE,
+  HOSTILE_STRINGS,
+  rawControls,
+  runnerCommands,
+} from '../support/actions-runner.js';
+import { accepted, blockedRun, convergedRun } from './hostile-runs.js';
+
+/**
+ * `clearance explain` prints this text to a terminal and, under `docs/github-actions.md`, to a CI
+ * log. Whatever a reviewer or a person put in the log, the runner reads no command in it, the
+ * terminal gets no control, and each value stays inside the line clearance began for it.
+ */
+
+const STEPS = (h: string): FindingStep[] => [
+  { round: 1, how: 'opened', status: 'open' },
+  { round: 2, how: 'decided', status: 'open', evidence: h },
+  { round: 3, how: 'carried', status: 'open' },
+  { round: 4, how: 'reopened', status: 'open', evidence: h },
+  { round: 5, how: 'ruled', status: 'open', evidence: h, by: h },
+];
+
+const ID = 'f'.repeat(64);
+
+/** Every field `renderExplanation` shows: `h` in each one that holds text, `id` in the ids and shas. */
+const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
+  const mergedFrom = [{ id, reviewer: h, file: h, line: 3, category: h }];
+  return {
+    status: 'blocked',
+    headline: `converged by ruling of ${h} after round 3: ${h}`,
+    blockedReason: 'cap',
+    stall: null,
+    blocking: [
+      {
+        id,
+        file: h,
+        line: 1,
+        citation: h,
+        severity: h,
+        summary: h,
+        openedRound: 1,
+        keptOpen: STEPS(h),
+        reviewers: [h, h],
+        corroboration: 2,
+        mergedFrom,
+      },
+    ],
+    advisoryOpen: 1,
+    incomplete: [{ round: 2, result: 'partial', reason: h }],
+    rulings: [{ round: 3, findingId: id, status: 'withdrawn', why: h, by: h }],
+    extensions: [{ round: 3, rounds: 1, why: h, by: h }],
+    convergedBy: h,
+    panels: [
+      {
+        round: 1,
+        contributors: [h, h],
+        reports: [],
+        absent: [{ expert: h, reason: 'missing', detail: h }],
+      },
+    ],
+    merges: [
+      {
+        id,
+        citation: h,
+        severity: h,
+        status: 'fixed',
+        blocking: false,
+        openedRound: 1,
+        reviewers: [h],
+        corroboration: 1,
+        mergedFrom,
+      },
+    ],
+    refuted: [
+      {
+        id,
+        round: 1,
+        file: h,
+        line: 4,
+        section: null,
+        category: h,
+        severity: h,
+        summary: h,
+        by: [h],
+        evidence: refutedEvidence,
+      },
+    ],
+    reruns: [{ round: 2, inputSha: id, findingId: id, outcome: 'still-fails', outputSha: id }],
+  };
+};
+
+const SAMPLES = [...HOSTILE_STRINGS, ALL_HOSTILE];
+
+/** The output holds the runner's commands and raw controls it holds, and how many lines. */
+const asRead = (text: string) => ({
+  commands: runnerCommands(text),
+  controls: rawControls(text),
+  lines: text.split('\n').length,
+});
+
+describe('renderExplanation with hostile values in every field', () => {
+  // a refuted candidate's evidence shows its first line only: kept the same here, hostile below
+  const benign = renderExplanation(everyField('benign', ID, 'first line'));
+
+  for (const h of SAMPLES)
+    it(`shows ${JSON.stringify(h).slice(0, 40)} as text inside clearance's lines`, () => {
+      const text = renderExplanation(everyField(h, ID, 'first line'));
+      expect(asRead(text)).toEqual({ commands: [], controls: [], lines: benign.split('\n').length });
+      // clearance's words and lines are as they were; each value is where it was, shown as text
+      expect(text.replaceAll(plainText(h), '∎')).toBe(benign.replaceAll('benign', '∎'));
+      // ids and shas are clearance's, but even a hostile one cannot act
+      const hostileIds = renderExplanation(everyField(h, h));
+      expect(asRead(hostileIds)).toEqual(asRead(benign));
+      expect(hostileIds).toContain(`(by ${plainText(h)}: ${plainText(h.split('\n')[0] ?? '')})`);
+    });
+
+  it('shows the steps a ruling and a reopening wrote, and an absent reviewer, in their own lines', () => {
+    const lines = renderExplanation(everyField('v')).split('\n');
+    expect(lines).toContain('    ruled open by v after round 5: v');
+    expect(lines).toContain('    round 4 reopened it (it had been fixed): v');
+    expect(lines).toContain('round 1 reviewed by v, v; absent: v (missing: v)');
+    expect(lines).toContain(
+      "ffffffffffff reproduction re-run on round 2's input ffffffffffff: still fails (output ffffffffffff)",
+    );
+  });
+});
+
+describe('explain on runs folded from hostile events', () => {
+  for (const h of SAMPLES) {
+    it(`a blocked run, a run in progress and a run converged by ruling: ${JSON.stringify(h).slice(0, 30)}`, () => {
+      const blocked = blockedRun(h);
+      for (const events of [blocked, blocked.slice(0, -1), convergedRun(h)]) {
+        const text = renderExplanation(explain(accepted(events)));
+        expect(runnerCommands(text)).toEqual([]);
+        expect(rawControls(text)).toEqual([]);
+        expect(text).toContain(plainText(h));
+      }
+    });
+  }
+
+  it('a `--by` name holding a newline cannot write a verdict line of its own', () => {
+    const text = renderExplanation(explain(accepted(convergedRun(HOSTILE.forgedRuling))));
+    const verdictLines = text.split('\n').filter((line) => line.startsWith('converged by ruling of'));
+    expect(verdictLines).toEqual([
+      'converged by ruling of Mallory\\nconverged by ruling of Boss after round 9: all good after round 1: Mallory\\nconverged by ruling of Boss after round 9: all good',
+    ]);
+  });
+
+  it('a plain ASCII run reads exactly as it did', () => {
+    const text = renderExplanation(explain(accepted(blockedRun('plain'))));
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'blocked at round 3, the cap of 3 rounds: 1 blocking finding is still open, and round 3 ended ci_failed; exhaustion is never convergence',
+      // the candidate whose report hashes first keeps its id (and summary)
+      expect.stringMatching(/^- [0-9a-f]{12} \[major\] src\/plain\.js:10 plain( again)?$/),
+      '    proposed by ada, plain (corroborated 2×)',
+    ]);
+    expect(text).toContain('round 1 reviewed by ada, plain; absent: plain absent (missing: plain)');
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { explain, type Feedback, feedbackMarkdown, renderFeedback } from '../../src/fold.js';
+import { markdownText } from '../../src/text/untrusted.js';
+import {
+  ALL_HOSTILE,
+  HOSTILE,
+  HOSTILE_STRINGS,
+  rawControls,
+  runnerCommands,
+} from '../support/actions-runner.js';
+import { accepted, blockedRun, convergedRun } from './hostile-runs.js';
+import { ACTIVE_MARKDOWN, headingsOf, markdownShape } from './markdown-shape.js';
+
+/**
+ * `clearance feedback` prints Markdown to a terminal (and a CI log) that is handed to an agent as
+ * its next brief. Whatever a reviewer or a person put in the log, the runner reads no command in
+ * it, the terminal gets no control, and the Markdown keeps the shape clearance gave it: no value
+ * opens a link, an image, HTML, emphasis, code or a heading of its own.
+ */
+
+const ID = 'f'.repeat(64);
+
+/** Every field the brief shows, `h` in each one that holds text; `status` picks the verdict line. */
+const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Feedback => {
+  const finding = {
+    id,
+    citation: h,
+    severity: h,
+    summary: h,
+    evidence: h,
+    roundsOpen: 2,
+    reviewers: [h, h],
+    mergedIn: 1,
+    lastWord: { how: 'decided', round: 3, evidence: h },
+    reopenings: 0,
+  } as const;
+  return {
+    round: 3,
+    status,
+    cap: 4,
+    policyCap: 2,
+    convergedBy: status === 'converged' ? { by: h, why: h } : null,
+    stall: null,
+    ending: { round: 3, result: 'ci_failed', reason: h },
+    failure: { round: 3, reason: 'timeout', detail: h },
+    extensions: [{ round: 2, rounds: 2, why: h, by: h }],
+    blocking: [finding, { ...finding, lastWord: { how: 'reopened', round: 3, evidence: h }, reopenings: 2 }],
+    advisoryOpen: 1,
+    reruns: [{ id, citation: h, round: 3, outcome: 'still-fails', findingStatus: 'open', outputSha: id }],
+    pendingReproductions: 1,
+  };
+};
+
+/** A value as the brief shows it: whitespace runs one space, trimmed, then one Markdown run. */
+const shown = (h: string): string => markdownText(h.replace(/\s+/g, ' ').trim());
+
+const SAMPLES = [...HOSTILE_STRINGS, ALL_HOSTILE];
+
+describe('renderFeedback with hostile values in every field', () => {
+  for (const status of ['open', 'converged'] as const) {
+    const benign = renderFeedback(everyField('benign', status), 'the log');
+    for (const h of SAMPLES)
+      it(`${status}: shows ${JSON.stringify(h).slice(0, 40)} as one run of text`, () => {
+        const md = renderFeedback(everyField(h, status), 'the log');
+        expect(runnerCommands(md)).toEqual([]);
+        expect(rawControls(md)).toEqual([]);
+        // clearance's words, lines and Markdown are as they were; each value is where it was
+        expect(md.replaceAll(shown(h), '∎')).toBe(benign.replaceAll('benign', '∎'));
+        expect(markdownShape(md)).toEqual(markdownShape(benign));
+        const hostileIds = renderFeedback(everyField(h, status, h), 'the log');
+        expect([runnerCommands(hostileIds), rawControls(hostileIds)]).toEqual([[], []]);
+      });
+  }
+});
+
+describe('feedback on runs folded from hostile events', () => {
+  const benign = (run: (h: string) => ReturnType<typeof blockedRun>) =>
+    feedbackMarkdown(accepted(run('benign')), 'r');
+
+  for (const h of SAMPLES)
+    it(`a blocked run, a run in progress and a run converged by ruling: ${JSON.stringify(h).slice(0, 30)}`, () => {
+      const inProgress = (x: string) => blockedRun(x).slice(0, -1);
+      for (const run of [blockedRun, inProgress, convergedRun]) {
+        const md = feedbackMarkdown(accepted(run(h)), 'r');
+        expect(runnerCommands(md)).toEqual([]);
+        expect(rawControls(md)).toEqual([]);
+        expect(markdownShape(md).filter((t) => ACTIVE_MARKDOWN.includes(t))).toEqual([]);
+        expect(headingsOf(md)).toEqual(headingsOf(benign(run)));
+        expect(md.split('\n')).toHaveLength(benign(run).split('\n').length);
+        expect(md).toContain(shown(h));
+      }
+    });
+
+  it('a `--by` name holding a newline stays inside the verdict sentence', () => {
+    const md = feedbackMarkdown(accepted(convergedRun(HOSTILE.forgedRuling)), 'r');
+    expect(md.split('\n').filter((line) => line.includes('converged by ruling'))).toEqual([
+      `The review converged by ruling of ${shown(HOSTILE.forgedRuling)}: ${shown(HOSTILE.forgedRuling)}.`,
+    ]);
+    expect(explain(accepted(convergedRun('Ada'))).convergedBy).toBe('Ada');
+  });
+
+  it('a plain ASCII run reads as it did', () => {
+    const md = feedbackMarkdown(accepted(blockedRun('plain')), 'r');
+    expect(md).toContain("The cap is 3 rounds: the policy's 2, extended 1 by plain (plain).");
+    expect(md).toContain('Round 3 ended without a review because CI failed: plain. Fix that first.');
+    expect(md).toMatch(
+      /- `[0-9a-f]{12}` \*\*src\\\/plain\\\.js\\:10\*\* \(major, open 3 rounds\): plain( again)?\n/,
+    );
+    expect(md).toContain('  - Seen by: ada, plain (1 candidate(s) merged in)');
+  });
+});

@@ -1,0 +1,109 @@
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  type Candidate,
+  contributionRecorded,
+  type DomainEvent,
+  decideMerge,
+  fold,
+  PRESETS,
+  type RunState,
+  roundRecorded,
+} from '../../src/index.js';
+import type { LoggedEvent } from '../../src/render/history.js';
+import {
+  candidate,
+  captured,
+  decision,
+  ended,
+  extended,
+  opened,
+  report,
+  ruled,
+  sha,
+} from '../support/builders.js';
+
+/**
+ * Runs folded from real events whose every reviewer-supplied value is one hostile string `h`:
+ * file names, categories, summaries, evidence, principles, reproductions, reviewer and absentee
+ * names, reasons, rulings' and extensions' `by` and `why`, a failed attempt's detail. Every event
+ * must be accepted: the rules of today take these values, so every renderer must show them safely.
+ */
+
+/** Fold events that must all be accepted. */
+export const accepted = (events: ReadonlyArray<DomainEvent>): RunState => {
+  const { state, trail } = fold(events);
+  const refused = trail.find((t) => t.rejection !== null);
+  if (refused !== undefined) throw new Error(`refused: ${refused.rejection?.message}`);
+  return state;
+};
+
+const hostileCandidate = (h: string, over: Partial<Candidate> = {}): Candidate =>
+  candidate({
+    file: `src/${h}.js`,
+    category: h,
+    summary: h,
+    evidence: h,
+    principle: h,
+    reproduction: { command: h, expected: h },
+    ...over,
+  });
+
+/**
+ * Blocked at its cap after three rounds: round 1 merged from two reviewers (one named `h`, one
+ * absent with detail `h`): a finding both proposed (one candidate merged into it) and a refuted one;
+ * round 2 keeps the finding open with evidence `h`; a person rules on another finding and extends
+ * the run; round 3's first attempt fails, its reproduction still fails, and it ends `ci_failed`.
+ */
+export const blockedRun = (h: string): DomainEvent[] => {
+  const leak = hostileCandidate(h);
+  const sameLine = hostileCandidate(h, { category: `${h} again`, summary: `${h} again` });
+  const refuted = hostileCandidate(h, {
+    line: 30,
+    summary: `${h} refuted`,
+    confirmed: undefined,
+    verdict: 'refuted',
+  });
+  const other = candidate({ file: `lib/${h}.js`, summary: `${h} other`, category: h, evidence: h });
+  const start = [
+    opened({ ...PRESETS.default, maxRounds: 2 }),
+    captured(1, 'A'),
+    contributionRecorded(report(1, 'A', { candidates: [leak, refuted] }), h),
+    contributionRecorded(report(1, 'A', { candidates: [sameLine, other] }), 'ada'),
+  ];
+  const merge = decideMerge(accepted(start), [{ expert: `${h} absent`, reason: 'missing', detail: h }]);
+  if (E.isLeft(merge)) throw new Error(`merge refused: ${merge.left.message}`);
+  const round1 = [...start, ...merge.right.events];
+  const findings = Object.values(merge.right.state.findings);
+  const leakId = findings.find((f) => f.file === leak.file && f.line === leak.line)?.id as string;
+  const otherId = findings.find((f) => f.file === other.file)?.id as string;
+  return [
+    ...round1,
+    captured(2, 'B', { touched: [leak.file] }),
+    roundRecorded(report(2, 'B', { decisions: [decision(leakId, 'open', h)] })),
+    ruled(otherId, 'withdrawn', h, h),
+    extended(1, h, h),
+    captured(3, 'C'),
+    { type: 'round.failed', data: { round: 3, inputSha: sha('C'), reason: 'timeout', detail: h } },
+    {
+      type: 'reproduction.recorded',
+      data: { round: 3, inputSha: sha('C'), findingId: leakId, outcome: 'still-fails' },
+    },
+    ended(3, 'ci_failed', h),
+  ];
+};
+
+/** Blocked at a cap of one round, then converged by a person's ruling: `by` and `why` are `h`. */
+export const convergedRun = (h: string): DomainEvent[] => {
+  const only = hostileCandidate(h);
+  const round1 = [
+    opened({ ...PRESETS.default, maxRounds: 1 }),
+    captured(1, 'A'),
+    roundRecorded(report(1, 'A', { candidates: [only] })),
+  ];
+  const id = Object.keys(accepted(round1).findings)[0] as string;
+  return [...round1, ruled(id, 'withdrawn', h, h)];
+};
+
+/** The events as the log holds them, each appended by `by`. */
+export const logged = (events: ReadonlyArray<DomainEvent>, by: string): LoggedEvent[] =>
+  events.map((e, i) => ({ ...e, seq: i + 1, at: '2025-01-01T00:00:00.000Z', by }));

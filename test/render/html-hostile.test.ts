@@ -1,0 +1,89 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { historyOf } from '../../src/render/history.js';
+import { htmlReport } from '../../src/render/html.js';
+import { html } from '../../src/render/html-template.js';
+import { ALL_HOSTILE, HOSTILE, HOSTILE_STRINGS } from '../support/actions-runner.js';
+import { blockedRun, convergedRun, logged } from './hostile-runs.js';
+
+/**
+ * `report --html` writes a page a person opens to audit a verdict. Every value from the log is text
+ * on it: no element of its own, no raw control, and a bidi control only inside a `<bdi>` element,
+ * so that it cannot reorder the page around it (Trojan Source), nor show raw in an attribute.
+ */
+
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a page must not hold raw
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+
+type Node = { nodeType: number; textContent: string | null; childNodes: ArrayLike<Node>; nodeName: string };
+
+/** Every text node with the names of the elements it sits in, outermost first. */
+const textNodes = (node: Node, path: string[] = []): Array<{ text: string; path: string[] }> =>
+  Array.from(node.childNodes).flatMap((child) =>
+    child.nodeType === 3
+      ? [{ text: child.textContent ?? '', path }]
+      : textNodes(child, [...path, child.nodeName.toLowerCase()]),
+  );
+
+const pageOf = (events: ReturnType<typeof blockedRun>, by: string) => {
+  const page = htmlReport(historyOf(logged(events, by)), { toolVersion: '0.0.0-test' });
+  return { page, document: parseHTML(page).document };
+};
+
+const tagsOf = (document: ReturnType<typeof parseHTML>['document']): string[] =>
+  [...document.querySelectorAll('*')].map((el) => el.tagName.toLowerCase());
+
+describe('the HTML report of runs folded from hostile events', () => {
+  for (const h of [...HOSTILE_STRINGS, ALL_HOSTILE])
+    for (const run of [blockedRun, convergedRun])
+      it(`${run.name}: ${JSON.stringify(h).slice(0, 40)}`, () => {
+        const { page, document } = pageOf(run(h), h);
+        const benign = pageOf(run('benign'), 'benign').document;
+        // no element of a value's own: the same elements as with plain values, and isolates
+        expect(tagsOf(document).filter((tag) => tag !== 'bdi')).toEqual(tagsOf(benign));
+        expect(page).not.toMatch(CONTROL);
+        const outside = textNodes(document as unknown as Node).filter(
+          ({ text, path }) => BIDI.test(text) && !path.includes('bdi'),
+        );
+        expect(outside).toEqual([]);
+        for (const el of document.querySelectorAll('*'))
+          for (const name of el.getAttributeNames()) expect(el.getAttribute(name)).not.toMatch(BIDI);
+        expect(
+          document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
+        ).toMatch(/^default-src 'none';/);
+      });
+
+  it('a summary holding U+202E is one <bdi> element, its text as written', () => {
+    const { document } = pageOf(convergedRun(HOSTILE.bidi), 'tester');
+    const summary = document.querySelector('article.finding .summary');
+    expect(summary?.innerHTML).toBe(`<bdi>${HOSTILE.bidi}</bdi>`);
+    expect(summary?.textContent).toBe(HOSTILE.bidi);
+  });
+});
+
+describe('the HTML template encodes a value for where it lands', () => {
+  const s = 'a\u202eb"<c>&\u001b';
+
+  it('text content: escaped, controls shown, a bidi control isolated', () => {
+    expect(html`<p>${s}</p>`.markup).toBe('<p><bdi>a\u202eb&quot;&lt;c&gt;&amp;\\u001b</bdi></p>');
+    expect(html`<p>${'plain & simple'}</p>`.markup).toBe('<p>plain &amp; simple</p>');
+  });
+
+  it('an attribute value, however many a tag holds: every control and bidi character shown', () => {
+    expect(html`<a class="x ${s}${'y'}" data-v="${s}">${'t'}</a>`.markup).toBe(
+      '<a class="x a\\u202eb&quot;&lt;c&gt;&amp;\\u001by" data-v="a\\u202eb&quot;&lt;c&gt;&amp;\\u001b">t</a>',
+    );
+  });
+
+  it('the title, whose text is never markup: as an attribute, no <bdi> to show as text', () => {
+    expect(html`<title>r: ${s}</title><p>${s}</p>`.markup).toBe(
+      '<title>r: a\\u202eb&quot;&lt;c&gt;&amp;\\u001b</title><p><bdi>a\u202eb&quot;&lt;c&gt;&amp;\\u001b</bdi></p>',
+    );
+  });
+
+  it('markup the module built passes as it is, wherever it lands', () => {
+    const inner = html`<b>${s}</b>`;
+    expect(html`<p>${inner}</p>`.markup).toBe(`<p>${inner.markup}</p>`);
+  });
+});
