@@ -88,6 +88,23 @@ describe('the layers under src/', () => {
     expect(viewImports).toEqual([]);
   });
 
+  it('keeps the two front doors apart: src/cli and src/mcp never import each other, only the entry knows both', () => {
+    const across = files.flatMap(({ full, file }) => {
+      const door = file.split('/')[0];
+      if (door !== 'cli' && door !== 'mcp') return [];
+      const other = door === 'cli' ? 'mcp/' : 'cli/';
+      return importsOf(readFileSync(full, 'utf8'))
+        .map((specifier) => relativeToSrc(full, specifier))
+        .filter((target) => target.startsWith(other))
+        .map((target) => `${file} imports ${target}`);
+    });
+    expect(across).toEqual([]);
+    // and the check can fail: the entry does import both
+    const entry = importsOf(readFileSync(path.join(SRC, 'main.ts'), 'utf8'));
+    expect(entry.some((s) => s.includes('/cli/'))).toBe(true);
+    expect(entry.some((s) => s.includes('/mcp/'))).toBe(true);
+  });
+
   it('reads imports as written, so a missed import cannot hide an upward one', () => {
     const text = [
       "import { a } from '../views/a.js';",
