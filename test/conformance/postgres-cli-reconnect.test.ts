@@ -3,7 +3,13 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { initSchema } from '../../src/store/postgres/schema.js';
 import { type CliResult, cli, spawnCli } from '../support/cli.js';
 import { adminOf } from '../support/pg-admin.js';
-import { databaseOf, terminate, terminateClearanceBackends, waitingBackend } from '../support/pg-backends.js';
+import {
+  blockedBackend,
+  databaseOf,
+  terminate,
+  terminateClearanceBackends,
+  waitingBackend,
+} from '../support/pg-backends.js';
 import { freshDatabase } from '../support/stores.js';
 import { type ThrowawayServer, throwawayServer } from '../support/throwaway-postgres.js';
 
@@ -20,6 +26,7 @@ const suiteAdmin = async (): Promise<pg.Client> => {
 };
 
 const servers: ThrowawayServer[] = [];
+const admins: pg.Client[] = [];
 const children: number[] = [];
 afterEach(async () => {
   for (const pid of children.splice(0)) {
@@ -29,6 +36,7 @@ afterEach(async () => {
       // gone already
     }
   }
+  for (const client of admins.splice(0)) await client.end().catch(() => undefined);
   for (const server of servers.splice(0)) await server.remove();
 });
 
@@ -58,6 +66,23 @@ const publish = async (url: string): Promise<void> => {
 
 const exported = async (url: string): Promise<string> => (await cli(['export', 'r', '--store', url])).stdout;
 
+/**
+ * The wait backend of a command under way (see waitingBackend), or why there is none: a command
+ * that ended first fails the test with what it printed.
+ */
+const listenerOf = (
+  command: Promise<CliResult>,
+  admin: pg.Client,
+  database: string,
+  except: ReadonlyArray<number> = [],
+): Promise<number> =>
+  Promise.race([
+    waitingBackend(admin, database, except),
+    command.then((r) => {
+      throw new Error(`the command ended before it waited (exit ${r.code}): ${r.stdout}${r.stderr}`);
+    }),
+  ]);
+
 /** What a failure printed: a named error, never a stack trace, never the password. */
 const expectNamedFailure = (result: CliResult, code: string, exit: number): void => {
   const printed = result.stdout + result.stderr;
@@ -72,12 +97,11 @@ const expectNamedFailure = (result: CliResult, code: string, exit: number): void
 const ownServer = async (): Promise<{ server: ThrowawayServer; admin: () => Promise<pg.Client> }> => {
   const server = await throwawayServer();
   servers.push(server);
-  const connected: pg.Client[] = [];
   const admin = async (): Promise<pg.Client> => {
     const client = new pg.Client({ connectionString: server.url });
     client.on('error', () => undefined); // taken down with the server, on purpose
     await client.connect();
-    connected.push(client);
+    admins.push(client);
     return client;
   };
   const init = await admin();
@@ -92,9 +116,9 @@ describe('record --wait on PostgreSQL when its wait loses the connection', () =>
     const database = databaseOf(url);
     await openRun(url);
     const recording = cli(['record', 'r', '--wait', url, '--timeout-ms', '30000', '--store', url, '--json']);
-    const first = await waitingBackend(await suiteAdmin(), database);
+    const first = await listenerOf(recording, await suiteAdmin(), database);
     await terminate(await suiteAdmin(), first);
-    await waitingBackend(await suiteAdmin(), database, [first]);
+    await listenerOf(recording, await suiteAdmin(), database, [first]);
     await publish(url);
     const recorded = await recording;
     expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
@@ -108,13 +132,37 @@ describe('record --wait on PostgreSQL when its wait loses the connection', () =>
     await openRun(url);
     const before = await exported(url);
     const recording = cli(['record', 'r', '--wait', url, '--timeout-ms', '30000', '--store', url]);
-    const first = await waitingBackend(await suiteAdmin(), database);
+    const first = await listenerOf(recording, await suiteAdmin(), database);
     expect(await terminateClearanceBackends(await suiteAdmin(), database)).toBe(2); // the store's and the wait's
-    await waitingBackend(await suiteAdmin(), database, [first]);
+    await listenerOf(recording, await suiteAdmin(), database, [first]);
     await publish(url);
     const recorded = await recording;
     expectNamedFailure(recorded, 'store-unavailable', 69);
     expect(recorded.stderr).toContain(`lost the connection to the postgres database ${database}`);
+    expect(await exported(url)).toBe(before);
+  });
+});
+
+describe('a command whose store connection is lost in the middle of an append', () => {
+  it('capture: its backend terminated while it waits for the run row lock; store-unavailable (69), nothing written', async () => {
+    const url = (await freshDatabase()).replace('//clearance@', '//clearance:s3cret@');
+    const database = databaseOf(url);
+    await openRun(url);
+    const before = await exported(url);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM clearance.runs WHERE run_id = 'r' FOR UPDATE");
+      const capturing = cli(['capture', 'r', '--input-sha', 'b'.repeat(40), '--store', url]);
+      await terminate(await suiteAdmin(), await blockedBackend(await suiteAdmin(), database));
+      const captured = await capturing;
+      expectNamedFailure(captured, 'store-unavailable', 69);
+      expect(captured.stderr).toContain(`lost the connection to the postgres database ${database}`);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
     expect(await exported(url)).toBe(before);
   });
 });
@@ -139,12 +187,12 @@ describe('the built CLI waiting on a PostgreSQL server that restarts or goes awa
     ]);
     children.push(waiting.pid);
     const before = await admin();
-    await waitingBackend(before, 'postgres');
+    await listenerOf(waiting.result, before, 'postgres');
     await before.end();
     await server.restart();
     // a new server, new backends: any wait found listening has reconnected
     const after = await admin();
-    await waitingBackend(after, 'postgres');
+    await listenerOf(waiting.result, after, 'postgres');
     await after.end();
     await publish(server.url);
     const done = await waiting.result;
@@ -159,7 +207,7 @@ describe('the built CLI waiting on a PostgreSQL server that restarts or goes awa
     const recording = spawnCli(['record', 'r', '--wait', url, '--timeout-ms', '5000', '--store', url]);
     children.push(recording.pid);
     const watcher = await admin();
-    await waitingBackend(watcher, 'postgres');
+    await listenerOf(recording.result, watcher, 'postgres');
     await watcher.end();
     await server.stop();
     const recorded = await recording.result;

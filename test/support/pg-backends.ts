@@ -41,6 +41,21 @@ export const waitingBackend = async (
   }
 };
 
+/** A backend of `database` waiting for a lock another holds (an append at its run's row). */
+export const blockedBackend = async (admin: pg.Client, database: string): Promise<number> => {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const found = await admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+      [database],
+    );
+    const pid = found.rows[0]?.pid;
+    if (pid !== undefined) return pid;
+    if (Date.now() > deadline) throw new Error(`no backend of ${database} waited for a lock within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
 /** `pg_terminate_backend`, returning once the backend has gone (10 s is room). */
 export const terminate = async (admin: pg.Client, pid: number): Promise<void> => {
   const done = await admin.query<{ gone: boolean }>('SELECT pg_terminate_backend($1, 10000) AS gone', [pid]);
