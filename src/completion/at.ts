@@ -6,19 +6,35 @@ import { type CollectedReport, waitForReport } from './wait.js';
 /** A store URL in place of a path: the report travels through PostgreSQL, across machines. */
 const isPostgresUrl = (where: string): boolean => /^postgres(ql)?:\/\//i.test(where);
 
-/** A client on the store, its schema checked, for one completion step; the client is loaded only here. */
+/**
+ * A client on the store, its schema checked, for one completion step, and how to make another
+ * like it (a wait reconnects with it); the client is loaded only here.
+ */
 const withClient = async <T>(
   url: string,
-  fn: (client: import('pg').Client, where: string) => Promise<T>,
+  fn: (
+    client: import('pg').Client,
+    where: string,
+    reconnect: (timeoutMs: number) => Promise<import('pg').Client>,
+  ) => Promise<T>,
 ): Promise<T> => {
   const { connect, describe, postgresFailure } = await import('../store/postgres/connect.js');
   const { assertSchema } = await import('../store/postgres/schema.js');
-  const client = await connect(url);
+  const open = async (timeoutMs?: number) => {
+    const client = await connect(url, timeoutMs === undefined ? {} : { timeoutMs });
+    try {
+      await assertSchema(client);
+      return client;
+    } catch (e) {
+      await client.end().catch(() => undefined);
+      throw postgresFailure(client, e);
+    }
+  };
+  const client = await open();
   try {
-    await assertSchema(client);
-    return await fn(client, describe(client));
+    return await fn(client, describe(client), open);
   } catch (e) {
-    throw postgresFailure(describe(client), e);
+    throw postgresFailure(client, e);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -42,8 +58,8 @@ export const waitForReportAt = async (
 ): Promise<CollectedReport> => {
   if (!isPostgresUrl(where)) return waitForReport(where, expected, options);
   const { waitForReportPostgres } = await import('./postgres.js');
-  return withClient(where, (client, described) =>
-    waitForReportPostgres(client, described, expected, options),
+  return withClient(where, (client, described, reconnect) =>
+    waitForReportPostgres(client, described, expected, { ...options, reconnect }),
   );
 };
 

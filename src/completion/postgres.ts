@@ -1,17 +1,19 @@
-import type pg from 'pg';
-import { ClearanceError } from '../errors.js';
-import type { WaitOptions } from './budget.js';
-import type { ExpectedReport } from './judge.js';
-import { serialise } from './publish.js';
-import { awaitReport, type CollectedReport } from './wait.js';
-
 /**
  * The completion protocol across machines, over the PostgreSQL store's `clearance.reports` table.
  * A report is one row per (run, round, input, reviewer), inserted once in one statement: a row that
  * exists is complete by construction, as a renamed file is. The insert notifies the channel
- * `clearance_reports`; a waiter LISTENs for it inside its one deadline, with polling behind it.
+ * `clearance_reports`; a waiter LISTENs for it inside its one deadline, with polling behind it, and
+ * reconnects within that deadline when its connection is lost.
  */
-export const REPORTS_CHANNEL = 'clearance_reports';
+
+import type pg from 'pg';
+import { ClearanceError } from '../errors.js';
+import type { WaitOptions } from './budget.js';
+import type { ExpectedReport } from './judge.js';
+import { REPORTS_CHANNEL, type Reconnect, reportLink } from './postgres-link.js';
+import { serialise } from './publish.js';
+import type { BoundedRead } from './read-bounded.js';
+import { awaitReport, type CollectedReport } from './wait.js';
 
 const binding = (report: unknown): ExpectedReport | null => {
   if (typeof report !== 'object' || report === null || Array.isArray(report)) return null;
@@ -72,49 +74,59 @@ export const publishReportPostgres = async (
   }
 };
 
+export type PostgresWaitOptions = WaitOptions &
+  Readonly<{
+    /** whose report, among several of one round; '' for the one report */
+    reviewer?: string;
+    /** without it, a lost connection ends the wait as `store-unavailable` */
+    reconnect?: Reconnect;
+  }>;
+
+/** The one look: the size first, so never more than maxBytes + 1 bytes leave the server. */
+const readReport = async (
+  client: pg.Client,
+  expected: ExpectedReport,
+  reviewer: string,
+  maxBytes: number,
+): Promise<BoundedRead> => {
+  const found = await client.query<{ size: number; body: Buffer | null }>(
+    `SELECT octet_length(body) AS size, CASE WHEN octet_length(body) <= $5 THEN body END AS body
+     FROM clearance.reports WHERE run_id = $1 AND round = $2 AND input_sha = $3 AND reviewer = $4`,
+    [expected.runId, expected.round, expected.inputSha, reviewer, maxBytes],
+  );
+  const row = found.rows[0];
+  if (row === undefined) return { kind: 'missing' };
+  if (row.body === null) return { kind: 'oversized', bytes: row.size, bytesRead: 0 };
+  return { kind: 'read', bytes: row.body };
+};
+
 /**
  * Wait for a report published into the store, with the same deadline, bounds and failures as the
- * file protocol (timeout 3; malformed, incomplete or oversized 4). `listener` must be a connection
- * of its own: it LISTENs for the whole wait.
+ * file protocol (timeout 3; malformed, incomplete or oversized 4). `client` must be a connection
+ * of its own: it LISTENs for the whole wait. A lost connection is made again with `reconnect`,
+ * inside the same deadline; a store that cannot be reached again before it ends the wait as
+ * `store-unavailable`.
  */
 export const waitForReportPostgres = async (
   client: pg.Client,
   where: string,
   expected: ExpectedReport,
-  options: WaitOptions & { reviewer?: string } = {},
+  options: PostgresWaitOptions = {},
 ): Promise<CollectedReport> => {
-  const reviewer = options.reviewer ?? '';
-  await client.query(`LISTEN ${REPORTS_CHANNEL}`);
+  const { reviewer = '', reconnect, ...wait } = options;
+  const link = reportLink(client, where, expected.runId, reconnect, wait.signal);
   try {
     return await awaitReport(
       {
         where: `the ${where}`,
-        look: async (maxBytes, deadline) => {
-          if (deadline.expired()) return { kind: 'expired' };
-          // the size first: never more than maxBytes + 1 bytes leave the server
-          const found = await client.query<{ size: number; body: Buffer | null }>(
-            `SELECT octet_length(body) AS size, CASE WHEN octet_length(body) <= $5 THEN body END AS body
-             FROM clearance.reports WHERE run_id = $1 AND round = $2 AND input_sha = $3 AND reviewer = $4`,
-            [expected.runId, expected.round, expected.inputSha, reviewer, maxBytes],
-          );
-          const row = found.rows[0];
-          if (row === undefined) return { kind: 'missing' };
-          if (row.body === null) return { kind: 'oversized', bytes: row.size, bytesRead: 0 };
-          return { kind: 'read', bytes: row.body };
-        },
-        notifier: (nudge) => {
-          const onNotification = (message: pg.Notification) => {
-            if (message.channel === REPORTS_CHANNEL && (message.payload ?? expected.runId) === expected.runId)
-              nudge();
-          };
-          client.on('notification', onNotification);
-          return () => client.off('notification', onNotification);
-        },
+        look: (maxBytes, deadline) =>
+          link.look(deadline, (listening) => readReport(listening, expected, reviewer, maxBytes)),
+        notifier: link.notifier,
       },
       expected,
-      options,
+      wait,
     );
   } finally {
-    await client.query(`UNLISTEN ${REPORTS_CHANNEL}`).catch(() => undefined);
+    await link.close();
   }
 };

@@ -46,7 +46,7 @@ holder.clearanceTestPostgres ??= { server: null, signal: null, template: null, u
 const shared: Shared = holder.clearanceTestPostgres;
 
 /** A fresh cluster kept between runs (a copy of it starts faster than initdb); ours alone. */
-const TEMPLATE_CACHE = path.resolve(
+export const TEMPLATE_CACHE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../node_modules/.cache/clearance-postgres',
 );

@@ -27,7 +27,7 @@ export const postgresStoreOn = (client: pg.Client): Store => {
     <A extends unknown[], T>(fn: (...args: A) => Promise<T>) =>
     (...args: A): Promise<T> =>
       fn(...args).catch((e: unknown) => {
-        throw postgresFailure(where, e);
+        throw postgresFailure(client, e);
       });
   const id = assertRunId;
   return {
@@ -70,7 +70,7 @@ export const openPostgresStore = async (connectionString: string): Promise<Store
     await assertSchema(client);
   } catch (e) {
     await client.end().catch(() => undefined);
-    throw postgresFailure(describe(client), e);
+    throw postgresFailure(client, e);
   }
   return postgresStoreOn(client);
 };
@@ -83,7 +83,7 @@ export const initPostgresStore = async (
   try {
     return { where: describe(client), ...(await initSchema(client)) };
   } catch (e) {
-    throw postgresFailure(describe(client), e);
+    throw postgresFailure(client, e);
   } finally {
     await client.end().catch(() => undefined);
   }
