@@ -3,9 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { ENVIRONMENT } from '../../src/cli/help-topics/environment.js';
 import { OPERATIONAL_CODES } from '../../src/errors.js';
 import { REJECTION_CODES } from '../../src/events/rejection.js';
-import { ENVIRONMENT } from '../../src/cli/help-topics/environment.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../../src/store/lock.js';
 import { cli } from '../support/cli.js';
 

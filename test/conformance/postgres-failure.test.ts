@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { isClearanceError } from '../../src/index.js';
 import { connect, postgresFailure } from '../../src/store/postgres/connect.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openPostgresStore, postgresStoreOn } from '../../src/store/postgres/index.js';
 import { adminOf } from '../support/pg-admin.js';
 import { databaseOf, terminate } from '../support/pg-backends.js';
 import { freshDatabase } from '../support/stores.js';
@@ -56,14 +56,26 @@ describe('a PostgreSQL failure, named', () => {
 
   it('ends a store operation on a connection lost while the store was idle as store-unavailable', async () => {
     const url = await secretUrl();
+    const client = await connect(url);
+    opened.push(client);
+    // the store over that one connection, as it is: nothing makes the connection again
+    const store = postgresStoreOn(client);
+    await terminate(await admin(), await idleBackendOf(databaseOf(url)));
+    const failed = await store.listRuns().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isClearanceError(failed) ? failed.code : failed).toBe('store-unavailable');
+  });
+
+  it('the store a command opens makes a lost connection again before its next call, and reads again once', async () => {
+    const url = await secretUrl();
     const store = await openPostgresStore(url);
     try {
-      await terminate(await admin(), await idleBackendOf(databaseOf(url)));
-      const failed = await store.listRuns().then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(isClearanceError(failed) ? failed.code : failed).toBe('store-unavailable');
+      for (let n = 0; n < 3; n += 1) {
+        await terminate(await admin(), await idleBackendOf(databaseOf(url)));
+        expect(await store.listRuns()).toEqual([]);
+      }
     } finally {
       await store.close().catch(() => undefined);
     }

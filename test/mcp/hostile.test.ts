@@ -4,9 +4,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CLI, cli } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
+import { adminOf } from '../support/pg-admin.js';
+import { databaseOf, terminateClearanceBackends } from '../support/pg-backends.js';
 import { freshDatabase } from '../support/stores.js';
 
 // An agent can be prompt-injected: every tool argument is hostile. Through the SDK's own client,
@@ -200,6 +202,10 @@ describe('clearance mcp, driven by a hostile agent', () => {
     // the run is in the database, not in a file store next to the server
     const status = await cli(['--store', url, 'status', 'pg-1', '--json']);
     expect(status.json).toMatchObject({ ok: true, runId: 'pg-1', captured: true });
+    expect(await ok(client, 'status', { runId: 'pg-1' })).toMatchObject({ runId: 'pg-1', seq: 2 });
+    // the one connection it holds is cut (a server restart, an idle timeout): the next call makes it again
+    const admin = await adminOf(inject('pgUrl') as string);
+    expect(await terminateClearanceBackends(admin, databaseOf(url))).toBe(1);
     expect(await ok(client, 'status', { runId: 'pg-1' })).toMatchObject({ runId: 'pg-1', seq: 2 });
   });
 });

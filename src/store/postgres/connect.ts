@@ -13,6 +13,9 @@ export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\/
  */
 const broken = new WeakSet<pg.Client>();
 
+/** Whether the client's connection broke after it was made (pg's `error` event said so). */
+export const isBroken = (client: pg.Client): boolean => broken.has(client);
+
 export type ConnectOptions = Readonly<{
   /** give up on a connection not made within this many ms (a reconnecting wait's deadline); none by default */
   timeoutMs?: number;

@@ -1,10 +1,11 @@
 import type pg from 'pg';
+import { isClearanceError } from '../../errors.js';
 import { integrityError } from '../read.js';
 import { assertRunId } from '../run-id.js';
 import type { Store } from '../store.js';
 import { checkImport } from '../transfer.js';
 import { appendPostgres, importPostgres, openPostgres } from './append.js';
-import { connect, describe, postgresFailure } from './connect.js';
+import { connect, describe, isBroken, postgresFailure } from './connect.js';
 import { readLogBytes } from './log.js';
 import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
 import {
@@ -64,7 +65,7 @@ export const postgresStoreOn = (client: pg.Client): Store => {
 };
 
 /** Connect and check the schema version: a store `store init` never prepared is refused, never created. */
-export const openPostgresStore = async (connectionString: string): Promise<Store> => {
+const connectChecked = async (connectionString: string): Promise<pg.Client> => {
   const client = await connect(connectionString);
   try {
     await assertSchema(client);
@@ -72,7 +73,69 @@ export const openPostgresStore = async (connectionString: string): Promise<Store
     await client.end().catch(() => undefined);
     throw postgresFailure(client, e);
   }
-  return postgresStoreOn(client);
+  return client;
+};
+
+/**
+ * The PostgreSQL store at a connection string, over one connection that is made again when it
+ * broke since the last call (a server restart under a long `record --wait`, or under an MCP server
+ * that serves for hours). A connection known broken is replaced before a call starts. A read whose
+ * connection breaks under it is read again once on a new one (a read changes nothing); a write is
+ * never retried: cut off mid-transaction, it may or may not have committed, so it fails as
+ * `store-unavailable` and its caller reads the log to see which.
+ */
+export const openPostgresStore = async (connectionString: string): Promise<Store> => {
+  let client = await connectChecked(connectionString);
+  let store = postgresStoreOn(client);
+  let reconnecting: Promise<Store> | null = null;
+  /** the last call failed on a lost connection (pg's error event may not have come yet) */
+  let lost = false;
+  const current = async (): Promise<Store> => {
+    if (!isBroken(client) && !lost) return store;
+    reconnecting ??= (async () => {
+      lost = false;
+      await client.end().catch(() => undefined);
+      client = await connectChecked(connectionString);
+      store = postgresStoreOn(client);
+      return store;
+    })().finally(() => {
+      reconnecting = null;
+    });
+    return reconnecting;
+  };
+  const via =
+    <K extends keyof Store>(name: K, retry: 'read' | 'write') =>
+    // biome-ignore lint/suspicious/noExplicitAny: each method keeps its own signature through the delegation
+    async (...args: any[]): Promise<any> => {
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      const call = async () => ((await current())[name] as (...a: any[]) => Promise<any>)(...args);
+      try {
+        return await call();
+      } catch (e) {
+        if (!isClearanceError(e) || e.code !== 'store-unavailable') throw e;
+        lost = true;
+        if (retry === 'write') throw e;
+        return call();
+      }
+    };
+  return {
+    kind: 'postgres',
+    where: store.where,
+    logOf: store.logOf,
+    openRun: via('openRun', 'write'),
+    append: via('append', 'write'),
+    readRun: via('readRun', 'read'),
+    readRunState: via('readRunState', 'read'),
+    readRunStatus: via('readRunStatus', 'read'),
+    readRunSummary: via('readRunSummary', 'read'),
+    listRuns: via('listRuns', 'read'),
+    archiveOutput: via('archiveOutput', 'write'),
+    checkObjects: via('checkObjects', 'read'),
+    readOutput: via('readOutput', 'read'),
+    exportLog: via('exportLog', 'read'),
+    importLog: via('importLog', 'write'),
+    close: () => client.end(),
+  };
 };
 
 /** `clearance store init`: create or upgrade the schema; the one path that may change it. */
