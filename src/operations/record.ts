@@ -40,7 +40,10 @@ export type RecordInput = Readonly<{
  */
 export const record = async (ctx: OperationContext, input: RecordInput): Promise<RecordResult> => {
   const { runId, source } = input;
-  const actor = actorOf(ctx);
+  const actor = {
+    ...actorOf(ctx),
+    ...(input.expectSeq === undefined ? {} : { expectedSeq: input.expectSeq }),
+  };
   if (source.kind === 'merge') return recordResultOf(runId, await recordMerged(ctx.store, runId, actor));
   if (source.kind === 'end') {
     const end = { result: source.result, reason: source.reason };
@@ -48,7 +51,6 @@ export const record = async (ctx: OperationContext, input: RecordInput): Promise
   }
   const options: RecordOptions = {
     ...actor,
-    ...(input.expectSeq === undefined ? {} : { expectedSeq: input.expectSeq }),
     ...(input.repo === undefined ? {} : { repo: path.resolve(input.repo) }),
     ...(input.partial === true ? { result: 'partial' as const } : {}),
   };

@@ -32,6 +32,18 @@ const setup = async (policy: Record<string, unknown> = {}) => {
 };
 
 describe('the lifecycle from the command line', () => {
+  it('record --end and --merge honour --expect-seq: refused when someone appended since, nothing written', async () => {
+    const { run, log } = await setup();
+    const before = await readFile(log);
+    for (const how of [['--end', 'none', '--reason', 'nothing to review'], ['--merge']]) {
+      const stale = await run('record', 'r', ...how, '--expect-seq', '1', '--json');
+      expect([stale.code, errorOf(stale).code], how.join(' ')).toEqual([1, 'seq-mismatch']);
+    }
+    expect(await readFile(log)).toEqual(before);
+    const ended = await run('record', 'r', '--end', 'none', '--reason', 'nothing to review', '--expect-seq', '2');
+    expect(ended.code).toBe(0);
+  });
+
   it('stages start, fail, run again and finish; outputs are archived by hash and verify checks them', async () => {
     const { dir, run, file } = await setup();
     expect((await run('stage', 'r', 'planning', '--start', '--json')).json).toMatchObject({
