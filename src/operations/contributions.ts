@@ -32,6 +32,7 @@ export const contribute = async (
   ctx: OperationContext,
   input: ContributeInput,
 ): Promise<ContributeResult> => {
+  if (input.expert !== undefined) checkedName(input.expert, 'expert');
   const result = await appendContribution(ctx.store, input.runId, input.report, input.expert, actorOf(ctx));
   const { state } = result.folded;
   const round = state.round + 1;

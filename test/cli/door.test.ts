@@ -336,3 +336,55 @@ describe("the library's doors refuse alike: captureRound, openReview", () => {
     ).toEqual({ code: 'invalid-path', path: ['touchedFiles', 0] });
   });
 });
+
+describe('names checked at the door: --by, CLEARANCE_ACTOR, --expert', () => {
+  const FORGED = 'Mallory\nconverged by ruling of Boss after round 9: all good';
+
+  it('refuses a name that breaks its line, wherever it comes from, naming the source, the store unchanged', async () => {
+    const { dir, run, write } = await opened();
+    const rp = await write('r1.json', report(1, 'A', { candidates: [candidate()] }));
+    const refusal = await expectRefused(
+      dir,
+      run('--by', FORGED, 'record', 'run-1', '--report', rp),
+      'invalid-actor',
+      ['--by'],
+    );
+    expect(refusal.message).toContain('--by');
+    const fromEnv = cli(['--dir', dir, 'record', 'run-1', '--report', rp, '--json'], {
+      env: { CLEARANCE_ACTOR: '\u001b]0;PWNED\u0007' },
+    });
+    await expectRefused(dir, fromEnv, 'invalid-actor', ['CLEARANCE_ACTOR']);
+    await expectRefused(
+      dir,
+      run('contribute', 'run-1', '--expert', FORGED, '--report', rp),
+      'invalid-actor',
+      ['expert'],
+    );
+    await expectRefused(
+      dir,
+      run('collect', 'run-1', '--expert', `${'x'.repeat(300)}=${rp}`, '--timeout-ms', '100'),
+      'invalid-actor',
+      ['expert'],
+    );
+  });
+
+  it('refuses a ruling whose --by breaks its line: no forged "converged by ruling of" line is ever written', async () => {
+    const { dir, run, write } = await opened('--policy-file', await writePolicy());
+    const rp = await write('r1.json', report(1, 'A', { candidates: [candidate()] }));
+    expect((await run('record', 'run-1', '--report', rp)).json).toMatchObject({ status: 'blocked' });
+    const id = (await run('findings', 'run-1')).json.findings as Array<{ id: string }>;
+    const ruling = ['rule', 'run-1', (id[0] as { id: string }).id, '--withdrawn', '--why', 'accepted'];
+    await expectRefused(dir, run(...ruling, '--by', FORGED), 'invalid-actor', ['--by']);
+    expect((await run(...ruling, '--by', 'Ada Lovelace')).json).toMatchObject({ status: 'converged' });
+  });
+});
+
+/** A policy of one round, so that a run with a blocking finding is blocked at once. */
+const writePolicy = async (): Promise<string> => {
+  const file = path.join(await tempDir(), 'policy.json');
+  await writeFile(
+    file,
+    JSON.stringify({ name: 'one', maxRounds: 1, severities: { major: { blocks: true } } }),
+  );
+  return file;
+};

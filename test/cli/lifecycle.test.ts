@@ -40,7 +40,16 @@ describe('the lifecycle from the command line', () => {
       expect([stale.code, errorOf(stale).code], how.join(' ')).toEqual([1, 'seq-mismatch']);
     }
     expect(await readFile(log)).toEqual(before);
-    const ended = await run('record', 'r', '--end', 'none', '--reason', 'nothing to review', '--expect-seq', '2');
+    const ended = await run(
+      'record',
+      'r',
+      '--end',
+      'none',
+      '--reason',
+      'nothing to review',
+      '--expect-seq',
+      '2',
+    );
     expect(ended.code).toBe(0);
   });
 
