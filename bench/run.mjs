@@ -4,6 +4,7 @@ import { coldStartBench, printColdStartBench } from './coldstart.mjs';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
 import { printFoldScalingBench } from './fold-scaling.mjs';
+import { mcpStatusBench, printOperationsBench, recordPathBench } from './operations.mjs';
 import { postgresBench, printPostgresBench } from './postgres.mjs';
 import { appendBench, manyRunsBench, readBench } from './store.mjs';
 
@@ -72,3 +73,4 @@ if (wanted('read')) {
 if (wanted('cold')) printColdStartBench(coldStartBench());
 if (wanted('completion')) printCompletionBench(await runCompletionBench());
 if (wanted('postgres')) printPostgresBench(await postgresBench());
+if (wanted('ops')) printOperationsBench(recordPathBench(), await mcpStatusBench());

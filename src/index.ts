@@ -12,5 +12,7 @@ export {
   type OperationalCode,
 } from './errors.js';
 export * from './fold.js';
+/** Every command as a typed operation: `operations.status(ctx, { runId })` (src/operations). */
+export * as operations from './operations/index.js';
 export * from './revision/index.js';
 export * from './store/index.js';

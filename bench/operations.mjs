@@ -1,0 +1,207 @@
+// The operations layer's cost. Two figures, each against its anchor in one run:
+//
+// 1. `clearance record` of a round-1 report through the operations layer, a fresh process each
+//    time, against the same command of the bundle before the layer existed (CLEARANCE_BENCH_BEFORE
+//    names that bundle's dist/cli.js), and against `node -e 0`: interleaved, one of each in turn,
+//    so a busy machine slows every side alike; medians per repeat, ranges across repeats. Each run
+//    is timed by bash around the child alone, with its CPU time (`times`).
+// 2. An MCP tool call that reads a run's status, through the SDK's own client and server in this
+//    process (an in-memory transport: the server's JSON-RPC, the input and output validation, the
+//    answer's JSON), against the same operation called directly (the read and the fold): the
+//    difference is what the door costs. CPU time of this process, per call, interleaved in batches.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { operations } from '../lib/index.js';
+import { createServer } from '../lib/mcp/server.js';
+import { fileStore } from '../lib/store/store.js';
+
+const DIST_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const TIMED = 't0=$EPOCHREALTIME; "$@" >/dev/null 2>&1 || exit 99; t1=$EPOCHREALTIME; echo "$t0 $t1"; times';
+const BASH = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? 'bash';
+const seconds = (s) => {
+  const [, m, sec] = /^(\d+)m([\d.]+)s$/.exec(s) ?? [];
+  return Number(m) * 60 + Number(sec);
+};
+const measure = (argv) => {
+  const out = execFileSync(BASH, ['-c', TIMED, 'bash', ...argv], { encoding: 'utf8' });
+  const [span, , children] = out.trim().split('\n');
+  const [t0, t1] = span.split(' ').map(Number);
+  const [user, system] = children.split(' ').map(seconds);
+  return { wall: (t1 - t0) * 1000, cpu: (user + system) * 1000 };
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const range = (xs) => ({ min: Math.min(...xs), max: Math.max(...xs) });
+const sha = (label) => label.padEnd(40, '0');
+
+const CANDIDATE = {
+  file: 'src/service.js',
+  line: 10,
+  category: 'correctness',
+  summary: 'Missing close',
+  severity: 'major',
+  confirmed: true,
+  evidence: 'the handle leaks when the request is aborted',
+};
+
+/** `record` of round 1 into a fresh copy of an opened run: after, before (if given), and `node -e 0`. */
+export const recordPathBench = ({
+  repeats = 5,
+  runs = 15,
+  before = process.env.CLEARANCE_BENCH_BEFORE,
+} = {}) => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'clearance-ops-'));
+  try {
+    const report = path.join(root, 'round-1.json');
+    writeFileSync(
+      report,
+      JSON.stringify({
+        runId: 'ops',
+        round: 1,
+        inputSha: sha('a'),
+        completed: true,
+        candidates: [CANDIDATE],
+      }),
+    );
+    const opened = path.join(root, 'opened');
+    execFileSync(process.execPath, [DIST_CLI, '--dir', opened, 'open', 'ops', '--input-sha', sha('a')], {
+      stdio: 'ignore',
+    });
+    let copies = 0;
+    const recordWith = (cli) => () => {
+      copies += 1;
+      const dir = path.join(root, `copy-${copies}`);
+      cpSync(opened, dir, { recursive: true });
+      return [process.execPath, cli, '--dir', dir, 'record', 'ops', '--report', report];
+    };
+    const sides = [
+      { name: 'node -e 0', argv: () => [process.execPath, '-e', '0'] },
+      { name: 'record (operations)', argv: recordWith(DIST_CLI) },
+      ...(before === undefined ? [] : [{ name: 'record (before)', argv: recordWith(path.resolve(before)) }]),
+    ];
+    for (const side of sides) measure(side.argv());
+    const medians = sides.map(() => ({ wall: [], cpu: [] }));
+    for (let r = 0; r < repeats; r += 1) {
+      const samples = sides.map(() => []);
+      for (let i = 0; i < runs; i += 1)
+        for (const [s, side] of sides.entries()) samples[s].push(measure(side.argv()));
+      for (const [s, xs] of samples.entries()) {
+        medians[s].wall.push(median(xs.map((x) => x.wall)));
+        medians[s].cpu.push(median(xs.map((x) => x.cpu)));
+      }
+    }
+    const after = medians[1];
+    return {
+      repeats,
+      runs,
+      sides: sides.map((side, s) => ({
+        name: side.name,
+        wall: range(medians[s].wall),
+        cpu: range(medians[s].cpu),
+        // per repeat: this side's median over the operations side's (1 = the same cost)
+        versusAfter: {
+          wall: range(medians[s].wall.map((m, r) => m / after.wall[r])),
+          cpu: range(medians[s].cpu.map((m, r) => m / after.cpu[r])),
+        },
+      })),
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+};
+
+/** CPU µs of `call`, once, in this process. */
+const cpuOf = async (call) => {
+  const start = process.cpuUsage();
+  await call();
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+};
+
+/** An MCP `status` call against the same operation called directly, on a run of `rounds` rounds. */
+export const mcpStatusBench = async ({ repeats = 5, calls = 400, rounds = 3 } = {}) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'clearance-mcp-bench-'));
+  const context = { store: fileStore(dir), by: 'bench' };
+  try {
+    await operations.open(context, { runId: 'mcp', inputSha: sha('r1') });
+    for (let round = 1; round <= rounds; round += 1) {
+      const candidates = [{ ...CANDIDATE, file: `src/f${round}.js` }];
+      await operations.record(context, {
+        runId: 'mcp',
+        source: {
+          kind: 'report',
+          report: {
+            runId: 'mcp',
+            round,
+            inputSha: sha(`r${round}`),
+            completed: true,
+            candidates,
+            decisions: [],
+          },
+        },
+      });
+      if (round < rounds) await operations.capture(context, { runId: 'mcp', inputSha: sha(`r${round + 1}`) });
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = createServer({ context, dir });
+    await server.connect(serverSide);
+    const client = new Client({ name: 'bench', version: '0.0.0' });
+    await client.connect(clientSide);
+    const direct = () => operations.status(context, { runId: 'mcp' });
+    const tool = () => client.callTool({ name: 'status', arguments: { runId: 'mcp' } });
+    for (let i = 0; i < 50; i += 1) {
+      await direct();
+      await tool();
+    }
+    const perRepeat = [];
+    for (let r = 0; r < repeats; r += 1) {
+      const d = [];
+      const t = [];
+      for (let i = 0; i < calls; i += 1) {
+        d.push(await cpuOf(direct));
+        t.push(await cpuOf(tool));
+      }
+      perRepeat.push({ direct: median(d), tool: median(t) });
+    }
+    await client.close();
+    return {
+      repeats,
+      calls,
+      rounds,
+      directUs: range(perRepeat.map((p) => p.direct)),
+      toolUs: range(perRepeat.map((p) => p.tool)),
+      beyondUs: range(perRepeat.map((p) => p.tool - p.direct)),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+export const printOperationsBench = (record, mcp) => {
+  const ms = ({ min, max }) => `${min.toFixed(1)}–${max.toFixed(1)} ms`;
+  const x = ({ min, max }) => `${min.toFixed(2)}–${max.toFixed(2)}×`;
+  console.log(
+    `ops       record of a round-1 report, a fresh process each (medians of ${record.runs} interleaved runs over ${record.repeats} repeats)`,
+  );
+  for (const s of record.sides)
+    console.log(
+      `          ${s.name.padEnd(20)} wall ${ms(s.wall).padStart(17)} cpu ${ms(s.cpu).padStart(17)}   vs operations: wall ${x(s.versusAfter.wall)}, cpu ${x(s.versusAfter.cpu)}`,
+    );
+  if (!record.sides.some((s) => s.name === 'record (before)'))
+    console.log('          (set CLEARANCE_BENCH_BEFORE=<an older build>/dist/cli.js to compare with it)');
+  const us = ({ min, max }) => `${min.toFixed(0)}–${max.toFixed(0)} µs`;
+  console.log(
+    `          MCP status call of a ${mcp.rounds}-round run, CPU per call (medians of ${mcp.calls} interleaved calls over ${mcp.repeats} repeats):`,
+  );
+  console.log(
+    `          the operation alone (read + fold + view) ${us(mcp.directUs)}; through the SDK's client and server ${us(mcp.toolUs)}; beyond the fold ${us(mcp.beyondUs)} (target: well under 1,000 µs)`,
+  );
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  printOperationsBench(recordPathBench(), await mcpStatusBench());
+}
