@@ -116,7 +116,9 @@ export const reportLink = (
           current = client;
         } catch (e) {
           if (!lastsBeyondReconnect(e)) {
-            refusal = e;
+            // an attempt the deadline cut short says only that time ran out: the refusal before it
+            // says why the server would not take the connection
+            refusal = refusal !== null && deadline.expired() ? refusal : e;
             await pause(Math.min(wait, deadline.remaining()), undefined, signal ? { signal } : {}).catch(
               () => undefined, // aborted: the loop says so
             );
