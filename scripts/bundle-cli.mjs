@@ -36,6 +36,9 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+  // ssh2 (the OpenSSH key formats and the ssh-agent protocol, loaded only by the commands that sign)
+  // tries optional native addons it can do without: it is loaded from node_modules as it is
+  external: ['ssh2'],
   // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its ES module
   // build bundles cleanly (plain `tsc` output and library users keep loading `main` through Node)
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },

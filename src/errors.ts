@@ -43,6 +43,9 @@ export const OPERATIONAL_CODES = [
   'findings-md-invalid',
   // the gate's refusals
   ...GATE_REFUSALS,
+  // signatures and attestations
+  'key-unusable',
+  'attestation-invalid',
   // the command line
   'usage',
   'input-unreadable',

@@ -64,7 +64,7 @@ const parseDir = (named: string): string => {
 };
 
 /** Commands that never read or write a store: they need not ask git where it is. */
-const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait', 'help']);
+const STORELESS: ReadonlySet<string> = new Set(['demo', 'schema', 'publish', 'wait', 'help', 'audit']);
 
 /** Whether the context opens the store: `store init` prepares one that cannot be opened yet. */
 const opensStore = (command: Command): boolean =>

@@ -83,6 +83,8 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'artifact-unreadable': EXIT.usage,
   'findings-md-invalid': EXIT.refused,
   ...GATE_EXITS,
+  'key-unusable': EXIT.usage,
+  'attestation-invalid': EXIT.refused,
   usage: EXIT.usage,
   'input-unreadable': EXIT.usage,
   'store-unusable': EXIT.cantCreate,

@@ -1,9 +1,19 @@
 import path from 'node:path';
 import { gate as askGate } from '../driver/gate.js';
 import { ClearanceError } from '../errors.js';
+import { NOTES_REF, writeNote } from '../revision/notes.js';
+import type { Signer } from '../signing/signer.js';
+import { readIntactStatus } from '../store/store.js';
+import { attest } from './attest.js';
 import type { OperationContext } from './context.js';
 
-export type GateInput = Readonly<{ runId: string; repo?: string; artifact?: string }>;
+export type GateInput = Readonly<{
+  runId: string;
+  repo?: string;
+  artifact?: string;
+  /** on approval, sign an attestation and write it as a git note on the approved commit */
+  attestWith?: Signer;
+}>;
 
 export type GateResult = Readonly<{
   runId: string;
@@ -11,7 +21,37 @@ export type GateResult = Readonly<{
   inputSha: string;
   boundBy: 'commit' | 'tree' | 'working-tree' | 'artifact';
   message: string;
+  /** with attestWith: where the signed attestation was written */
+  attestation?: Readonly<{ commit: string; ref: string; keyid: string }>;
 }>;
+
+/** The approved commit's note: the attestation, signed, on the commit the run reviewed. */
+const attestOnCommit = async (
+  ctx: OperationContext,
+  input: GateInput,
+  signer: Signer,
+): Promise<NonNullable<GateResult['attestation']>> => {
+  const { state } = await readIntactStatus(ctx.store, input.runId);
+  const commit = state.reviewed?.commit;
+  const repo = input.repo === undefined ? state.run?.subject.repo : path.resolve(input.repo);
+  if (commit === undefined || state.reviewed?.dirty === true || repo === undefined)
+    throw new ClearanceError(
+      'usage',
+      `gate --attest writes the attestation as a git note on the approved commit: run ${input.runId} approved ${state.reviewed?.dirty === true ? 'a working tree' : 'no commit'}${repo === undefined ? ' in no repository' : ''} (use clearance attest for it)`,
+    );
+  const attested = await attest(ctx, { runId: input.runId, signer });
+  // the gate read the run once, the attestation again: if a round landed between, say so, never sign it
+  if (
+    attested.statement.predicate.verdict !== 'converged' ||
+    attested.statement.predicate.reviewed?.commit !== commit
+  )
+    throw new ClearanceError(
+      'seq-mismatch',
+      `run ${input.runId} moved while the gate was answering (it is ${attested.statement.predicate.verdict} now): gate it again`,
+    );
+  await writeNote(repo, commit, `${JSON.stringify(attested.envelope)}\n`);
+  return { commit, ref: NOTES_REF, keyid: attested.keyid };
+};
 
 /**
  * Approve only a converged run whose reviewed bytes are still the bytes in front of it. A refusal
@@ -35,5 +75,8 @@ export const gate = async (ctx: OperationContext, input: GateInput): Promise<Gat
     inputSha: verdict.inputSha,
     boundBy: verdict.boundBy,
     message: verdict.message,
+    ...(input.attestWith === undefined
+      ? {}
+      : { attestation: await attestOnCommit(ctx, input, input.attestWith) }),
   };
 };

@@ -167,8 +167,17 @@ export type Ruling = Readonly<{
   status: 'fixed' | 'withdrawn';
   why: string;
   by: string;
+  /** the key it was signed with (its SSH fingerprint), under a policy that pins signers */
+  signedBy?: string;
 }>;
-export type Extension = Readonly<{ round: number; rounds: number; why: string; by: string }>;
+export type Extension = Readonly<{
+  round: number;
+  rounds: number;
+  why: string;
+  by: string;
+  /** the key it was signed with (its SSH fingerprint), under a policy that pins signers */
+  signedBy?: string;
+}>;
 
 /**
  * Why a run stalled: a blocking finding decided `open` in `stallRounds` consecutive rounds

@@ -14,7 +14,10 @@ const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<stri
   ['events, untrusted text', ['events', 'text', 'errors.ts']],
   ['projections (the fold and its rules)', ['projections']],
   ['views', ['projections/views', 'projections/index.ts']],
-  ['store, completion, revision, render, testing', ['store', 'completion', 'revision', 'render', 'testing']],
+  [
+    'store, completion, revision, signing, render, testing',
+    ['store', 'completion', 'revision', 'signing', 'render', 'testing'],
+  ],
   ['driver', ['driver']],
   ['operations', ['operations']],
   ['cli, mcp', ['cli', 'mcp']],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { GATE_REFUSALS, type GateRefusal, isClearanceError } from '../../errors.js';
+import { ClearanceError, GATE_REFUSALS, type GateRefusal, isClearanceError } from '../../errors.js';
 import { gate } from '../../operations/gate.js';
+import { signerOf } from '../../signing/signer.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
@@ -22,6 +23,11 @@ export const registerGate = (program: Command, io: Io): Command =>
       '--artifact <file>',
       'the artifact whose bytes must be the reviewed ones (default: the one the run was opened with)',
     )
+    .option(
+      '--attest',
+      'on approval, sign an attestation and write it as a git note on the approved commit (refs/notes/clearance)',
+    )
+    .option('--key <key>', 'with --attest: the signing key (an Ed25519 private key file, or agent)')
     .addOption(formatOption())
     .addHelpText(
       'after',
@@ -29,21 +35,33 @@ export const registerGate = (program: Command, io: Io): Command =>
         'clearance gate pr-236 --repo .',
         'clearance gate spec-review --artifact docs/spec.md --json',
         'clearance gate pr-236 --repo . --format github   # a required check: annotations and a step summary',
+        'clearance gate pr-236 --repo . --attest --key agent   # and the signed approval, as a note on the commit',
       )}
 Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
     )
     .action(
       action(
         io,
-        async (ctx, runId: string, opts: { repo?: string; artifact?: string; format: OutputFormat }) => {
+        async (
+          ctx,
+          runId: string,
+          opts: { repo?: string; artifact?: string; format: OutputFormat; attest?: boolean; key?: string },
+        ) => {
+          if ((opts.attest === true) !== (opts.key !== undefined))
+            throw new ClearanceError('usage', 'gate --attest needs --key, and --key goes with --attest');
           const input = {
             runId,
             ...(opts.repo === undefined ? {} : { repo: opts.repo }),
             ...(opts.artifact === undefined ? {} : { artifact: opts.artifact }),
+            ...(opts.key === undefined ? {} : { attestWith: await signerOf(opts.key, io.env) }),
           };
           if (opts.format !== 'github' || ctx.json) {
             const approved = await gate(ctx, input);
-            return { json: approved, text: t(approved.message) };
+            const noted =
+              approved.attestation === undefined
+                ? ''
+                : `\nattestation signed with ${approved.attestation.keyid} and written as a note on ${approved.attestation.commit} (${approved.attestation.ref}); share it: git push origin ${approved.attestation.ref}`;
+            return { json: approved, text: `${t(approved.message)}${noted}` };
           }
           // the same verdict and exit status, said as workflow commands for the check's log
           try {

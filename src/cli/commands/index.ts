@@ -36,6 +36,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   sarif: async () => (await import('./read-commands.js')).registerSarif,
   report: async () => (await import('./read-commands.js')).registerReport,
   verify: async () => (await import('./verify.js')).registerVerify,
+  attest: async () => (await import('./attest.js')).registerAttest,
+  audit: async () => (await import('./audit.js')).registerAudit,
   schema: async () => (await import('./schema.js')).registerSchema,
   export: async () => (await import('./transfer.js')).registerExport,
   import: async () => (await import('./transfer.js')).registerImport,

@@ -29,6 +29,8 @@ export const OUTPUT_SCHEMAS = {
   sarif: out.SarifOutput,
   report: out.ReportOutput,
   verify: out.VerifyOutput,
+  attest: out.AttestOutput,
+  audit: out.AuditOutput,
   schema: out.SchemaOutput,
   contribute: out.ContributeOutput,
   collect: out.RecordOutput,

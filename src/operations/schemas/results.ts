@@ -266,6 +266,10 @@ export const GateOutput = z.strictObject({
   inputSha: Sha,
   boundBy: z.enum(['commit', 'tree', 'working-tree', 'artifact']),
   message: z.string(),
+  attestation: z
+    .strictObject({ commit: Sha, ref: z.string(), keyid: z.string() })
+    .optional()
+    .describe('with --attest: the git note the signed attestation was written as'),
 });
 
 const ReproductionToRun = z.strictObject({
@@ -462,3 +466,61 @@ export const StoreInitOutput = z.strictObject({
 });
 
 export { Rename };
+
+const Envelope = z
+  .strictObject({
+    payload: z.string().describe('base64 of the statement (RFC 8785 canonical JSON)'),
+    payloadType: z.literal('application/vnd.in-toto+json'),
+    signatures: z.array(z.strictObject({ keyid: z.string(), sig: z.string() })),
+  })
+  .describe('a DSSE envelope');
+
+export const AttestOutput = z.union([
+  z.strictObject({
+    ok,
+    runId: RunId,
+    keyid: z.string().describe('the SSH fingerprint of the signing key'),
+    out: z.string().nullable().describe('the file written, or null (the envelope is here)'),
+    envelope: Envelope,
+  }),
+  z.strictObject({
+    ok,
+    valid: z
+      .literal(true)
+      .describe('an attestation that does not hold is a failure (exit 1) naming the reason'),
+    runId: RunId,
+    verdict: z.string(),
+    signer: z.strictObject({ keyid: z.string(), principal: z.string().nullable() }),
+    subject: z.array(z.strictObject({ name: z.string(), digest: z.record(z.string(), z.string()) })),
+    policy: z.strictObject({ name: z.string(), digest: z.strictObject({ sha256: Sha }) }),
+    commit: Sha.nullable(),
+    log: z.strictObject({ head: Sha, verdict: z.string(), appendedSince: z.number().int() }).nullable(),
+  }),
+]);
+
+export const AuditOutput = z.strictObject({
+  ok,
+  range: z.string(),
+  commits: z.array(
+    z.strictObject({
+      commit: Sha,
+      tree: Sha,
+      status: z.enum(['reviewed', 'unreviewed', 'invalid']),
+      match: z.enum(['identity', 'tree']).nullable(),
+      reason: z.enum(['envelope', 'signature', 'signer', 'subject', 'head', 'verdict']).nullable(),
+      message: z.string(),
+      attested: z
+        .strictObject({
+          commit: Sha,
+          runId: RunId,
+          verdict: z.string(),
+          signer: z.strictObject({ keyid: z.string(), principals: z.array(z.string()) }),
+          policy: z.strictObject({ name: z.string(), sha256: Sha }),
+        })
+        .nullable(),
+    }),
+  ),
+  reviewed: z.number().int(),
+  unreviewed: z.number().int(),
+  invalid: z.number().int(),
+});
