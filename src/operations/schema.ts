@@ -18,10 +18,15 @@ export const schema = async (input: SchemaInput): Promise<SchemaResult> => {
       );
     return { schema: which, jsonSchema: INPUT_SCHEMAS[which]() };
   }
+  if (which === 'attestation') {
+    if (command !== undefined) throw new ClearanceError('usage', 'schema attestation takes no command');
+    const { attestationJsonSchema } = await import('./schemas/attestation.js');
+    return { schema: which, jsonSchema: attestationJsonSchema() };
+  }
   if (which !== 'output')
     throw new ClearanceError(
       'usage',
-      `unknown schema ${JSON.stringify(which)}: use report, event or output <command>`,
+      `unknown schema ${JSON.stringify(which)}: use report, event, attestation or output <command>`,
     );
   // loaded only here: no other operation pays for building the output contracts
   const { OUTPUT_NAMES, isOutputName, outputJsonSchema } = await import('./schemas/index.js');

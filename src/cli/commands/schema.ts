@@ -7,9 +7,9 @@ export const registerSchema = (program: Command, io: Io): Command =>
   program
     .command('schema')
     .description(
-      'print a JSON Schema: `report` (what a reviewer hands in), `event` (one log line) or `output <command>` (what a command prints under --json)',
+      'print a JSON Schema: `report` (what a reviewer hands in), `event` (one log line), `attestation` (what clearance attest signs) or `output <command>` (what a command prints under --json)',
     )
-    .argument('<which>', 'report, event or output')
+    .argument('<which>', 'report, event, attestation or output')
     .argument(
       '[command]',
       'for output: the command (help and version name --json --help and --json --version)',
