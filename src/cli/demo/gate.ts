@@ -1,13 +1,17 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isClearanceError } from '../../errors.js';
+import { audit } from '../../operations/audit.js';
 import { gate } from '../../operations/gate.js';
 import { open } from '../../operations/open.js';
 import { record } from '../../operations/record.js';
 import { status } from '../../operations/status.js';
+import { parseAllowedSigners } from '../../signing/allowed-signers.js';
+import { signerOf } from '../../signing/signer.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { recordedText } from '../recorded.js';
@@ -66,6 +70,14 @@ const makeRepository = async (): Promise<string> => {
   await writeFile(path.join(repo, 'docs', 'spec.md'), SPEC);
   await commitAll(repo, 'a service and its spec');
   return repo;
+};
+
+/** A signing key of the demo's own, made here: an Ed25519 key in a PKCS#8 PEM file. */
+const demoSigner = async (dir: string) => {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const file = path.join(dir, 'demo-key.pem');
+  await writeFile(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  return signerOf(file, {});
 };
 
 const quoted = (text: string): string =>
@@ -127,6 +139,22 @@ export const gateLoop = async (ctx: Context, n: Narrator, runId: string): Promis
   n.step('Ask the gate: is what is in front of it what was reviewed?');
   n.command(`gate ${runId}`);
   n.say(await gateSays());
+
+  n.step('Sign the approval: an in-toto attestation, written as a git note on the approved commit');
+  const signer = await demoSigner(ctx.dir);
+  n.command(`gate ${runId} --attest --key demo-key.pem`);
+  const signed = await gate(ctx, { runId, attestWith: signer });
+  n.say(
+    `note on ${signed.attestation?.commit.slice(0, 12)} (${signed.attestation?.ref}), signed with ${signer.keyid}`,
+  );
+  n.command(`audit HEAD --allowed-signers allowed_signers`);
+  const audited = await audit({
+    repo,
+    range: 'HEAD',
+    signers: parseAllowedSigners(`demo@example.com namespaces="clearance" ${signer.text}\n`),
+  });
+  for (const c of audited.commits)
+    n.say(`${c.commit.slice(0, 12)} ${c.status}${c.match === null ? '' : ` (${c.match})`}: ${t(c.message)}`);
 
   n.step('Edit docs/spec.md (add an Uninstall section) and ask again');
   await writeFile(spec, `${SPEC}${UNINSTALL}`);
