@@ -32,7 +32,7 @@ export type ReviewPredicate = Readonly<{
     commit?: string;
     tree?: string;
     artifactSha?: string;
-    workingTree?: boolean;
+    workingTree?: true;
   }> | null;
   findings: Readonly<{
     blocking: number;

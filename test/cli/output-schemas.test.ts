@@ -1,7 +1,10 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { sshEd25519Text } from '../../src/events/ssh-public-key.js';
 import { OUTPUT_NAMES } from '../../src/operations/schemas/index.js';
 import { candidate, idOf as findingId, report } from '../support/builders.js';
 import { makeRepo } from '../support/git-repo.js';
@@ -32,6 +35,12 @@ const validate = async (name: string, output: Record<string, unknown> | undefine
 };
 
 /** Run a command with --json, expect its exit status, validate what it printed. */
+/** The raw 32 bytes of the Ed25519 public key of a PEM private key file. */
+const publicKeyOf = (file: string): Uint8Array =>
+  createPublicKey(createPrivateKey(readFileSync(file, 'utf8')))
+    .export({ format: 'der', type: 'spki' })
+    .subarray(12);
+
 const expectValid = async (name: string, argv: string[], code = 0): Promise<Record<string, unknown>> => {
   const result = await runInProcess([...argv, '--json']);
   expect(result.code, result.stdout + result.stderr).toBe(code);
@@ -113,6 +122,28 @@ describe('clearance schema output', () => {
     const r2 = await file('r2.json', report(2, 'B', { runId: 'r', inputSha: input2, decisions: [fixed] }));
     expect((await expectValid('record', [...g, 'record', 'r', '--report', r2])).status).toBe('converged');
     await expectValid('gate', [...g, 'gate', 'r']);
+    // signed: the gate's attestation, the attestation itself, its check and the audit of the commit
+    const key = path.join(dir, 'key.pem');
+    await writeFile(key, generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    await expectValid('gate', [...g, 'gate', 'r', '--attest', '--key', key]);
+    const attested = await expectValid('attest', [...g, 'attest', 'r', '--key', key]);
+    const envelope = await file('att.json', attested.envelope);
+    const signers = await file(
+      'allowed_signers',
+      `ci namespaces="clearance" ${sshEd25519Text(publicKeyOf(key))}\n`,
+    );
+    await expectValid('attest', [
+      ...g,
+      'attest',
+      '--verify',
+      envelope,
+      '--allowed-signers',
+      signers,
+      '--principal',
+      'ci',
+      'r',
+    ]);
+    await expectValid('audit', [...g, 'audit', 'HEAD^!', '--repo', repo.dir, '--allowed-signers', signers]);
 
     // past the cap: may says no (exit 0), a person rules, another extends
     const policy = await file('policy.json', {

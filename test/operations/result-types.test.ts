@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import type { HtmlReportResult, SarifResult } from '../../src/operations/artifacts.js';
+import type { AttestResult, VerifyAttestationResult } from '../../src/operations/attest.js';
+import type { AuditResult } from '../../src/operations/audit.js';
 import type { CaptureResult } from '../../src/operations/capture.js';
 import type { ContributeResult } from '../../src/operations/contributions.js';
 import type { FeedbackResult } from '../../src/operations/feedback.js';
@@ -19,12 +21,14 @@ import type {
   NextResult,
   ReproductionsResult,
 } from '../../src/operations/run-views.js';
+import type { ReviewStatementSchema } from '../../src/operations/schemas/attestation.js';
 import type * as out from '../../src/operations/schemas/results.js';
 import type { StageResult } from '../../src/operations/stage.js';
 import type { ListRunsResult, StatusResult } from '../../src/operations/status.js';
 import type { InitStoreResult } from '../../src/operations/store-init.js';
 import type { ExportResult, ImportResult } from '../../src/operations/transfer.js';
 import type { VerifyResult } from '../../src/operations/verify.js';
+import type { ReviewStatement } from '../../src/render/attestation.js';
 
 /** Every level read-only: operations hand out views they never copy, so arrays are ReadonlyArray. */
 type DeepReadonly<T> = T extends (infer U)[]
@@ -73,6 +77,13 @@ describe('each operation result fits its published output schema', () => {
     fits<ExportResult, Published<typeof out.ExportOutput>>((r) => r);
     fits<ImportResult, Published<typeof out.ImportOutput>>((r) => r);
     fits<InitStoreResult, Published<typeof out.StoreInitOutput>>((r) => r);
-    expect(checked).toHaveLength(27);
+    fits<
+      Omit<AttestResult, 'statement'> & { out: string | null },
+      Published<(typeof out.AttestOutput.options)[0]>
+    >((r) => r);
+    fits<VerifyAttestationResult, Published<(typeof out.AttestOutput.options)[1]>>((r) => r);
+    fits<AuditResult, Published<typeof out.AuditOutput>>((r) => r);
+    fits<ReviewStatement, DeepReadonly<z.output<typeof ReviewStatementSchema>>>((r) => r);
+    expect(checked).toHaveLength(31);
   });
 });

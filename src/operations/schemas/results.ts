@@ -470,7 +470,7 @@ export { Rename };
 const Envelope = z
   .strictObject({
     payload: z.string().describe('base64 of the statement (RFC 8785 canonical JSON)'),
-    payloadType: z.literal('application/vnd.in-toto+json'),
+    payloadType: z.string().describe('application/vnd.in-toto+json'),
     signatures: z.array(z.strictObject({ keyid: z.string(), sig: z.string() })),
   })
   .describe('a DSSE envelope');
