@@ -702,12 +702,41 @@ const stalledOpen = () => {
 };
 
 /** Which scenarios each folder freezes: a new folder freezes the events its format added. */
+/**
+ * Rulings only a key holder can make: a policy pinning Ada Lovelace's Ed25519 key (made here by
+ * ssh-keygen), an unsigned ruling refused, a signed extension past the cap, a signed ruling that
+ * converges the run: `finding.ruled` v2 and `rounds.extended` v2, each with its signature.
+ */
+const signedRulings = () => {
+  const run = 'v7-signed-rulings';
+  const key = path.join(work, 'ada_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'ada@example.com', '-f', key]);
+  const pub = readFileSync(`${key}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
+  const policy = file('signed.json', {
+    name: 'signed',
+    maxRounds: 1,
+    severities: { major: { blocks: true } },
+    signers: [{ principal: PERSON, key: pub }],
+  });
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('s1'), '--touched', MAJOR.file]);
+  clearance(['record', run, '--report', file('s1.json', report(run, 1, sha('s1'), { candidates: [MAJOR] }))]);
+  const id = findingId(MAJOR).slice(0, 12);
+  clearance(['rule', run, id, '--withdrawn', '--why', 'unsigned: refused', '--by', PERSON], 1);
+  clearance(['extend', run, '--rounds', '1', '--why', 'the fix landed after the cap', '--by', PERSON, '--key', key]);
+  clearance(['capture', run, '--input-sha', sha('s2'), '--touched', MAJOR.file]);
+  const stillOpen = { id: findingId(MAJOR), status: 'open', evidence: 'the abort path still skips close()' };
+  clearance(['record', run, '--report', file('s2.json', report(run, 2, sha('s2'), { decisions: [stillOpen] }))]);
+  clearance(['rule', run, id, '--withdrawn', '--why', 'the pool closes the handle on abort', '--by', PERSON, '--key', key]);
+  return run;
+};
+
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
   v4: [verdicts],
   v5: [reopenedTwice, stalledOpen],
   v6: [reproduced],
+  v7: [signedRulings],
 };
 
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */

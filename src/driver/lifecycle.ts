@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainEvent, RoundEndResult } from '../events/event.js';
+import type { DomainEvent, RoundEndResult, RulingSignature } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import type { AppendResult } from '../store/append.js';
@@ -91,8 +91,15 @@ export const endRound = (
 export const ruleFinding = (
   store: StoreRef,
   runId: string,
-  ruling: Readonly<{ finding: string; status: 'fixed' | 'withdrawn'; why: string; by: string }>,
-  options: ActorOptions,
+  ruling: Readonly<{
+    finding: string;
+    status: 'fixed' | 'withdrawn';
+    why: string;
+    by: string;
+    /** under a policy that pins signers: the signature over this ruling at this place of the log */
+    signature?: RulingSignature;
+  }>,
+  options: ActorOptions & Readonly<{ expectedSeq?: number }>,
 ): Promise<AppendResult> =>
   storeOf(store).append(
     runId,
@@ -106,6 +113,7 @@ export const ruleFinding = (
             status: ruling.status,
             why: ruling.why,
             by: ruling.by,
+            ...(ruling.signature === undefined ? {} : { signature: ruling.signature }),
           },
         },
       ]),
@@ -116,7 +124,7 @@ export const ruleFinding = (
 export const extendRun = (
   store: StoreRef,
   runId: string,
-  extension: Readonly<{ rounds: number; why: string; by: string }>,
-  options: ActorOptions,
+  extension: Readonly<{ rounds: number; why: string; by: string; signature?: RulingSignature }>,
+  options: ActorOptions & Readonly<{ expectedSeq?: number }>,
 ): Promise<AppendResult> =>
   storeOf(store).append(runId, [{ type: 'rounds.extended', data: { ...extension } }], options);

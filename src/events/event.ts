@@ -8,17 +8,16 @@ import type {
   RunOpenedV1,
 } from './codecs/events-v1.js';
 import type {
-  FindingRuledV1,
   ROUND_END_RESULTS,
   ROUND_RESULTS,
   RoundEndedV1,
-  RoundsExtendedV1,
   StageFailedV1,
   StageFinishedV1,
   StageStartedV1,
 } from './codecs/events-v2.js';
 import type { ContributionRecordedV3 } from './codecs/reopening.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction.js';
+import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/rulings-v2.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './report.js';
 
@@ -49,8 +48,9 @@ export type StageStartedData = Readonly<
 export type StageFinishedData = WithCost<t.TypeOf<typeof StageFinishedV1>>;
 export type StageFailedData = WithCost<t.TypeOf<typeof StageFailedV1>>;
 export type RoundEndedData = Readonly<t.TypeOf<typeof RoundEndedV1>>;
-export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV1>>;
-export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV1>>;
+export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV2>>;
+export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV2>>;
+export type RulingSignature = Readonly<t.TypeOf<typeof RulingSignatureV1>>;
 export type ContributionRecordedData = Readonly<
   Omit<t.TypeOf<typeof ContributionRecordedV3>, 'report'> & { report: RoundReport }
 >;

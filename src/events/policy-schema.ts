@@ -40,4 +40,15 @@ export const PolicySchema = z.strictObject({
   budget: CostSchema.default({}),
   blockingCategories: z.array(z.string()).nullable().default(null),
   principleCategories: z.array(z.string()).default([]),
+  signers: z
+    .array(
+      z.strictObject({
+        principal: z.string().describe('who rules: the name --by gives'),
+        key: z.string().describe('their Ed25519 public key, as a .pub file holds it: ssh-ed25519 AAAA…'),
+      }),
+    )
+    .optional()
+    .describe(
+      'the people whose rulings count, and the keys their rulings are signed with; absent: anyone named by --by',
+    ),
 });

@@ -60,7 +60,16 @@ export type Policy = Readonly<{
   blockingCategories: ReadonlyArray<string> | null;
   /** categories whose findings must name the principle they rest on */
   principleCategories: ReadonlyArray<string>;
+  /**
+   * The people whose rulings count (absent: anyone named by `--by`). Under such a policy, a
+   * ruling or an extension carries an Ed25519 signature by the key of the principal it names, over
+   * the run, the line it follows and the ruling itself; the fold checks it (`unsigned-ruling`).
+   */
+  signers?: ReadonlyArray<Signer>;
 }>;
+
+/** A person who may rule, and the key their rulings are signed with (`ssh-ed25519 AAAA…`). */
+export type Signer = Readonly<{ principal: string; key: string }>;
 
 /** An amount spent or allowed: any of tokens, money (USD) and wall-clock seconds. */
 export type Cost = Readonly<{ tokens?: number; usd?: number; seconds?: number }>;

@@ -23,6 +23,12 @@ import {
 } from './codecs/reopening.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction.js';
 import {
+  FindingRuledV2,
+  RoundsExtendedV2,
+  upcastFindingRuledV1,
+  upcastRoundsExtendedV1,
+} from './codecs/rulings-v2.js';
+import {
   ContributionRecordedV2,
   RoundRecordedV3,
   upcastContributionRecordedV1,
@@ -65,8 +71,17 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'stage.finished': { latest: 1, versions: { 1: { codec: StageFinishedV1 } } },
   'stage.failed': { latest: 1, versions: { 1: { codec: StageFailedV1 } } },
   'round.ended': { latest: 1, versions: { 1: { codec: RoundEndedV1 } } },
-  'finding.ruled': { latest: 1, versions: { 1: { codec: FindingRuledV1 } } },
-  'rounds.extended': { latest: 1, versions: { 1: { codec: RoundsExtendedV1 } } },
+  'finding.ruled': {
+    latest: 2,
+    versions: { 1: { codec: FindingRuledV1, upcast: upcastFindingRuledV1 }, 2: { codec: FindingRuledV2 } },
+  },
+  'rounds.extended': {
+    latest: 2,
+    versions: {
+      1: { codec: RoundsExtendedV1, upcast: upcastRoundsExtendedV1 },
+      2: { codec: RoundsExtendedV2 },
+    },
+  },
   'contribution.recorded': {
     latest: 3,
     versions: {

@@ -67,6 +67,7 @@ export const REJECTION_CODES = [
   // decisions only a person makes, past the cap
   'not-blocked',
   'invalid-extension',
+  'unsigned-ruling',
 ] as const;
 
 export type RejectionCode = (typeof REJECTION_CODES)[number];

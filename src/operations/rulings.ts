@@ -1,6 +1,11 @@
 import { extendRun, ruleFinding } from '../driver/lifecycle.js';
-import type { RunStatus } from '../projections/state.js';
-import { maxRoundsOf } from '../projections/state.js';
+import { toBase64 } from '../events/base64.js';
+import type { RulingSignature } from '../events/event.js';
+import { type RulingContent, rulingMessage } from '../events/ruling-signature.js';
+import { resolveFindingRef } from '../projections/rules/finding-ref.js';
+import { maxRoundsOf, type RunState, type RunStatus } from '../projections/state.js';
+import type { Signer } from '../signing/signer.js';
+import { readIntactStatus } from '../store/store.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 
 /**
@@ -15,6 +20,8 @@ export type RuleInput = Readonly<{
   status: 'fixed' | 'withdrawn';
   why: string;
   by: string;
+  /** the person's key, under a policy that pins signers (the MCP server never holds one) */
+  signer?: Signer;
 }>;
 
 export type RuleResult = Readonly<{
@@ -27,10 +34,47 @@ export type RuleResult = Readonly<{
   seq: number | null;
 }>;
 
+/**
+ * A decision signed for the place it will take: the run as it stands (its last line's hash, which
+ * the event will follow), the signature over that, and the seq it was made at, so that the append
+ * is refused (`seq-mismatch`) rather than written after someone else's line.
+ */
+const signedAt = async (
+  ctx: OperationContext,
+  runId: string,
+  signer: Signer,
+  content: (state: RunState, follows: string) => RulingContent,
+): Promise<{ content: RulingContent; signature: RulingSignature; expectedSeq: number }> => {
+  const read = await readIntactStatus(ctx.store, runId);
+  const made = content(read.state, read.lastHash);
+  const sig = await signer.sign(rulingMessage(made));
+  return {
+    content: made,
+    signature: { keyid: signer.keyid, sig: toBase64(sig), follows: read.lastHash },
+    expectedSeq: read.lastSeq,
+  };
+};
+
 export const rule = async (ctx: OperationContext, input: RuleInput): Promise<RuleResult> => {
-  const { runId, finding, status, why } = input;
+  const { runId, status, why } = input;
   const by = checkedName(input.by, 'by');
-  const result = await ruleFinding(ctx.store, runId, { finding, status, why, by }, actorOf(ctx));
+  const signed =
+    input.signer === undefined
+      ? undefined
+      : await signedAt(ctx, runId, input.signer, (state, follows) => ({
+          type: 'finding.ruled',
+          runId,
+          follows,
+          // the full id: what is signed is what is recorded
+          ruling: { findingId: resolveFindingRef(state.findings, input.finding), status, why, by },
+        }));
+  const finding = signed?.content.type === 'finding.ruled' ? signed.content.ruling.findingId : input.finding;
+  const result = await ruleFinding(
+    ctx.store,
+    runId,
+    { finding, status, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    { ...actorOf(ctx), ...(signed === undefined ? {} : { expectedSeq: signed.expectedSeq }) },
+  );
   const event = result.appended[0];
   const { state } = result.folded;
   return {
@@ -44,7 +88,13 @@ export const rule = async (ctx: OperationContext, input: RuleInput): Promise<Rul
   };
 };
 
-export type ExtendInput = Readonly<{ runId: string; rounds: number; why: string; by: string }>;
+export type ExtendInput = Readonly<{
+  runId: string;
+  rounds: number;
+  why: string;
+  by: string;
+  signer?: Signer;
+}>;
 
 export type ExtendResult = Readonly<{
   runId: string;
@@ -58,7 +108,21 @@ export type ExtendResult = Readonly<{
 export const extend = async (ctx: OperationContext, input: ExtendInput): Promise<ExtendResult> => {
   const { runId, rounds, why } = input;
   const by = checkedName(input.by, 'by');
-  const result = await extendRun(ctx.store, runId, { rounds, why, by }, actorOf(ctx));
+  const signed =
+    input.signer === undefined
+      ? undefined
+      : await signedAt(ctx, runId, input.signer, (_state, follows) => ({
+          type: 'rounds.extended',
+          runId,
+          follows,
+          ruling: { rounds, why, by },
+        }));
+  const result = await extendRun(
+    ctx.store,
+    runId,
+    { rounds, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    { ...actorOf(ctx), ...(signed === undefined ? {} : { expectedSeq: signed.expectedSeq }) },
+  );
   const { state } = result.folded;
   return {
     runId,

@@ -44,13 +44,11 @@ export const planAppend = (
   if (E.isLeft(built)) throw refusal(built.left);
   if (built.right.length === 0) return { kind: 'nothing' };
   if (built.right.every((event) => alreadyRecorded(state, event))) return { kind: 'already-recorded' };
-  // each new event passes `evolve` here, once: the state and trail after the write are these
-  const checked = foldOffered(state, built.right, after.seq + 1);
-  if (E.isLeft(checked)) throw refusal(checked.left);
   const stamp = (options.now?.() ?? new Date()).toISOString();
-  return {
-    kind: 'write',
-    encoded: encodeEvents(built.right, after, { at: stamp, by: options.by }),
-    folded: checked.right,
-  };
+  const encoded = encodeEvents(built.right, after, { at: stamp, by: options.by });
+  // each new event passes `evolve` here, once, as the line it will be (its seq and the `prev` it
+  // follows: a signed ruling is checked against it): the state and trail after the write are these
+  const checked = foldOffered(state, encoded.stored, after.seq + 1);
+  if (E.isLeft(checked)) throw refusal(checked.left);
+  return { kind: 'write', encoded, folded: checked.right };
 };

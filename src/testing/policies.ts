@@ -35,9 +35,25 @@ const customPolicyFieldsArb = fc.record({
   principleCategories: fc.constantFrom([], ['design']),
 });
 
+/**
+ * The public key a generated policy pins for Ada, when it pins signers (its private key is nobody's:
+ * no generated ruling is signed, so under such a policy a blocked run waits for a person, and an
+ * unsigned ruling is an invalid offer).
+ */
+export const TEST_SIGNER = {
+  principal: 'Ada',
+  key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPIyi49P+4ydJJ03hnMeqgDgSkrBVS/UzjBqmIebdm9y',
+} as const;
+
 export const customPolicyArb: fc.Arbitrary<Policy> = fc
-  .tuple(customPolicyFieldsArb, fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }))
-  .map(([policy, stallRounds]): Policy => (stallRounds === undefined ? policy : { ...policy, stallRounds }));
+  .tuple(customPolicyFieldsArb, fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }), fc.boolean())
+  .map(
+    ([policy, stallRounds, signed]): Policy => ({
+      ...policy,
+      ...(stallRounds === undefined ? {} : { stallRounds }),
+      ...(signed ? { signers: [TEST_SIGNER] } : {}),
+    }),
+  );
 
 /** A preset or a random custom policy. */
 export const policyArb: fc.Arbitrary<Policy> = fc.oneof(

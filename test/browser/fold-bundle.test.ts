@@ -12,7 +12,7 @@ import { verdictOf } from '../replay/verdict.js';
  * with no Node built-in and fold a real log there, synchronously, to the verdict Node folds it to.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const FROZEN = path.join(root, 'test/fixtures/v2');
+const FIXTURES = path.join(root, 'test/fixtures');
 
 const bundleOnce = async () => {
   const result = await build({
@@ -46,11 +46,18 @@ describe('clearance/fold in a browser', () => {
     const { code, inputs } = await bundle();
     expect(inputs.filter((input) => input.startsWith('node:') || !/\.[cm]?[jt]s$/.test(input))).toEqual([]);
     expect(inputs.some((input) => input.includes('@noble/hashes'))).toBe(true);
+    expect(inputs.some((input) => input.includes('@noble/curves'))).toBe(true);
     expect(code).not.toMatch(/\brequire\(["']node:|from ["']node:/);
   });
 
-  for (const run of ['v2-staged-converges', 'v2-ended-ruled']) {
-    it(`folds the frozen log ${run} to its verdict, with the pure SHA-256`, async () => {
+  for (const [folder, run] of [
+    ['v2', 'v2-staged-converges'],
+    ['v2', 'v2-ended-ruled'],
+    // signed rulings: checked with @noble/curves, the only Ed25519 a browser has synchronously
+    ['v7', 'v7-signed-rulings'],
+  ] as const) {
+    const FROZEN = path.join(FIXTURES, folder);
+    it(`folds the frozen log ${run} to its verdict, with the pure SHA-256 and Ed25519`, async () => {
       const { code } = await bundle();
       const context = browserLike();
       vm.runInContext(code, context);

@@ -29,6 +29,8 @@ const ALL = [
   'sarif',
   'report',
   'verify',
+  'attest',
+  'audit',
   'schema',
   'export',
   'import',

@@ -30,6 +30,8 @@ const COMMANDS = [
   'rule',
   'extend',
   'verify',
+  'attest',
+  'audit',
   'schema',
   'export',
   'import',

@@ -8,6 +8,7 @@ import {
   roundRecorded,
 } from '../../src/index.js';
 import { TWIN_PREFIX, TWINS } from '../../src/testing/mutations/ids.js';
+import { TEST_SIGNER } from '../../src/testing/policies.js';
 import { hasControl } from '../../src/text/untrusted.js';
 import {
   allStages,
@@ -634,6 +635,19 @@ describe('every rule refuses with its own code, and leaves the state and the off
       given(...open)
         .whenEvent(extended(1))
         .rejects('not-blocked');
+    });
+    it('unsigned-ruling: under a policy that pins signers, a decision is signed by a signer', () => {
+      const blocked = [
+        openedWith({ ...PRESETS.default, maxRounds: 1, signers: [TEST_SIGNER] }),
+        captured(1, 'A'),
+        roundRecorded(report(1, 'A', { candidates: [major] })),
+      ];
+      given(...blocked)
+        .whenEvent(ruled(idOf(major), 'withdrawn', 'accepted risk', TEST_SIGNER.principal))
+        .rejects('unsigned-ruling', /must be signed with their key/);
+      given(...blocked)
+        .whenEvent(extended(1, 'more', 'Mallory'))
+        .rejects('unsigned-ruling', /none of the policy's signers/);
     });
     it('invalid-extension: 0, negative or fractional rounds', () => {
       const blocked = [

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { rule } from '../../operations/rulings.js';
+import { signerOf } from '../../signing/signer.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
@@ -18,6 +19,10 @@ export const registerRule = (program: Command, io: Io): Command =>
     .option('--fixed', 'the finding is fixed')
     .option('--withdrawn', 'the finding does not hold')
     .option('--why <text>', 'the reason, on the record')
+    .option(
+      '--key <key>',
+      'under a policy that pins signers: your signing key (an Ed25519 private key file, or agent)',
+    )
     .addHelpText(
       'after',
       `${examples('clearance rule pr-236 827f9ded38b8 --withdrawn --why "accepted risk: the pool closes the handle" --by "Ada Lovelace"')}
@@ -26,12 +31,18 @@ Refused unless the run is blocked. --by NAME is required here and is never taken
     .action(
       action(
         io,
-        async (ctx, runId: string, finding: string, opts: { fixed?: boolean; withdrawn?: boolean }) => {
+        async (
+          ctx,
+          runId: string,
+          finding: string,
+          opts: { fixed?: boolean; withdrawn?: boolean; key?: string },
+        ) => {
           if ((opts.fixed === true) === (opts.withdrawn === true))
             throw new ClearanceError('usage', 'rule needs exactly one of --fixed or --withdrawn');
           const person = personOf(ctx.command);
           const status = opts.fixed === true ? 'fixed' : 'withdrawn';
-          const r = await rule(ctx, { runId, finding, status, ...person });
+          const signer = opts.key === undefined ? {} : { signer: await signerOf(opts.key, io.env) };
+          const r = await rule(ctx, { runId, finding, status, ...person, ...signer });
           return {
             json: r,
             text:

@@ -48,6 +48,17 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
     unset: 'colour on a terminal',
   },
   {
+    name: 'SSH_AUTH_SOCK',
+    meaning:
+      'the ssh-agent --key agent signs with (attest, gate --attest, rule and extend under a policy with signers)',
+    unset: 'no agent: --key names a key file',
+  },
+  {
+    name: 'CLEARANCE_KEY_PASSPHRASE',
+    meaning: 'the passphrase of an encrypted OpenSSH key --key names (never asked for on a terminal)',
+    unset: 'an encrypted key file is refused; use the ssh-agent',
+  },
+  {
     name: 'GITHUB_STEP_SUMMARY',
     meaning: 'the file --format github appends its Markdown step summary to (GitHub Actions sets it)',
     unset: 'no step summary',

@@ -25,5 +25,7 @@ export const PolicyCodecV1 = t.intersection([
     stallRounds: t.number,
     plausible: t.keyof({ blocks: null, advisory: null, 'advisory-outside-fix': null }),
     preExistingSeverity: t.string,
+    /** absent in every log written before signed rulings existed: anyone named rules there */
+    signers: t.array(t.type({ principal: t.string, key: t.string })),
   }),
 ]);

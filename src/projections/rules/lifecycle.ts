@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { actorNameProblem } from '../../events/actor-name.js';
 import type { RunOpened } from '../../events/event.js';
 import { COST_KEYS, type Policy } from '../../events/policy.js';
 import { formatPath, type Path, type Rejection } from '../../events/rejection.js';
+import { parseSshEd25519 } from '../../events/ssh-public-key.js';
 import { isFinal, type Run, type RunState } from '../state.js';
 import { amountIsReal } from './budget.js';
 import { type Check, fail, isBlank, ok } from './check.js';
@@ -96,6 +98,29 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
       p.mergeWithinLines,
       p.mergeWithinLines === undefined || integerFrom(p.mergeWithinLines, 0),
       'an integer >= 0 (lines)',
+    ),
+  ],
+  (p) =>
+    (p.signers ?? []).flatMap((s, i) => [
+      field(
+        ['signers', i, 'principal'],
+        s.principal,
+        actorNameProblem(s.principal) === undefined,
+        'a name: one printable line of 1 to 256 characters',
+      ),
+      field(
+        ['signers', i, 'key'],
+        s.key,
+        typeof parseSshEd25519(s.key) !== 'string',
+        'an Ed25519 public key as a .pub file holds it: ssh-ed25519 AAAA…',
+      ),
+    ]),
+  (p) => [
+    field(
+      ['signers'],
+      p.signers,
+      p.signers === undefined || (p.signers.length > 0 && distinct(p.signers.map((s) => s.principal))),
+      'at least one signer, each principal once (or absent: anyone named rules)',
     ),
   ],
   (p) => [

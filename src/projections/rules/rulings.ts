@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { FindingRuled, RoundsExtended } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
+import { checkRulingSignature } from '../../events/ruling-signature.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { last, push } from '../vec.js';
 import { fail, isBlank, shortId } from './check.js';
@@ -28,6 +29,28 @@ const signed = (data: Readonly<{ why: string; by: string }>): E.Either<Rejection
 };
 
 /**
+ * Under a policy that pins signers, the decision is signed by the key of the signer it names, for
+ * this place of this run (`checkRulingSignature`): the key it was signed with, or the refusal. The
+ * line the event follows is its envelope's `prev`, known whenever it comes from a log or an append.
+ */
+const signedBy = (
+  state: RunState,
+  event: FindingRuled | RoundsExtended,
+): E.Either<Rejection, string | null> => {
+  const run = state.run;
+  if (run === null) return E.right(null);
+  const prev = (event as { readonly prev?: unknown }).prev;
+  const checked = checkRulingSignature(
+    run.policy,
+    run.runId,
+    event.type,
+    event.data,
+    typeof prev === 'string' ? prev : undefined,
+  );
+  return 'code' in checked ? E.left(checked) : E.right(checked.signedBy);
+};
+
+/**
  * `finding.ruled`: a person closes an open finding of a blocked run. When nothing blocking stays
  * open and the last round was complete, the run converges — by that person's ruling, on the record.
  */
@@ -45,6 +68,9 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
       ['findingId'],
     );
   }
+  // a decision the rules would take, then whether its signer made it, here
+  const key = signedBy(state, event);
+  if (E.isLeft(key)) return key;
   const findings = {
     ...state.findings,
     [findingId]: {
@@ -59,7 +85,14 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
   return E.right({
     ...state,
     findings,
-    rulings: push(state.rulings, { round: state.round, findingId, status, why, by }),
+    rulings: push(state.rulings, {
+      round: state.round,
+      findingId,
+      status,
+      why,
+      by,
+      ...(key.right === null ? {} : { signedBy: key.right }),
+    }),
     ...(converges ? { status: 'converged' as const, convergedBy: { by, why } } : {}),
   });
 };
@@ -79,11 +112,19 @@ export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<R
       ['rounds'],
     );
   }
+  const key = signedBy(state, event);
+  if (E.isLeft(key)) return key;
   return E.right({
     ...state,
     status: 'open',
     stall: null,
     extraRounds: state.extraRounds + rounds,
-    extensions: push(state.extensions, { round: state.round, rounds, why, by }),
+    extensions: push(state.extensions, {
+      round: state.round,
+      rounds,
+      why,
+      by,
+      ...(key.right === null ? {} : { signedBy: key.right }),
+    }),
   });
 };

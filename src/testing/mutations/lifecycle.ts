@@ -151,6 +151,27 @@ export const LIFECYCLE_MUTATIONS: ReadonlyArray<Mutation> = [
     },
   },
   {
+    code: 'unsigned-ruling',
+    name: 'under a policy that pins signers, a ruling or an extension with no signature, or by no signer',
+    applies: (c) => c.state.status === 'blocked' && c.state.run?.policy.signers !== undefined,
+    apply: (c, p) => {
+      // a ruling needs an open finding to be one the rules would take; an extension needs none
+      const id = openBlocking(c)[0]?.id;
+      const by = p % 3 === 2 ? 'Mallory' : 'Ada';
+      return {
+        kind: 'events',
+        events: [
+          p % 2 === 0 || id === undefined
+            ? { type: 'rounds.extended', data: { rounds: 1, why: 'one more', by } }
+            : {
+                type: 'finding.ruled',
+                data: { findingId: id, status: 'withdrawn', why: 'accepted risk', by },
+              },
+        ],
+      };
+    },
+  },
+  {
     code: 'invalid-extension',
     name: 'an extension of zero, negative or fractional rounds',
     applies: (c) => c.state.status === 'blocked',
