@@ -722,11 +722,38 @@ const signedRulings = () => {
   clearance(['record', run, '--report', file('s1.json', report(run, 1, sha('s1'), { candidates: [MAJOR] }))]);
   const id = findingId(MAJOR).slice(0, 12);
   clearance(['rule', run, id, '--withdrawn', '--why', 'unsigned: refused', '--by', PERSON], 1);
-  clearance(['extend', run, '--rounds', '1', '--why', 'the fix landed after the cap', '--by', PERSON, '--key', key]);
+  clearance([
+    'extend',
+    run,
+    '--rounds',
+    '1',
+    '--why',
+    'the fix landed after the cap',
+    '--by',
+    PERSON,
+    '--key',
+    key,
+  ]);
   clearance(['capture', run, '--input-sha', sha('s2'), '--touched', MAJOR.file]);
   const stillOpen = { id: findingId(MAJOR), status: 'open', evidence: 'the abort path still skips close()' };
-  clearance(['record', run, '--report', file('s2.json', report(run, 2, sha('s2'), { decisions: [stillOpen] }))]);
-  clearance(['rule', run, id, '--withdrawn', '--why', 'the pool closes the handle on abort', '--by', PERSON, '--key', key]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file('s2.json', report(run, 2, sha('s2'), { decisions: [stillOpen] })),
+  ]);
+  clearance([
+    'rule',
+    run,
+    id,
+    '--withdrawn',
+    '--why',
+    'the pool closes the handle on abort',
+    '--by',
+    PERSON,
+    '--key',
+    key,
+  ]);
   return run;
 };
 
