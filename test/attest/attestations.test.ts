@@ -205,29 +205,65 @@ describe('clearance attest --verify', () => {
     const verify = () => run('attest', '--verify', file, '--key', `${ci.file}.pub`, 'pr-1', '--json');
     const log = path.join(store, 'runs', 'pr-1.jsonl');
     const original = readFileSync(log, 'utf8');
-    // rewritten the way a store writer would, chain and head anchor recomputed: verify cannot tell
-    const lines = original
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    (lines[0] as { data: { policy: { maxRounds: number } } }).data.policy.maxRounds = 9;
-    let prev = '0'.repeat(64);
-    const rewritten = lines.map((l) => {
-      const line = JSON.stringify({ ...l, prev });
-      prev = sha256Hex(line);
-      return line;
-    });
-    writeFileSync(log, `${rewritten.join('\n')}\n`);
-    writeFileSync(path.join(store, 'runs', 'pr-1.head'), encodeHead({ seq: lines.length, hash: prev }));
-    rmSync(path.join(store, 'runs', 'pr-1.fold'), { force: true });
-    expect((await run('verify', 'pr-1')).code).toBe(0);
-    const caught = await verify();
-    expect([caught.code, reasonOf(caught)]).toEqual([1, 'head']);
+    // rewritten the way a store writer would, chain and head anchor recomputed: verify cannot tell,
+    // the attestation can
+    const rewrites: ReadonlyArray<readonly [string, (lines: Array<Record<string, unknown>>) => void]> = [
+      [
+        'a looser policy',
+        (ls) => {
+          (ls[0] as { data: { policy: { maxRounds: number } } }).data.policy.maxRounds = 9;
+        },
+      ],
+      [
+        'another author',
+        (ls) => {
+          (ls[2] as { by: string }).by = 'someone else';
+        },
+      ],
+      [
+        'another time',
+        (ls) => {
+          (ls[1] as { at: string }).at = '2020-01-01T00:00:00.000Z';
+        },
+      ],
+      [
+        'another input',
+        (ls) => {
+          (ls[1] as { data: { touchedFiles: string[] } }).data.touchedFiles = ['other.js'];
+        },
+      ],
+      [
+        'the last line dropped',
+        (ls) => {
+          ls.pop();
+        },
+      ],
+    ];
+    for (const [what, rewrite] of rewrites) {
+      const lines = original
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      rewrite(lines);
+      let prev = '0'.repeat(64);
+      const rewritten = lines.map((l, i) => {
+        const line = JSON.stringify({ ...l, seq: i + 1, prev });
+        prev = sha256Hex(line);
+        return line;
+      });
+      writeFileSync(log, `${rewritten.join('\n')}\n`);
+      writeFileSync(path.join(store, 'runs', 'pr-1.head'), encodeHead({ seq: lines.length, hash: prev }));
+      rmSync(path.join(store, 'runs', 'pr-1.fold'), { force: true });
+      expect((await run('verify', 'pr-1')).code, what).toBe(0);
+      const caught = await verify();
+      expect([caught.code, reasonOf(caught)], what).toEqual([1, 'head']);
+    }
     // the original log, grown by a capture after the attestation: the attested prefix still holds
     writeFileSync(log, original);
+    const lines = original.trimEnd().split('\n');
     writeFileSync(
       path.join(store, 'runs', 'pr-1.head'),
-      encodeHead({ seq: lines.length, hash: sha256Hex(original.trimEnd().split('\n').at(-1) ?? '') }),
+      encodeHead({ seq: lines.length, hash: sha256Hex(lines.at(-1) ?? '') }),
     );
     rmSync(path.join(store, 'runs', 'pr-1.fold'), { force: true });
     expect((await run('verify', 'pr-1')).code).toBe(0);
