@@ -21,7 +21,29 @@ export const matchesFile = (
   file: LogFile & Readonly<{ size: number }>,
 ): boolean => c.seq > 0 && c.size === file.size && c.file.ino === file.ino && c.file.ctimeMs === file.ctimeMs;
 
-/** Read `length` bytes of an open file from `position`, all of them. */
+/** One read of a run log's bytes: where in the file it started, and how many bytes it read. */
+export type LogRead = Readonly<{ position: number; length: number }>;
+
+let logReadObserver: ((read: LogRead) => void) | null = null;
+
+/**
+ * A test seam: hand every read of a log's bytes (`readAt` here, `readRun`'s whole-file read) to
+ * `observe` until the returned function is called, so a test can count what a command reads
+ * (test/cli/record-once.test.ts). Nothing observes in production.
+ */
+export const observeLogReads = (observe: (read: LogRead) => void): (() => void) => {
+  const before = logReadObserver;
+  logReadObserver = observe;
+  return () => {
+    logReadObserver = before;
+  };
+};
+
+/** Say a log was read (for `observeLogReads`). */
+export const noteLogRead = (position: number, length: number): void =>
+  logReadObserver?.({ position, length });
+
+/** Read `length` bytes of an open log from `position`, all of them. */
 export const readAt = (fd: number, position: number, length: number): Buffer => {
   const bytes = Buffer.allocUnsafe(length);
   let done = 0;
@@ -30,6 +52,7 @@ export const readAt = (fd: number, position: number, length: number): Buffer => 
     if (n === 0) break;
     done += n;
   }
+  noteLogRead(position, done);
   return done === length ? bytes : bytes.subarray(0, done);
 };
 
