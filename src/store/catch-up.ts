@@ -3,7 +3,7 @@ import { sha256Hex } from '../events/sha256.js';
 import { step } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
 import type { FoldCheckpoint, LogFile } from './fold-cache.js';
-import { type Head, LOG_START, type LogSummary, scanLog } from './log-format.js';
+import { type Head, LOG_START, type LogSummary, type ScanStart, scanLog } from './log-format.js';
 
 /** A log folded to its end: what the scan found, the state, and how many events it holds. */
 export type CaughtUp = LogSummary &
@@ -87,7 +87,7 @@ export const catchUp = (
       bytes[known - 1] === 0x0a &&
       sha256Hex(bytes.subarray(0, known - 1)) === checkpoint.hash
     ) {
-      return scanFrom(bytes.subarray(known), null, checkpoint, {
+      return foldFrom(bytes.subarray(known), null, checkpoint, {
         offset: checkpoint.size,
         seq: checkpoint.seq,
         hash: checkpoint.hash,
@@ -95,14 +95,18 @@ export const catchUp = (
       });
     }
   }
-  return scanFrom(readAt(fd, 0, size), head(), null, LOG_START);
+  return foldFrom(readAt(fd, 0, size), head(), null, LOG_START);
 };
 
-const scanFrom = (
+/**
+ * Check and fold `bytes`, the log from `from` on: from a checkpoint's state and counts, or from
+ * the initial state (then `from` is the log's start). Any store's catch-up ends here.
+ */
+export const foldFrom = (
   bytes: Buffer,
   head: Head | null,
-  checkpoint: FoldCheckpoint | null,
-  from: Parameters<typeof scanLog>[3],
+  checkpoint: Pick<FoldCheckpoint, 'state' | 'events' | 'refused'> | null,
+  from: ScanStart,
 ): CaughtUp => {
   let state = checkpoint?.state ?? initialState;
   let events = checkpoint?.events ?? 0;

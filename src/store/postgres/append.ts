@@ -4,23 +4,33 @@ import { ClearanceError, refusal } from '../../errors.js';
 import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
 import { ZERO_HASH } from '../../events/sha256.js';
 import { evolveAll } from '../../projections/evolve-all.js';
-import { fold } from '../../projections/fold.js';
 import { initialState } from '../../projections/state.js';
 import type { AppendResult } from '../append.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
-import { encodeEvents, parseLog } from '../log-format.js';
+import { type Encoded, encodeEvents } from '../log-format.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from '../prepare-append.js';
 import { integrityError } from '../read.js';
-import { insertLines, missingRun, readLogBytes, readRunRow } from './log.js';
+import {
+  CHECKPOINT_COLUMNS,
+  catchUpPostgres,
+  checkpointOfCaughtUp,
+  checkpointParameters,
+  checkpointValues,
+  type PgCheckpoint,
+  readRunRowForFold,
+} from './checkpoint.js';
+import { insertLines, missingRun } from './log.js';
 
 type Options = Readonly<{ by: string; expectedSeq?: number; now?: () => Date; timeoutMs?: number }>;
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const UNIQUE_VIOLATION = '23505';
+/** PostgreSQL's largest `lock_timeout`, in ms (an int) */
+const MAX_LOCK_TIMEOUT_MS = 2_147_483_647;
 
-/** Run `fn` in one transaction; roll back on any failure. */
-const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> => {
-  await client.query('BEGIN');
+/** Run `fn` in one transaction begun by `begin`; roll back on any failure. */
+const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>, begin = 'BEGIN'): Promise<T> => {
+  await client.query(begin);
   try {
     const result = await fn();
     await client.query('COMMIT');
@@ -32,10 +42,58 @@ const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Prom
 };
 
 /**
+ * `BEGIN` and the transaction's lock timeout in one round trip (a simple query may hold two
+ * statements, but no parameters): the value written in is an integer this function made, never
+ * caller text. A timeout past PostgreSQL's largest, or infinite, waits as long as it allows.
+ */
+const beginWithLockTimeout = (timeoutMs: number): string => {
+  const ms = Number.isNaN(timeoutMs)
+    ? DEFAULT_LOCK_TIMEOUT_MS
+    : Math.min(MAX_LOCK_TIMEOUT_MS, Math.max(1, Math.ceil(timeoutMs)));
+  return `BEGIN; SET LOCAL lock_timeout = ${ms}`;
+};
+
+/**
+ * The new lines and the run's row in one statement: the lines inserted, the head moved to the
+ * last of them, and the checkpoint rewritten at it with the state `evolve` made.
+ */
+const writeLines = (
+  client: pg.ClientBase,
+  runId: string,
+  after: Readonly<{ seq: number }>,
+  encoded: Encoded,
+  checkpoint: PgCheckpoint,
+) =>
+  client.query(
+    `WITH inserted AS (
+       INSERT INTO clearance.events (run_id, seq, line)
+       SELECT $1, $2::bigint + ordinality - 1, line FROM unnest($3::text[]) WITH ORDINALITY AS t(line, ordinality))
+     UPDATE clearance.runs SET last_seq = $4, head_hash = $5, (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(6)})
+      WHERE run_id = $1`,
+    [
+      runId,
+      after.seq + 1,
+      encoded.text.split('\n').slice(0, -1),
+      encoded.lastSeq,
+      encoded.lastHash,
+      ...checkpointValues(checkpoint),
+    ],
+  );
+
+/** Replace a run's checkpoint (an append that wrote nothing, but folded further than the one it found). */
+const writeCheckpoint = (client: pg.ClientBase, runId: string, checkpoint: PgCheckpoint) =>
+  client.query(
+    `UPDATE clearance.runs SET (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(2)}) WHERE run_id = $1`,
+    [runId, ...checkpointValues(checkpoint)],
+  );
+
+/**
  * Append to a run in PostgreSQL: one transaction under a row lock on the run (waiting at most
  * `timeoutMs`, then `lock-timeout`), the same integrity refusal, expected-seq check and `evolve`
- * checks as the file store, the new lines inserted and the run's head moved together. Resolves
- * only after COMMIT.
+ * checks as the file store, the new lines inserted and the run's head and checkpoint moved
+ * together. The run is folded from its checkpoint when that matches its lines (`catchUpPostgres`):
+ * the row, the line at the checkpoint and any after it, whatever the run's length. Resolves only
+ * after COMMIT.
  */
 export const appendPostgres = async (
   client: pg.ClientBase,
@@ -46,45 +104,51 @@ export const appendPostgres = async (
 ): Promise<AppendResult> => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   try {
-    return await transaction(client, async () => {
-      await client.query("SELECT set_config('lock_timeout', $1, true)", [
-        `${Math.max(1, Math.ceil(timeoutMs))}ms`,
-      ]);
-      const row = await readRunRow(client, runId, true);
-      if (row === null) throw missingRun(runId, where);
-      const parsed = parseLog(await readLogBytes(client, runId), row.head);
-      const damaged = integrityError({ issue: parsed.issue, path: `${where} run ${runId}`, runId });
-      if (damaged !== null) throw damaged;
-      const folded = fold(parsed.events);
-      checkExpectedSeq(runId, parsed.lastSeq, options.expectedSeq);
-      const plan = planAppend(
-        folded.state,
-        { seq: parsed.lastSeq, hash: parsed.lastHash },
-        eventsFor,
-        options,
-      );
-      if (plan.kind !== 'write') {
+    return await transaction(
+      client,
+      async () => {
+        const row = await readRunRowForFold(client, runId, true);
+        if (row === null) throw missingRun(runId, where);
+        const caught = await catchUpPostgres(client, runId, row);
+        const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });
+        if (damaged !== null) throw damaged;
+        checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
+        const plan = planAppend(
+          caught.state,
+          { seq: caught.lastSeq, hash: caught.lastHash },
+          eventsFor,
+          options,
+        );
+        if (plan.kind !== 'write') {
+          const checkpoint = checkpointOfCaughtUp(caught);
+          // a checkpoint missing, untrusted or behind: keep the one this fold reached, as an append would
+          if (checkpoint !== null && caught.checkpointSeq !== caught.lastSeq)
+            await writeCheckpoint(client, runId, checkpoint);
+          return {
+            appended: [],
+            folded: { state: caught.state, trail: [] },
+            repairedTail: null,
+            alreadyRecorded: plan.kind === 'already-recorded',
+          };
+        }
+        const { encoded } = plan;
+        await writeLines(client, runId, { seq: caught.lastSeq }, encoded, {
+          seq: encoded.lastSeq,
+          hash: encoded.lastHash,
+          size: caught.size + Buffer.byteLength(encoded.text),
+          events: caught.events + encoded.stored.length,
+          refused: caught.refused,
+          state: plan.folded.state,
+        });
         return {
-          appended: [],
-          folded: { state: folded.state, trail: [] },
+          appended: encoded.stored,
+          folded: plan.folded,
           repairedTail: null,
-          alreadyRecorded: plan.kind === 'already-recorded',
+          alreadyRecorded: false,
         };
-      }
-      const { encoded } = plan;
-      await insertLines(client, runId, parsed.lastSeq + 1, encoded.text);
-      await client.query('UPDATE clearance.runs SET last_seq = $2, head_hash = $3 WHERE run_id = $1', [
-        runId,
-        encoded.lastSeq,
-        encoded.lastHash,
-      ]);
-      return {
-        appended: encoded.stored,
-        folded: plan.folded,
-        repairedTail: null,
-        alreadyRecorded: false,
-      };
-    });
+      },
+      beginWithLockTimeout(timeoutMs),
+    );
   } catch (e) {
     if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
       throw new ClearanceError(
@@ -110,13 +174,21 @@ export const openPostgres = async (
   if (E.isLeft(checked)) throw refusal(checked.left);
   const at = (options.now?.() ?? new Date()).toISOString();
   const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  const checkpoint: PgCheckpoint = {
+    seq: encoded.lastSeq,
+    hash: encoded.lastHash,
+    size: Buffer.byteLength(encoded.text),
+    events: events.length,
+    refused: 0,
+    state: checked.right,
+  };
   try {
     await transaction(client, async () => {
-      await client.query('INSERT INTO clearance.runs (run_id, last_seq, head_hash) VALUES ($1, $2, $3)', [
-        opened.runId,
-        encoded.lastSeq,
-        encoded.lastHash,
-      ]);
+      await client.query(
+        `INSERT INTO clearance.runs (run_id, last_seq, head_hash, ${CHECKPOINT_COLUMNS})
+         VALUES ($1, $2, $3, ${checkpointParameters(4)})`,
+        [opened.runId, encoded.lastSeq, encoded.lastHash, ...checkpointValues(checkpoint)],
+      );
       await insertLines(client, opened.runId, 1, encoded.text);
     });
   } catch (e) {

@@ -10,6 +10,7 @@ import {
   type RunSummaryRead,
   summaryOfFolded,
 } from '../read.js';
+import { catchUpPostgres, readRunRowForFold } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
 /**
@@ -72,18 +73,29 @@ export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyA
   return result.rows.map((r) => r.run_id);
 };
 
-/** Where a run stands: the whole log folded (the database holds no checkpoint). */
+/**
+ * Where a run stands: from its checkpoint when that matches its lines (the row, the line at the
+ * checkpoint and those after it), otherwise every line folded; in one snapshot, as every read is.
+ * Reads only: the checkpoint is the appenders' to keep.
+ */
 export const readRunStatusPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
 ): Promise<RunStatusRead> => {
-  const read = await readRunStatePostgres(client, where, runId);
-  return { ...read, fromCheckpoint: false };
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const row = await readRunRowForFold(client, runId, false);
+    if (row === null) throw missingRun(runId, where);
+    const { checkpointSeq: _, ...caught } = await catchUpPostgres(client, runId, row);
+    return { ...caught, runId, path: `${where} run ${runId}` };
+  } finally {
+    await client.query('COMMIT').catch(() => undefined);
+  }
 };
 
 export const readRunSummaryPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
-): Promise<RunSummaryRead> => summaryOfFolded(await readRunStatePostgres(client, where, runId), runId);
+): Promise<RunSummaryRead> => summaryOfFolded(await readRunStatusPostgres(client, where, runId), runId);
