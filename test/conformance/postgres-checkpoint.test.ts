@@ -3,16 +3,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeEvents, PRESETS, type RunState, ZERO_HASH } from '../../src/index.js';
 import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
 import { decodeState } from '../../src/store/fold-cache.js';
+import type { Encoded } from '../../src/store/log-format.js';
 import { openPostgresStore, postgresStoreOn } from '../../src/store/postgres/index.js';
 import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import type { Store } from '../../src/store/store.js';
 import { captured, opened, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
+import { blockedBackend, databaseOf } from '../support/pg-backends.js';
 import { freshDatabase } from '../support/stores.js';
 
 // The PostgreSQL store's fold checkpoint (schema version 2): the state after line N, kept in the
-// run's row. What is counted here is what the real client fetched from the real server: a wrapped
-// `query` adds up the rows of every result, nothing else is changed.
+// run's row. What is counted here is what the real client sent to and fetched from the real
+// server: a wrapped `query` counts the statements, the rows of every result and the run's lines
+// they carried (a `line` column is one; a `lines` column, the log's bytes from a seq on, one per
+// `\n`); nothing else is changed.
 
 const by = 'tester';
 const now = () => new Date('2026-11-30T07:00:00.000Z');
@@ -37,29 +41,41 @@ afterEach(async () => {
   for (const c of closing.splice(0)) await c.end().catch(() => undefined);
 });
 
-/** A client that counts the queries it sends and the rows the server returns for them. */
+type Counted = { queries: number; rows: number; lines: number };
+
+/** A client that counts the statements it sends, the rows they return, and the run's lines in them. */
 const countingClient = async (url: string) => {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   closing.push(client);
-  const counted = { queries: 0, rows: 0 };
+  const counted: Counted = { queries: 0, rows: 0, lines: 0 };
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args) => {
     const result = await query(...args);
     counted.queries += 1;
     // a simple query of several statements answers with one result each
-    for (const r of Array.isArray(result) ? result : [result])
-      counted.rows += (r as pg.QueryResult).rows.length;
+    for (const r of Array.isArray(result) ? result : [result]) {
+      for (const row of (r as pg.QueryResult<Record<string, unknown>>).rows) {
+        counted.rows += 1;
+        if (typeof row.line === 'string') counted.lines += 1;
+        if (typeof row.lines === 'string') counted.lines += row.lines.split('\n').length - 1;
+      }
+    }
     return result;
   };
   return { client, counted, store: postgresStoreOn(client) };
 };
 
-/** Count what `step` fetched through `counted`. */
-const during = async (counted: { queries: number; rows: number }, step: () => Promise<unknown>) => {
+/** What `step` sent and fetched through `counted`, and what it answered. */
+const during = async <T>(counted: Counted, step: () => Promise<T>) => {
   const before = { ...counted };
-  await step();
-  return { queries: counted.queries - before.queries, rows: counted.rows - before.rows };
+  const result = await step();
+  return {
+    result,
+    queries: counted.queries - before.queries,
+    rows: counted.rows - before.rows,
+    lines: counted.lines - before.lines,
+  };
 };
 
 /** A second connection for what no clearance command does: look at, or damage, the run's row. */
@@ -125,7 +141,7 @@ const leaveCheckpointBehind = async (admin: pg.Client, store: Store, runId: stri
 };
 
 describe('an append to PostgreSQL reads O(1) rows, however long the run', () => {
-  it('appends to a 13-event and a 2,000-event run fetch the same rows: the run row and the checkpoint line', async () => {
+  it('appends to a 13-event and a 2,000-event run fetch the same: one row, the checkpoint line', async () => {
     const url = await freshDatabase();
     const { store, counted } = await countingClient(url);
     const admin = await adminOn(url);
@@ -133,24 +149,21 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
     await store.importLog('long', logOf('long', 1_999));
     // an imported run has no checkpoint yet: its first append folds every line and writes one
     const first = await during(counted, () => store.append('long', [failed(-1)], { by, now }));
-    expect(first.rows).toBeGreaterThanOrEqual(2_000);
+    expect(first.lines).toBe(1_999);
     await store.append('short', [failed(-1)], { by, now });
     await expectSoundCheckpoint(admin, store, 'long');
 
     for (const runId of ['short', 'long']) {
+      // the fold (the row with the line at its checkpoint: nothing was written after it), then the write
       const appended = await during(counted, () => store.append(runId, [failed(1_000_000)], { by, now }));
-      // the row (its head and checkpoint) and the line at the checkpoint: nothing after it was written since
-      expect(appended).toEqual({ queries: 5, rows: 2 });
-      const status = await during(counted, async () => {
-        const read = await store.readRunStatus(runId);
-        expect(read.fromCheckpoint).toBe(true);
-        expect(read.state).toEqual(await fullFold(store, runId));
-      });
-      // the status read's own share: BEGIN, the row, the line, COMMIT (then the full fold compared with it)
-      expect(status.rows).toBeGreaterThanOrEqual(2);
+      expect(appended).toMatchObject({ queries: 2, rows: 1, lines: 1 });
+      const status = await during(counted, () => store.readRunStatus(runId));
+      expect(status).toMatchObject({ queries: 1, rows: 1, lines: 1, result: { fromCheckpoint: true } });
+      expect(status.result.state).toEqual(await fullFold(store, runId));
+      expect(appended.result.folded.state).toEqual(status.result.state);
     }
-    const long = await during(counted, () => store.readRunStatus('long'));
-    expect(long).toEqual({ queries: 4, rows: 2 });
+    // the counter sees every line when there are: a full read of the long run
+    expect((await during(counted, () => store.readRunState('long'))).lines).toBe(2_001);
     await expectSoundCheckpoint(admin, store, 'long');
   });
 
@@ -162,17 +175,131 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
     await store.append('r', [failed(-1)], { by, now });
     // a checkpoint at seq 201, sound but five appends behind
     await leaveCheckpointBehind(admin, store, 'r', 5);
-    const read = await during(counted, async () => {
-      const status = await store.readRunStatus('r');
-      expect(status.fromCheckpoint).toBe(true);
-      expect(status.lastSeq).toBe(206);
-      expect(status.events).toBe(206);
+    const read = await during(counted, () => store.readRunStatus('r'));
+    expect(read).toMatchObject({
+      queries: 1,
+      lines: 1 + 5,
+      result: { fromCheckpoint: true, lastSeq: 206, events: 206 },
     });
-    expect(read).toEqual({ queries: 4, rows: 1 + 1 + 5 });
-    expect((await store.readRunStatus('r')).state).toEqual(await fullFold(store, 'r'));
+    expect(read.result.state).toEqual(await fullFold(store, 'r'));
     const appended = await during(counted, () => store.append('r', [failed(900)], { by, now }));
-    expect(appended.rows).toBe(1 + 1 + 5);
+    expect(appended).toMatchObject({ queries: 2, lines: 1 + 5 });
     await expectSoundCheckpoint(admin, store, 'r');
+  });
+});
+
+/** What another append would write: `line` after the last, the head moved to it (the checkpoint left behind). */
+const appendLine = async (admin: pg.Client, line: Encoded) => {
+  await admin.query("INSERT INTO clearance.events (run_id, seq, line) VALUES ('r', $1, $2)", [
+    line.lastSeq,
+    line.text.slice(0, -1),
+  ]);
+  await admin.query("UPDATE clearance.runs SET last_seq = $1, head_hash = $2 WHERE run_id = 'r'", [
+    line.lastSeq,
+    line.lastHash,
+  ]);
+};
+
+describe('an append whose run moved between its fold and its write', () => {
+  /**
+   * Another writer holds the run's row while `append` folds and reaches its write, then appends a
+   * line itself (as an append would: chained after the last, the head moved) and commits.
+   */
+  const raceWith = async <T>(
+    url: string,
+    store: Store,
+    append: () => Promise<T>,
+    meanwhile: (admin: pg.Client, line: Encoded) => Promise<void> = appendLine,
+  ) => {
+    const admin = await adminOn(url);
+    const watcher = await adminOn(url);
+    const before = await store.readRunStatus('r');
+    const line = encodeEvents(
+      [failed(-2)],
+      { seq: before.lastSeq, hash: before.lastHash },
+      { at: now().toISOString(), by: 'other' },
+    );
+    await admin.query('BEGIN');
+    await admin.query("SELECT 1 FROM clearance.runs WHERE run_id = 'r' FOR UPDATE");
+    const racing = append().then(
+      (value) => ({ value, error: null }),
+      (error: unknown) => ({ value: null, error }),
+    );
+    // the append has folded and its write waits for the row
+    await blockedBackend(watcher, databaseOf(url));
+    await meanwhile(admin, line);
+    await admin.query('COMMIT');
+    return { ...(await racing), otherSeq: line.lastSeq };
+  };
+
+  it('writes nothing over it: it folds again and appends after the other line (compare-and-set)', async () => {
+    const url = await freshDatabase();
+    const { store, counted } = await countingClient(url);
+    await store.importLog('r', logOf('r', 20));
+    await store.append('r', [failed(-1)], { by, now });
+    const raced = await raceWith(url, store, () =>
+      during(counted, () => store.append('r', [failed(1)], { by, now })),
+    );
+    expect(raced.error).toBeNull();
+    // fold, a write that found the row moved, fold again (from the checkpoint, one line behind), write
+    expect(raced.value).toMatchObject({ queries: 4, lines: 1 + 2 });
+    expect(raced.value?.result.appended.map((e) => e.seq)).toEqual([raced.otherSeq + 1]);
+    const read = await store.readRunState('r');
+    expect(read.issue).toBeNull();
+    expect(read.lastSeq).toBe(raced.otherSeq + 1);
+    expect(read.state.failedAttempts).toBe(18 + 1 + 1 + 1);
+  });
+
+  it('with an expected seq, the fold again refuses it (seq-mismatch), the other line alone written', async () => {
+    const url = await freshDatabase();
+    const { store } = await countingClient(url);
+    await store.importLog('r', logOf('r', 20));
+    await store.append('r', [failed(-1)], { by, now });
+    const raced = await raceWith(url, store, () =>
+      store.append('r', [failed(1)], { by, now, expectedSeq: 21 }),
+    );
+    expect((raced.error as { code?: string }).code).toBe('seq-mismatch');
+    const read = await store.readRunState('r');
+    expect(read.issue).toBeNull();
+    expect(read.lastSeq).toBe(raced.otherSeq);
+  });
+
+  it('a line changed meanwhile is found: the fold again reads every line and refuses (integrity)', async () => {
+    const url = await freshDatabase();
+    const { store } = await countingClient(url);
+    await store.importLog('r', logOf('r', 20));
+    await store.append('r', [failed(-1)], { by, now });
+    const raced = await raceWith(
+      url,
+      store,
+      () => store.append('r', [failed(1)], { by, now }),
+      async (admin) => {
+        await admin.query(
+          "UPDATE clearance.events SET line = replace(line, 'attempt 3:', 'attempt 4:') WHERE run_id = 'r' AND seq = 6",
+        );
+      },
+    );
+    expect((raced.error as { code?: string }).code).toBe('integrity');
+    expect((await store.readRunState('r')).issue?.line).toBe(7);
+    const admin = await adminOn(url);
+    const lines = await admin.query("SELECT max(seq)::int AS last FROM clearance.events WHERE run_id = 'r'");
+    expect(lines.rows[0].last).toBe(21);
+  });
+
+  it('a row held past the timeout is lock-timeout, nothing written', async () => {
+    const url = await freshDatabase();
+    const { store } = await countingClient(url);
+    await store.importLog('r', logOf('r', 20));
+    const admin = await adminOn(url);
+    const before = await store.exportLog('r');
+    await admin.query('BEGIN');
+    await admin.query("SELECT 1 FROM clearance.runs WHERE run_id = 'r' FOR UPDATE");
+    const refused = await store
+      .append('r', [failed(1)], { by, now, timeoutMs: 200 })
+      .catch((e: unknown) => e);
+    await admin.query('ROLLBACK');
+    expect((refused as { code?: string }).code).toBe('lock-timeout');
+    expect((await store.exportLog('r')).equals(before)).toBe(true);
   });
 });
 
@@ -222,14 +349,11 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
       const truth = await fullFold(store, 'r');
 
       await admin.query(`UPDATE clearance.runs SET ${damage} WHERE run_id = 'r'`);
-      const status = await during(counted, async () => {
-        const read = await store.readRunStatus('r');
-        expect(read.fromCheckpoint).toBe(false);
-        expect(read.issue).toBeNull();
-        expect(read.state).toEqual(truth);
-      });
+      const status = await during(counted, () => store.readRunStatus('r'));
+      expect(status.result).toMatchObject({ fromCheckpoint: false, issue: null });
+      expect(status.result.state).toEqual(truth);
       // every line was read: the checkpoint was not used
-      expect(status.rows).toBeGreaterThanOrEqual(41);
+      expect(status.lines).toBeGreaterThanOrEqual(status.result.lastSeq);
       // a read never repairs it: the damage is still there for the append to find
       expect((await store.readRunStatus('r')).fromCheckpoint).toBe(false);
 

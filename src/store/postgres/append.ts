@@ -12,12 +12,11 @@ import { checkExpectedSeq, type EventsFor, planAppend } from '../prepare-append.
 import { integrityError } from '../read.js';
 import {
   CHECKPOINT_COLUMNS,
-  catchUpPostgres,
   checkpointOfCaughtUp,
   checkpointParameters,
   checkpointValues,
+  foldRun,
   type PgCheckpoint,
-  readRunRowForFold,
 } from './checkpoint.js';
 import { insertLines, missingRun } from './log.js';
 
@@ -28,9 +27,9 @@ const UNIQUE_VIOLATION = '23505';
 /** PostgreSQL's largest `lock_timeout`, in ms (an int) */
 const MAX_LOCK_TIMEOUT_MS = 2_147_483_647;
 
-/** Run `fn` in one transaction begun by `begin`; roll back on any failure. */
-const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>, begin = 'BEGIN'): Promise<T> => {
-  await client.query(begin);
+/** Run `fn` in one transaction; roll back on any failure. */
+const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> => {
+  await client.query('BEGIN');
   try {
     const result = await fn();
     await client.query('COMMIT');
@@ -41,59 +40,75 @@ const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>, begin
   }
 };
 
+/** The `lock_timeout` each connection was last given, so that an append sets it only when it changes. */
+const lockTimeouts = new WeakMap<pg.ClientBase, number>();
+
 /**
- * `BEGIN` and the transaction's lock timeout in one round trip (a simple query may hold two
- * statements, but no parameters): the value written in is an integer this function made, never
- * caller text. A timeout past PostgreSQL's largest, or infinite, waits as long as it allows.
+ * How long an append's write may wait for the run's row (another writer's statement, or anyone's
+ * transaction holding it): the session's `lock_timeout`. Written into the statement as an integer
+ * this function made, never caller text; a timeout past PostgreSQL's largest waits as long as it allows.
  */
-const beginWithLockTimeout = (timeoutMs: number): string => {
+const setLockTimeout = async (client: pg.ClientBase, timeoutMs: number): Promise<void> => {
   const ms = Number.isNaN(timeoutMs)
     ? DEFAULT_LOCK_TIMEOUT_MS
     : Math.min(MAX_LOCK_TIMEOUT_MS, Math.max(1, Math.ceil(timeoutMs)));
-  return `BEGIN; SET LOCAL lock_timeout = ${ms}`;
+  if (lockTimeouts.get(client) === ms) return;
+  await client.query(`SET lock_timeout = ${ms}`);
+  lockTimeouts.set(client, ms);
 };
 
 /**
- * The new lines and the run's row in one statement: the lines inserted, the head moved to the
- * last of them, and the checkpoint rewritten at it with the state `evolve` made.
+ * The new lines, the head and the checkpoint in one statement, committed on its own, and only
+ * over the version of the run's row the fold read (compare-and-set on its `xmin`): if anyone
+ * changed the row since (another append, a line changed under the trigger that forgets the
+ * checkpoint), nothing is written and the answer is false.
  */
-const writeLines = (
+const writeOver = async (
   client: pg.ClientBase,
   runId: string,
+  version: string,
   after: Readonly<{ seq: number }>,
   encoded: Encoded,
   checkpoint: PgCheckpoint,
-) =>
-  client.query(
-    `WITH inserted AS (
-       INSERT INTO clearance.events (run_id, seq, line)
-       SELECT $1, $2::bigint + ordinality - 1, line FROM unnest($3::text[]) WITH ORDINALITY AS t(line, ordinality))
-     UPDATE clearance.runs SET last_seq = $4, head_hash = $5, (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(6)})
-      WHERE run_id = $1`,
+): Promise<boolean> => {
+  const lines = encoded.text.split('\n').slice(0, -1);
+  const result = await client.query(
+    `WITH moved AS (
+       UPDATE clearance.runs SET last_seq = $4, head_hash = $5, (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(7)})
+        WHERE run_id = $1 AND xmin = $6::text::xid
+       RETURNING run_id)
+     INSERT INTO clearance.events (run_id, seq, line)
+     SELECT moved.run_id, $2::bigint + ordinality - 1, line
+       FROM moved, unnest($3::text[]) WITH ORDINALITY AS t(line, ordinality)`,
     [
       runId,
       after.seq + 1,
-      encoded.text.split('\n').slice(0, -1),
+      lines,
       encoded.lastSeq,
       encoded.lastHash,
+      version,
       ...checkpointValues(checkpoint),
     ],
   );
+  return result.rowCount === lines.length;
+};
 
-/** Replace a run's checkpoint (an append that wrote nothing, but folded further than the one it found). */
-const writeCheckpoint = (client: pg.ClientBase, runId: string, checkpoint: PgCheckpoint) =>
+/** Keep the checkpoint a fold reached that wrote nothing, over the row it read (if it moved since, its mover kept one). */
+const keepCheckpoint = (client: pg.ClientBase, runId: string, version: string, checkpoint: PgCheckpoint) =>
   client.query(
-    `UPDATE clearance.runs SET (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(2)}) WHERE run_id = $1`,
-    [runId, ...checkpointValues(checkpoint)],
+    `UPDATE clearance.runs SET (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(3)})
+      WHERE run_id = $1 AND xmin = $2::text::xid`,
+    [runId, version, ...checkpointValues(checkpoint)],
   );
 
 /**
- * Append to a run in PostgreSQL: one transaction under a row lock on the run (waiting at most
- * `timeoutMs`, then `lock-timeout`), the same integrity refusal, expected-seq check and `evolve`
- * checks as the file store, the new lines inserted and the run's head and checkpoint moved
- * together. The run is folded from its checkpoint when that matches its lines (`catchUpPostgres`):
- * the row, the line at the checkpoint and any after it, whatever the run's length. Resolves only
- * after COMMIT.
+ * Append to a run in PostgreSQL, optimistically: fold the run from its checkpoint (`foldRun`: one
+ * statement, one snapshot), apply the same integrity refusal, expected-seq check and `evolve`
+ * checks as the file store, then write the new lines, the head and the checkpoint in one statement
+ * that commits only over the row version the fold read. When another append won meanwhile, fold
+ * again and build the events anew (an expected seq then refuses); past `timeoutMs` of that, or of
+ * waiting for the row, `lock-timeout`. Two round trips in all, whatever the run's length. Resolves
+ * only after the write committed.
  */
 export const appendPostgres = async (
   client: pg.ClientBase,
@@ -103,60 +118,55 @@ export const appendPostgres = async (
   options: Options,
 ): Promise<AppendResult> => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  try {
-    return await transaction(
-      client,
-      async () => {
-        const row = await readRunRowForFold(client, runId, true);
-        if (row === null) throw missingRun(runId, where);
-        const caught = await catchUpPostgres(client, runId, row);
-        const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });
-        if (damaged !== null) throw damaged;
-        checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
-        const plan = planAppend(
-          caught.state,
-          { seq: caught.lastSeq, hash: caught.lastHash },
-          eventsFor,
-          options,
-        );
-        if (plan.kind !== 'write') {
-          const checkpoint = checkpointOfCaughtUp(caught);
-          // a checkpoint missing, untrusted or behind: keep the one this fold reached, as an append would
-          if (checkpoint !== null && caught.checkpointSeq !== caught.lastSeq)
-            await writeCheckpoint(client, runId, checkpoint);
-          return {
-            appended: [],
-            folded: { state: caught.state, trail: [] },
-            repairedTail: null,
-            alreadyRecorded: plan.kind === 'already-recorded',
-          };
-        }
-        const { encoded } = plan;
-        await writeLines(client, runId, { seq: caught.lastSeq }, encoded, {
-          seq: encoded.lastSeq,
-          hash: encoded.lastHash,
-          size: caught.size + Buffer.byteLength(encoded.text),
-          events: caught.events + encoded.stored.length,
-          refused: caught.refused,
-          state: plan.folded.state,
-        });
-        return {
-          appended: encoded.stored,
-          folded: plan.folded,
-          repairedTail: null,
-          alreadyRecorded: false,
-        };
-      },
-      beginWithLockTimeout(timeoutMs),
+  const deadline = performance.now() + timeoutMs;
+  const timedOut = () =>
+    new ClearanceError(
+      'lock-timeout',
+      `could not lock run ${runId} in the ${where} within ${timeoutMs} ms: another clearance process is appending to it`,
+      { runId, timeoutMs },
     );
-  } catch (e) {
-    if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
-      throw new ClearanceError(
-        'lock-timeout',
-        `could not lock run ${runId} in the ${where} within ${timeoutMs} ms: another clearance process is appending to it`,
-        { runId, timeoutMs },
+  try {
+    await setLockTimeout(client, timeoutMs);
+    for (;;) {
+      const folded = await foldRun(client, runId);
+      if (folded === null) throw missingRun(runId, where);
+      const { caught } = folded;
+      const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });
+      if (damaged !== null) throw damaged;
+      checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
+      const plan = planAppend(
+        caught.state,
+        { seq: caught.lastSeq, hash: caught.lastHash },
+        eventsFor,
+        options,
       );
+      if (plan.kind !== 'write') {
+        const checkpoint = checkpointOfCaughtUp(caught);
+        // a checkpoint missing, untrusted or behind: keep the one this fold reached, as an append would
+        if (checkpoint !== null && folded.checkpointSeq !== caught.lastSeq)
+          await keepCheckpoint(client, runId, folded.version, checkpoint);
+        return {
+          appended: [],
+          folded: { state: caught.state, trail: [] },
+          repairedTail: null,
+          alreadyRecorded: plan.kind === 'already-recorded',
+        };
+      }
+      const { encoded } = plan;
+      const written = await writeOver(client, runId, folded.version, { seq: caught.lastSeq }, encoded, {
+        seq: encoded.lastSeq,
+        hash: encoded.lastHash,
+        size: caught.size + Buffer.byteLength(encoded.text),
+        events: caught.events + encoded.stored.length,
+        refused: caught.refused,
+        state: plan.folded.state,
+      });
+      if (written)
+        return { appended: encoded.stored, folded: plan.folded, repairedTail: null, alreadyRecorded: false };
+      if (performance.now() > deadline) throw timedOut();
     }
+  } catch (e) {
+    if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) throw timedOut();
     throw e;
   }
 };

@@ -10,7 +10,7 @@ import {
   type RunSummaryRead,
   summaryOfFolded,
 } from '../read.js';
-import { catchUpPostgres, readRunRowForFold } from './checkpoint.js';
+import { foldRun } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
 /**
@@ -20,7 +20,7 @@ import { missingRun, readLogBytes, readRunRow } from './log.js';
 const snapshot = async (client: pg.ClientBase, where: string, runId: string) => {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    const row = await readRunRow(client, runId, false);
+    const row = await readRunRow(client, runId);
     if (row === null) throw missingRun(runId, where);
     const bytes = await readLogBytes(client, runId);
     return { head: row.head, bytes };
@@ -74,24 +74,18 @@ export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyA
 };
 
 /**
- * Where a run stands: from its checkpoint when that matches its lines (the row, the line at the
- * checkpoint and those after it), otherwise every line folded; in one snapshot, as every read is.
- * Reads only: the checkpoint is the appenders' to keep.
+ * Where a run stands: from its checkpoint when that matches its lines (one statement reads the
+ * row, the line at the checkpoint and those after it, in one snapshot), otherwise every line
+ * folded. Reads only: the checkpoint is the appenders' to keep.
  */
 export const readRunStatusPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
 ): Promise<RunStatusRead> => {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    const row = await readRunRowForFold(client, runId, false);
-    if (row === null) throw missingRun(runId, where);
-    const { checkpointSeq: _, ...caught } = await catchUpPostgres(client, runId, row);
-    return { ...caught, runId, path: `${where} run ${runId}` };
-  } finally {
-    await client.query('COMMIT').catch(() => undefined);
-  }
+  const folded = await foldRun(client, runId);
+  if (folded === null) throw missingRun(runId, where);
+  return { ...folded.caught, runId, path: `${where} run ${runId}` };
 };
 
 export const readRunSummaryPostgres = async (
