@@ -6,8 +6,8 @@ import { parseReport, type RoundReport } from '../events/report.js';
 import { roundEvents } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
 import type { AppendResult } from '../store/append.js';
-import type { RunStateRead } from '../store/read.js';
-import { readIntactState, type StoreRef, storeOf } from '../store/store.js';
+import type { RunStatusRead } from '../store/read.js';
+import { readIntactStatus, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
 import { artifactNameOf } from './subject.js';
 
@@ -25,9 +25,13 @@ export type RecordOptions = ActorOptions &
  * run's policy requires citations to resolve. Reads files through git at the captured tree, never
  * from the work tree.
  */
-const citationsFor = async (read: RunStateRead, report: RoundReport, repoOverride: string | undefined) => {
-  const run = read.state.run;
-  const capture = read.state.capture;
+const citationsFor = async (
+  state: RunStatusRead['state'],
+  report: RoundReport,
+  repoOverride: string | undefined,
+) => {
+  const run = state.run;
+  const capture = state.capture;
   if (run === null || capture === null || !citationsRequired(run.policy)) return undefined;
   if (report.candidates.length === 0) return undefined;
   const repo = repoOverride ?? run.subject.repo;
@@ -78,14 +82,25 @@ export const recordReport = async (
   runId: string,
   report: RoundReport,
   options: RecordOptions,
+): Promise<AppendResult> => recordAfterRead(store, await readIntactStatus(store, runId), report, options);
+
+/**
+ * `recordReport` given what was read of the run before the lock: a hint, read from the checkpoint
+ * as `status` reads it. The round's rules are judged under the lock against the state the append
+ * folds; the hint only picks the capture the citations are resolved against, and when it did, the
+ * append is refused (`seq-mismatch`) if the log moved since it was read.
+ */
+const recordAfterRead = async (
+  store: StoreRef,
+  read: RunStatusRead,
+  report: RoundReport,
+  options: RecordOptions,
 ): Promise<AppendResult> => {
-  const read = await readIntactState(store, runId);
-  const citations = await citationsFor(read, report, options.repo);
+  const citations = await citationsFor(read.state, report, options.repo);
   const { repo: _, result, ...actor } = options;
-  // citations were resolved against the capture we read: if anything was appended since, refuse
   return appendRecorded(
     store,
-    runId,
+    read.runId,
     report,
     { citations, result },
     citations === undefined ? actor : { ...actor, expectedSeq: options.expectedSeq ?? read.lastSeq },
@@ -107,7 +122,8 @@ export const recordUntrustedReport = (
 /**
  * Record a review written as Markdown (findings, decisions, a Not examined section, a `Verdict:`
  * line): it becomes the next round's report and faces the same rules. Its bracketed words are
- * read against the run's own severities, so the log is read before the review is.
+ * read against the run's own severities, so the log is read before the review is; that one read
+ * (from the checkpoint) also gives the citations their capture.
  */
 export const recordFindingsMarkdown = async (
   store: StoreRef,
@@ -115,7 +131,8 @@ export const recordFindingsMarkdown = async (
   review: string | Uint8Array,
   options: RecordOptions,
 ): Promise<AppendResult> => {
-  const { state } = await readIntactState(store, runId);
+  const read = await readIntactStatus(store, runId);
+  const { state } = read;
   // loaded on demand: the bundled CLI's cold start does not evaluate the Markdown parser
   const { parseFindingsMarkdown } = await import('../revision/findings-md.js');
   const parsed = parseFindingsMarkdown(review, {
@@ -126,7 +143,7 @@ export const recordFindingsMarkdown = async (
     throw new ClearanceError(code, `${message}; the whole review is refused`, at);
   }
   const { candidates, decisions, notExamined, verdict } = parsed.right;
-  const report = {
+  const report = parseReport({
     runId,
     round: state.round + 1,
     inputSha: state.capture?.inputSha ?? '',
@@ -135,6 +152,7 @@ export const recordFindingsMarkdown = async (
     decisions,
     ...(notExamined === undefined ? {} : { notExamined }),
     ...(verdict === undefined ? {} : { verdict }),
-  };
-  return recordUntrustedReport(store, runId, report, options);
+  });
+  if (E.isLeft(report)) throw refusal(report.left);
+  return recordAfterRead(store, read, report.right, options);
 };

@@ -3,7 +3,7 @@ import { sha256Hex } from '../events/sha256.js';
 import { step } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
 import type { FoldCheckpoint, LogFile } from './fold-cache.js';
-import { type Head, LOG_START, type LogSummary, scanLog } from './log-format.js';
+import { type Head, LOG_START, type LogSummary, type ScanStart, scanLog } from './log-format.js';
 
 /** A log folded to its end: what the scan found, the state, and how many events it holds. */
 export type CaughtUp = LogSummary &
@@ -21,7 +21,29 @@ export const matchesFile = (
   file: LogFile & Readonly<{ size: number }>,
 ): boolean => c.seq > 0 && c.size === file.size && c.file.ino === file.ino && c.file.ctimeMs === file.ctimeMs;
 
-/** Read `length` bytes of an open file from `position`, all of them. */
+/** One read of a run log's bytes: where in the file it started, and how many bytes it read. */
+export type LogRead = Readonly<{ position: number; length: number }>;
+
+let logReadObserver: ((read: LogRead) => void) | null = null;
+
+/**
+ * A test seam: hand every read of a log's bytes (`readAt` here, `readRun`'s whole-file read) to
+ * `observe` until the returned function is called, so a test can count what a command reads
+ * (test/cli/record-once.test.ts). Nothing observes in production.
+ */
+export const observeLogReads = (observe: (read: LogRead) => void): (() => void) => {
+  const before = logReadObserver;
+  logReadObserver = observe;
+  return () => {
+    logReadObserver = before;
+  };
+};
+
+/** Say a log was read (for `observeLogReads`). */
+export const noteLogRead = (position: number, length: number): void =>
+  logReadObserver?.({ position, length });
+
+/** Read `length` bytes of an open log from `position`, all of them. */
 export const readAt = (fd: number, position: number, length: number): Buffer => {
   const bytes = Buffer.allocUnsafe(length);
   let done = 0;
@@ -30,6 +52,7 @@ export const readAt = (fd: number, position: number, length: number): Buffer => 
     if (n === 0) break;
     done += n;
   }
+  noteLogRead(position, done);
   return done === length ? bytes : bytes.subarray(0, done);
 };
 
@@ -64,7 +87,7 @@ export const catchUp = (
       bytes[known - 1] === 0x0a &&
       sha256Hex(bytes.subarray(0, known - 1)) === checkpoint.hash
     ) {
-      return scanFrom(bytes.subarray(known), null, checkpoint, {
+      return foldFrom(bytes.subarray(known), null, checkpoint, {
         offset: checkpoint.size,
         seq: checkpoint.seq,
         hash: checkpoint.hash,
@@ -72,14 +95,18 @@ export const catchUp = (
       });
     }
   }
-  return scanFrom(readAt(fd, 0, size), head(), null, LOG_START);
+  return foldFrom(readAt(fd, 0, size), head(), null, LOG_START);
 };
 
-const scanFrom = (
+/**
+ * Check and fold `bytes`, the log from `from` on: from a checkpoint's state and counts, or from
+ * the initial state (then `from` is the log's start). Any store's catch-up ends here.
+ */
+export const foldFrom = (
   bytes: Buffer,
   head: Head | null,
-  checkpoint: FoldCheckpoint | null,
-  from: Parameters<typeof scanLog>[3],
+  checkpoint: Pick<FoldCheckpoint, 'state' | 'events' | 'refused'> | null,
+  from: ScanStart,
 ): CaughtUp => {
   let state = checkpoint?.state ?? initialState;
   let events = checkpoint?.events ?? 0;

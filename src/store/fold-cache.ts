@@ -46,6 +46,29 @@ const summaryOf = (state: RunState): RunSummary => ({
   maxRounds: state.run === null ? null : maxRoundsOf(state),
 });
 
+/** A state as every checkpoint keeps it (the file's second line, PostgreSQL's column): JSON and its SHA-256. */
+export type EncodedState = Readonly<{ json: string; sha: string }>;
+
+/**
+ * The state serialised generically, whatever its fields: a changed `RunState` only needs
+ * `STATE_SHAPE_VERSION` bumped, and a checkpoint keyed on another version is ignored by its reader.
+ */
+export const encodeState = (state: RunState): EncodedState => {
+  const json = JSON.stringify(state);
+  return { json, sha: sha256Hex(json) };
+};
+
+/** The state back, or null when its text is not what `sha` was taken of, or not a JSON object. */
+export const decodeState = (json: string, sha: string): RunState | null => {
+  if (sha256Hex(json) !== sha) return null;
+  try {
+    const state: unknown = JSON.parse(json);
+    return typeof state === 'object' && state !== null && !Array.isArray(state) ? (state as RunState) : null;
+  } catch {
+    return null;
+  }
+};
+
 const FORMAT = 'clearance.fold-cache';
 const VERSION = 1;
 
@@ -56,7 +79,7 @@ const VERSION = 1;
  * catch a torn or half-rewritten file, and let a listing trust the header without the state.
  */
 export const encodeCheckpoint = (c: FoldCheckpoint): string => {
-  const state = JSON.stringify(c.state);
+  const { json: state, sha: stateSha } = encodeState(c.state);
   const header = JSON.stringify({
     format: FORMAT,
     v: VERSION,
@@ -70,7 +93,7 @@ export const encodeCheckpoint = (c: FoldCheckpoint): string => {
     events: c.events,
     refused: c.refused,
     summary: summaryOf(c.state),
-    stateSha: sha256Hex(state),
+    stateSha,
   });
   return `${sha256Hex(header)} ${header}\n${state}\n`;
 };
@@ -111,14 +134,10 @@ export const decodeCheckpoint = (text: string): FoldCheckpoint | null => {
   if (end === -1 || stateEnd === -1) return null;
   const header = decodeHeader(text.slice(0, end));
   if (header === null) return null;
-  const state = text.slice(end + 1, stateEnd);
-  if (sha256Hex(state) !== header.stateSha) return null;
-  try {
-    const { summary: _, stateSha: __, ...position } = header;
-    return { ...position, state: JSON.parse(state) as RunState };
-  } catch {
-    return null;
-  }
+  const state = decodeState(text.slice(end + 1, stateEnd), header.stateSha);
+  if (state === null) return null;
+  const { summary: _, stateSha: __, ...position } = header;
+  return { ...position, state };
 };
 
 /** The text of a checkpoint file, never through a link; null when there is none. */

@@ -4,7 +4,7 @@ import { ClearanceError } from '../errors.js';
 import { outputShaOf } from '../events/outputs.js';
 import { type Folded, fold, step } from '../projections/fold.js';
 import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
-import { type CaughtUp, catchUp, lastLineHolds, matchesFile } from './catch-up.js';
+import { type CaughtUp, catchUp, lastLineHolds, matchesFile, noteLogRead } from './catch-up.js';
 import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './fold-cache.js';
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
@@ -43,7 +43,9 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
   // can lag what we read but never lead it
   const head = readHead(paths.head);
   try {
-    return { runId, path: paths.log, head, bytes: await readFile(paths.log) };
+    const bytes = await readFile(paths.log);
+    noteLogRead(0, bytes.length);
+    return { runId, path: paths.log, head, bytes };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
     throw e;

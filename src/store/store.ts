@@ -93,11 +93,12 @@ export const storeOf = (ref: StoreRef): Store => (typeof ref === 'string' ? file
 export const storeDirOf = (store: Store): string | undefined =>
   store.kind === 'file' ? store.where : undefined;
 
-/** A run's state, read whole, when its log is intact (otherwise the `integrity` error). */
-export const readIntactState = async (ref: StoreRef, runId: string): Promise<RunStateRead> =>
-  intact(await storeOf(ref).readRunState(runId));
-
-/** A run's state, by the store's quickest honest read, when its log is intact. */
+/**
+ * A run's state, by the store's quickest honest read (from its checkpoint when that still matches
+ * the log), when its log is intact. What every step reads before it takes the lock: a hint, which
+ * the append checks again under the lock (`expectedSeq` where the step built on it). Only `verify`
+ * and `replay` read every byte.
+ */
 export const readIntactStatus = async (ref: StoreRef, runId: string): Promise<RunStatusRead> =>
   intact(await storeOf(ref).readRunStatus(runId));
 

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import { findingId } from '../../src/index.js';
+import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import { cli, spawnCli } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
 import { withDatabase } from '../support/pg-url.js';
@@ -215,8 +216,11 @@ describe('the PostgreSQL schema is created and upgraded only by store init', () 
       expect((await probe.query("SELECT to_regnamespace('clearance') AS s")).rows[0].s).toBeNull();
       const init = await cli(['store', 'init', '--store', url, '--json']);
       expect(init.code, init.stdout).toBe(0);
-      expect(init.json).toMatchObject({ kind: 'postgres', from: null, to: 1 });
-      expect((await cli(['store', 'init', '--store', url, '--json'])).json).toMatchObject({ from: 1, to: 1 });
+      expect(init.json).toMatchObject({ kind: 'postgres', from: null, to: SCHEMA_VERSION });
+      expect((await cli(['store', 'init', '--store', url, '--json'])).json).toMatchObject({
+        from: SCHEMA_VERSION,
+        to: SCHEMA_VERSION,
+      });
       expect((await cli(['status', '--store', url, '--json'])).code).toBe(0);
       await probe.query("UPDATE clearance.meta SET value = '99' WHERE key = 'schema_version'");
       const newer = await cli(['status', '--store', url, '--json']);

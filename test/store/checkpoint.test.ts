@@ -4,7 +4,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/events/sha256.js';
 import { type DomainEvent, isClearanceError, roundRecorded } from '../../src/index.js';
-import { decodeCheckpoint, encodeCheckpoint, forgetCheckpoint } from '../../src/store/fold-cache.js';
+import {
+  decodeCheckpoint,
+  decodeState,
+  encodeCheckpoint,
+  encodeState,
+  forgetCheckpoint,
+} from '../../src/store/fold-cache.js';
 import {
   append,
   appendBatch,
@@ -116,6 +122,29 @@ describe('the fold checkpoint beside a log', () => {
     // and an appender folds the log itself, then keeps a true checkpoint again
     await append(dir, 'run-1', [capture('again')], { by });
     expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.state.capture?.inputSha).toBe('again');
+  });
+
+  it('keeps its state as both stores do (encodeState), and ignores a state that is JSON but no object', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const real = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (real === null) throw new Error('no checkpoint');
+    // the file's format is the shared encoding's: the state line is its JSON, the header names its hash
+    const [header, stateLine] = encodeCheckpoint(real).split('\n');
+    const { json, sha } = encodeState(real.state);
+    expect(stateLine).toBe(json);
+    expect(JSON.parse((header as string).slice(65)).stateSha).toBe(sha);
+    expect(decodeState(json, sha)).toEqual(real.state);
+    forgetCheckpoint(paths.log);
+    for (const notAState of ['null', '[]', '"open"', '7']) {
+      expect(decodeState(notAState, sha256Hex(notAState))).toBeNull();
+      // the header rewritten to vouch for it, its own hash made right: still never used
+      const text = encodeCheckpoint(real).replace(`${stateLine}\n`, `${notAState}\n`);
+      const [line, ...rest] = text.split('\n');
+      const edited = (line as string).slice(65).replace(sha, sha256Hex(notAState));
+      await writeFile(paths.cache, [`${sha256Hex(edited)} ${edited}`, ...rest].join('\n'));
+      expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: real.state });
+    }
   });
 
   it('is never written by a reader, in the library or the CLI', async () => {

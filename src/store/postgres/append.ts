@@ -4,19 +4,28 @@ import { ClearanceError, refusal } from '../../errors.js';
 import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
 import { ZERO_HASH } from '../../events/sha256.js';
 import { evolveAll } from '../../projections/evolve-all.js';
-import { fold } from '../../projections/fold.js';
 import { initialState } from '../../projections/state.js';
 import type { AppendResult } from '../append.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
-import { encodeEvents, parseLog } from '../log-format.js';
+import { type Encoded, encodeEvents } from '../log-format.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from '../prepare-append.js';
 import { integrityError } from '../read.js';
-import { insertLines, missingRun, readLogBytes, readRunRow } from './log.js';
+import {
+  CHECKPOINT_COLUMNS,
+  checkpointOfCaughtUp,
+  checkpointParameters,
+  checkpointValues,
+  foldRun,
+  type PgCheckpoint,
+} from './checkpoint.js';
+import { insertLines, missingRun } from './log.js';
 
 type Options = Readonly<{ by: string; expectedSeq?: number; now?: () => Date; timeoutMs?: number }>;
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const UNIQUE_VIOLATION = '23505';
+/** PostgreSQL's largest `lock_timeout`, in ms (an int) */
+const MAX_LOCK_TIMEOUT_MS = 2_147_483_647;
 
 /** Run `fn` in one transaction; roll back on any failure. */
 const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> => {
@@ -31,11 +40,75 @@ const transaction = async <T>(client: pg.ClientBase, fn: () => Promise<T>): Prom
   }
 };
 
+/** The `lock_timeout` each connection was last given, so that an append sets it only when it changes. */
+const lockTimeouts = new WeakMap<pg.ClientBase, number>();
+
 /**
- * Append to a run in PostgreSQL: one transaction under a row lock on the run (waiting at most
- * `timeoutMs`, then `lock-timeout`), the same integrity refusal, expected-seq check and `evolve`
- * checks as the file store, the new lines inserted and the run's head moved together. Resolves
- * only after COMMIT.
+ * How long an append's write may wait for the run's row (another writer's statement, or anyone's
+ * transaction holding it): the session's `lock_timeout`. Written into the statement as an integer
+ * this function made, never caller text; a timeout past PostgreSQL's largest waits as long as it allows.
+ */
+const setLockTimeout = async (client: pg.ClientBase, timeoutMs: number): Promise<void> => {
+  const ms = Number.isNaN(timeoutMs)
+    ? DEFAULT_LOCK_TIMEOUT_MS
+    : Math.min(MAX_LOCK_TIMEOUT_MS, Math.max(1, Math.ceil(timeoutMs)));
+  if (lockTimeouts.get(client) === ms) return;
+  await client.query(`SET lock_timeout = ${ms}`);
+  lockTimeouts.set(client, ms);
+};
+
+/**
+ * The new lines, the head and the checkpoint in one statement, committed on its own, and only
+ * over the version of the run's row the fold read (compare-and-set on its `xmin`): if anyone
+ * changed the row since (another append, a line changed under the trigger that forgets the
+ * checkpoint), nothing is written and the answer is false.
+ */
+const writeOver = async (
+  client: pg.ClientBase,
+  runId: string,
+  version: string,
+  after: Readonly<{ seq: number }>,
+  encoded: Encoded,
+  checkpoint: PgCheckpoint,
+): Promise<boolean> => {
+  const lines = encoded.text.split('\n').slice(0, -1);
+  const result = await client.query(
+    `WITH moved AS (
+       UPDATE clearance.runs SET last_seq = $4, head_hash = $5, (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(7)})
+        WHERE run_id = $1 AND xmin = $6::text::xid
+       RETURNING run_id)
+     INSERT INTO clearance.events (run_id, seq, line)
+     SELECT moved.run_id, $2::bigint + ordinality - 1, line
+       FROM moved, unnest($3::text[]) WITH ORDINALITY AS t(line, ordinality)`,
+    [
+      runId,
+      after.seq + 1,
+      lines,
+      encoded.lastSeq,
+      encoded.lastHash,
+      version,
+      ...checkpointValues(checkpoint),
+    ],
+  );
+  return result.rowCount === lines.length;
+};
+
+/** Keep the checkpoint a fold reached that wrote nothing, over the row it read (if it moved since, its mover kept one). */
+const keepCheckpoint = (client: pg.ClientBase, runId: string, version: string, checkpoint: PgCheckpoint) =>
+  client.query(
+    `UPDATE clearance.runs SET (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(3)})
+      WHERE run_id = $1 AND xmin = $2::text::xid`,
+    [runId, version, ...checkpointValues(checkpoint)],
+  );
+
+/**
+ * Append to a run in PostgreSQL, optimistically: fold the run from its checkpoint (`foldRun`: one
+ * statement, one snapshot), apply the same integrity refusal, expected-seq check and `evolve`
+ * checks as the file store, then write the new lines, the head and the checkpoint in one statement
+ * that commits only over the row version the fold read. When another append won meanwhile, fold
+ * again and build the events anew (an expected seq then refuses); past `timeoutMs` of that, or of
+ * waiting for the row, `lock-timeout`. Two round trips in all, whatever the run's length. Resolves
+ * only after the write committed.
  */
 export const appendPostgres = async (
   client: pg.ClientBase,
@@ -45,54 +118,55 @@ export const appendPostgres = async (
   options: Options,
 ): Promise<AppendResult> => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
+  const timedOut = () =>
+    new ClearanceError(
+      'lock-timeout',
+      `could not lock run ${runId} in the ${where} within ${timeoutMs} ms: another clearance process is appending to it`,
+      { runId, timeoutMs },
+    );
   try {
-    return await transaction(client, async () => {
-      await client.query("SELECT set_config('lock_timeout', $1, true)", [
-        `${Math.max(1, Math.ceil(timeoutMs))}ms`,
-      ]);
-      const row = await readRunRow(client, runId, true);
-      if (row === null) throw missingRun(runId, where);
-      const parsed = parseLog(await readLogBytes(client, runId), row.head);
-      const damaged = integrityError({ issue: parsed.issue, path: `${where} run ${runId}`, runId });
+    await setLockTimeout(client, timeoutMs);
+    for (;;) {
+      const folded = await foldRun(client, runId);
+      if (folded === null) throw missingRun(runId, where);
+      const { caught } = folded;
+      const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });
       if (damaged !== null) throw damaged;
-      const folded = fold(parsed.events);
-      checkExpectedSeq(runId, parsed.lastSeq, options.expectedSeq);
+      checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
       const plan = planAppend(
-        folded.state,
-        { seq: parsed.lastSeq, hash: parsed.lastHash },
+        caught.state,
+        { seq: caught.lastSeq, hash: caught.lastHash },
         eventsFor,
         options,
       );
       if (plan.kind !== 'write') {
+        const checkpoint = checkpointOfCaughtUp(caught);
+        // a checkpoint missing, untrusted or behind: keep the one this fold reached, as an append would
+        if (checkpoint !== null && folded.checkpointSeq !== caught.lastSeq)
+          await keepCheckpoint(client, runId, folded.version, checkpoint);
         return {
           appended: [],
-          folded: { state: folded.state, trail: [] },
+          folded: { state: caught.state, trail: [] },
           repairedTail: null,
           alreadyRecorded: plan.kind === 'already-recorded',
         };
       }
       const { encoded } = plan;
-      await insertLines(client, runId, parsed.lastSeq + 1, encoded.text);
-      await client.query('UPDATE clearance.runs SET last_seq = $2, head_hash = $3 WHERE run_id = $1', [
-        runId,
-        encoded.lastSeq,
-        encoded.lastHash,
-      ]);
-      return {
-        appended: encoded.stored,
-        folded: plan.folded,
-        repairedTail: null,
-        alreadyRecorded: false,
-      };
-    });
-  } catch (e) {
-    if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
-      throw new ClearanceError(
-        'lock-timeout',
-        `could not lock run ${runId} in the ${where} within ${timeoutMs} ms: another clearance process is appending to it`,
-        { runId, timeoutMs },
-      );
+      const written = await writeOver(client, runId, folded.version, { seq: caught.lastSeq }, encoded, {
+        seq: encoded.lastSeq,
+        hash: encoded.lastHash,
+        size: caught.size + Buffer.byteLength(encoded.text),
+        events: caught.events + encoded.stored.length,
+        refused: caught.refused,
+        state: plan.folded.state,
+      });
+      if (written)
+        return { appended: encoded.stored, folded: plan.folded, repairedTail: null, alreadyRecorded: false };
+      if (performance.now() > deadline) throw timedOut();
     }
+  } catch (e) {
+    if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) throw timedOut();
     throw e;
   }
 };
@@ -110,13 +184,21 @@ export const openPostgres = async (
   if (E.isLeft(checked)) throw refusal(checked.left);
   const at = (options.now?.() ?? new Date()).toISOString();
   const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  const checkpoint: PgCheckpoint = {
+    seq: encoded.lastSeq,
+    hash: encoded.lastHash,
+    size: Buffer.byteLength(encoded.text),
+    events: events.length,
+    refused: 0,
+    state: checked.right,
+  };
   try {
     await transaction(client, async () => {
-      await client.query('INSERT INTO clearance.runs (run_id, last_seq, head_hash) VALUES ($1, $2, $3)', [
-        opened.runId,
-        encoded.lastSeq,
-        encoded.lastHash,
-      ]);
+      await client.query(
+        `INSERT INTO clearance.runs (run_id, last_seq, head_hash, ${CHECKPOINT_COLUMNS})
+         VALUES ($1, $2, $3, ${checkpointParameters(4)})`,
+        [opened.runId, encoded.lastSeq, encoded.lastHash, ...checkpointValues(checkpoint)],
+      );
       await insertLines(client, opened.runId, 1, encoded.text);
     });
   } catch (e) {

@@ -19,7 +19,7 @@ import { assertSchema, initSchema } from './schema.js';
 
 /**
  * The PostgreSQL store over one connection. Commands run their queries one after another on it;
- * concurrency between processes is PostgreSQL's (row locks, transactions), not ours.
+ * concurrency between processes is PostgreSQL's (a compare-and-set on each run's row, transactions), not ours.
  */
 export const postgresStoreOn = (client: pg.Client): Store => {
   const where = describe(client);

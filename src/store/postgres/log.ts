@@ -14,13 +14,9 @@ export const missingRun = (runId: string, where: string): ClearanceError =>
     },
   );
 
-export const readRunRow = async (
-  client: pg.ClientBase,
-  runId: string,
-  forUpdate: boolean,
-): Promise<RunRow | null> => {
+export const readRunRow = async (client: pg.ClientBase, runId: string): Promise<RunRow | null> => {
   const result = await client.query<{ last_seq: string; head_hash: string }>(
-    `SELECT last_seq, head_hash FROM clearance.runs WHERE run_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    'SELECT last_seq, head_hash FROM clearance.runs WHERE run_id = $1',
     [runId],
   );
   const row = result.rows[0];

@@ -10,6 +10,7 @@ import {
   type RunSummaryRead,
   summaryOfFolded,
 } from '../read.js';
+import { foldRun } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
 /**
@@ -19,7 +20,7 @@ import { missingRun, readLogBytes, readRunRow } from './log.js';
 const snapshot = async (client: pg.ClientBase, where: string, runId: string) => {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    const row = await readRunRow(client, runId, false);
+    const row = await readRunRow(client, runId);
     if (row === null) throw missingRun(runId, where);
     const bytes = await readLogBytes(client, runId);
     return { head: row.head, bytes };
@@ -72,18 +73,23 @@ export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyA
   return result.rows.map((r) => r.run_id);
 };
 
-/** Where a run stands: the whole log folded (the database holds no checkpoint). */
+/**
+ * Where a run stands: from its checkpoint when that matches its lines (one statement reads the
+ * row, the line at the checkpoint and those after it, in one snapshot), otherwise every line
+ * folded. Reads only: the checkpoint is the appenders' to keep.
+ */
 export const readRunStatusPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
 ): Promise<RunStatusRead> => {
-  const read = await readRunStatePostgres(client, where, runId);
-  return { ...read, fromCheckpoint: false };
+  const folded = await foldRun(client, runId);
+  if (folded === null) throw missingRun(runId, where);
+  return { ...folded.caught, runId, path: `${where} run ${runId}` };
 };
 
 export const readRunSummaryPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
-): Promise<RunSummaryRead> => summaryOfFolded(await readRunStatePostgres(client, where, runId), runId);
+): Promise<RunSummaryRead> => summaryOfFolded(await readRunStatusPostgres(client, where, runId), runId);

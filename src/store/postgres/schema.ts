@@ -7,8 +7,12 @@ import { ClearanceError } from '../../errors.js';
  * bytes as the file store. The schema is created and upgraded only by `clearance store init`;
  * every other command checks the version and refuses one it does not know.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
+/**
+ * Every statement `store init` runs, in order, each idempotent: a fresh database gets them all, an
+ * older one the ones it lacks. Version 1 is the first list; each later version only adds to it.
+ */
 const CREATE = [
   'CREATE SCHEMA IF NOT EXISTS clearance',
   `CREATE TABLE IF NOT EXISTS clearance.meta (
@@ -37,6 +41,30 @@ const CREATE = [
      reviewer text NOT NULL,
      body bytea NOT NULL,
      PRIMARY KEY (run_id, round, input_sha, reviewer))`,
+  // 2: the run's fold checkpoint, beside its head in its own row (docs/log-format.md, "The
+  // checkpoint in PostgreSQL"): the state after line `checkpoint_seq`, whose hash it records.
+  // Appenders write it under the row's lock; a reader trusts it only when it matches the lines.
+  // No constraints: a checkpoint that is wrong is ignored, never refused.
+  `ALTER TABLE clearance.runs
+     ADD COLUMN IF NOT EXISTS checkpoint_seq bigint,
+     ADD COLUMN IF NOT EXISTS checkpoint_hash text,
+     ADD COLUMN IF NOT EXISTS checkpoint_shape integer,
+     ADD COLUMN IF NOT EXISTS checkpoint_size bigint,
+     ADD COLUMN IF NOT EXISTS checkpoint_events bigint,
+     ADD COLUMN IF NOT EXISTS checkpoint_refused bigint,
+     ADD COLUMN IF NOT EXISTS checkpoint_state text,
+     ADD COLUMN IF NOT EXISTS checkpoint_state_sha text`,
+  // clearance only inserts lines: a line changed or removed by anyone else takes the run's
+  // checkpoint with it, so the next append or status folds every line and finds the change (what
+  // the file store's check of the log's change time does for a file)
+  `CREATE OR REPLACE FUNCTION clearance.forget_checkpoint() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     UPDATE clearance.runs SET checkpoint_seq = NULL WHERE run_id = OLD.run_id;
+     RETURN NULL;
+   END $$`,
+  'DROP TRIGGER IF EXISTS line_changed ON clearance.events',
+  `CREATE TRIGGER line_changed AFTER UPDATE OR DELETE ON clearance.events
+     FOR EACH ROW EXECUTE FUNCTION clearance.forget_checkpoint()`,
 ];
 
 export type SchemaState = Readonly<{ version: number | null }>;
