@@ -42,6 +42,25 @@ describe('the runnable examples of the documents', () => {
     expect(first?.code).toMatch(/^git init /m);
   });
 
+  it("the README's way to put clearance on the PATH, typed in the clone, gives the built CLI anywhere", () => {
+    const alias = /`(alias clearance="[^`]*")`/.exec(readme)?.[1];
+    expect(alias).toBeDefined();
+    // as a person types it: in the clone, then from another directory; the runner's own clearance
+    // is taken off the PATH first, so only the alias can answer
+    const lines = [
+      'shopt -s expand_aliases',
+      'export PATH="$(printf %s "$PATH" | cut -d: -f2-)"',
+      'test -z "$(command -v clearance)"',
+      `cd ${JSON.stringify(ROOT)}`,
+      alias,
+      'cd "$OLDPWD"',
+      'clearance --version',
+    ];
+    const ran = runBlock(lines.join('\n'));
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(ran.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it("the README's first commands are npm install, npx clearance demo, npm test", () => {
     const [first] = fencedBlocks(readme, 'sh');
     const commands = (first?.code ?? '').split('\n').map((line) => line.replace(/\s+#.*$/, ''));
