@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI } from '../support/cli.js';
@@ -11,9 +12,9 @@ export type BlockRun = Readonly<{ code: number | null; stdout: string; stderr: s
  * built CLI on the PATH (as test/render/workflow-runner.ts puts it there) and nothing of the test
  * run's own store in the environment. `set -e -o pipefail`: a line that fails fails the example,
  * not only the last one. A fresh HOME stands for a newcomer's machine, with a git identity, as a
- * person who commits has one.
+ * person who commits has one. Asynchronous, so that examples run side by side (it.concurrent).
  */
-export const runBlock = (code: string, timeoutMs = 30_000): BlockRun => {
+export const runBlock = async (code: string, timeoutMs = 50_000): Promise<BlockRun> => {
   const base = mkdtempSync(path.join(os.tmpdir(), 'clearance-doc-example-'));
   try {
     const bin = path.join(base, 'bin');
@@ -30,7 +31,7 @@ export const runBlock = (code: string, timeoutMs = 30_000): BlockRun => {
       GIT_WORK_TREE: _gitWorkTree,
       ...inherited
     } = process.env;
-    const ran = spawnSync('bash', ['-c', `set -e -o pipefail\n${code}`], {
+    const child = spawn('bash', ['-c', `set -e -o pipefail\n${code}`], {
       cwd,
       env: {
         ...inherited,
@@ -44,12 +45,23 @@ export const runBlock = (code: string, timeoutMs = 30_000): BlockRun => {
         GIT_COMMITTER_NAME: 'A Newcomer',
         GIT_COMMITTER_EMAIL: 'newcomer@example.com',
       },
-      encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
     });
-    return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const exit = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (status) => resolve(status));
+    });
+    return { code: exit, stdout, stderr };
   } finally {
-    rmSync(base, { recursive: true, force: true });
+    await rm(base, { recursive: true, force: true });
   }
 };

@@ -17,8 +17,9 @@ const examples = markdownFiles().flatMap((file) =>
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
 describe('the runnable examples of the documents', () => {
-  it.each(examples)('$file:$line runs and exits 0', ({ code }) => {
-    const ran = runBlock(code);
+  // side by side: each waits on its processes most of the time
+  it.concurrent.each(examples)('$file:$line runs and exits 0', { timeout: 90_000 }, async ({ code }) => {
+    const ran = await runBlock(code);
     // on a failure the diff shows what the example printed last
     expect({
       code: ran.code,
@@ -42,7 +43,7 @@ describe('the runnable examples of the documents', () => {
     expect(first?.code).toMatch(/^git init /m);
   });
 
-  it("the README's way to put clearance on the PATH, typed in the clone, gives the built CLI anywhere", () => {
+  it("the README's way to put clearance on the PATH, typed in the clone, gives the built CLI anywhere", async () => {
     const alias = /`(alias clearance="[^`]*")`/.exec(readme)?.[1];
     expect(alias).toBeDefined();
     // as a person types it: in the clone, then from another directory; the runner's own clearance
@@ -56,7 +57,7 @@ describe('the runnable examples of the documents', () => {
       'cd "$OLDPWD"',
       'clearance --version',
     ];
-    const ran = runBlock(lines.join('\n'));
+    const ran = await runBlock(lines.join('\n'));
     expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
     expect(ran.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
@@ -73,21 +74,23 @@ describe('the runnable examples of the documents', () => {
 });
 
 describe('the runner fails an example that fails', () => {
-  it('a failing last line, and a failing line before a passing one', () => {
-    expect(runBlock('true\nfalse').code).not.toBe(0);
-    expect(runBlock('false\ntrue').code).not.toBe(0);
-    expect(runBlock('false | true').code).not.toBe(0);
-    expect(runBlock('true').code).toBe(0);
+  it('a failing last line, a failing line before a passing one, a failing pipe', async () => {
+    expect((await runBlock('true\nfalse')).code).not.toBe(0);
+    expect((await runBlock('false\ntrue')).code).not.toBe(0);
+    expect((await runBlock('false | true')).code).not.toBe(0);
+    expect((await runBlock('true')).code).toBe(0);
   });
 
-  it('runs in an empty directory, with the built clearance on the PATH and no store of the test run', () => {
-    const ran = runBlock('test -z "$(ls -A)"\ntest -z "$(printenv CLEARANCE_DIR)"\nclearance --version');
+  it('runs in an empty directory, with the built clearance on the PATH and no store of the test run', async () => {
+    const ran = await runBlock(
+      'test -z "$(ls -A)"\ntest -z "$(printenv CLEARANCE_DIR)"\nclearance --version',
+    );
     expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
     expect(ran.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('a clearance refusal fails the example', () => {
-    expect(runBlock('clearance status no-such-run').code).not.toBe(0);
+  it('a clearance refusal fails the example', async () => {
+    expect((await runBlock('clearance status no-such-run')).code).not.toBe(0);
   });
 });
 
