@@ -1,6 +1,6 @@
 /**
  * `clearance/testing`: fast-check arbitraries for fuzzing clearance's transition rules, or for
- * testing a tool that embeds the fold. See README "Property testing with clearance/testing".
+ * testing a tool that embeds the fold. See docs/embedding.md.
  */
 export { type InvalidOffer, invalidOfferArb, MUTATIONS } from './testing/mutations.js';
 export { type Context, type Mutation, type Offer, offerTo } from './testing/offers.js';

@@ -27,7 +27,7 @@ export const EXIT = {
 } as const;
 
 /**
- * What each exit status means, for `--help`, `clearance help exit-codes` and the README: one entry
+ * What each exit status means, for `--help` and `clearance help exit-codes`: one entry
  * for every status in EXIT (the compiler holds it so), and every status the code returns is one of
  * EXIT's (the table below uses nothing else), so the list is every status there is.
  */
@@ -36,7 +36,7 @@ const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
   refused: 'refused by a rule, nothing was written (for may: not allowed)',
   usage: 'usage: a flag, an argument or an input file is wrong',
   timeout: 'a wait timed out',
-  completion: 'a report or input is malformed, incomplete or larger than --max-bytes',
+  completion: 'a waited-for report is malformed or incomplete, or an input is larger than --max-bytes',
   lock: "the run's lock was not acquired",
   unavailable: "the store's server cannot be reached or cannot serve (sysexits EX_UNAVAILABLE)",
   internal: 'internal error: a bug, please report it',

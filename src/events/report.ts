@@ -14,7 +14,7 @@ export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS
  * summaries of a few hundred characters and evidence of a few thousand; these bounds leave room
  * for that many times over, while keeping one field from holding a whole log. Lengths count
  * UTF-16 code units (JavaScript string length), as JSON Schema's `maxLength` does for zod.
- * Published in `clearance schema report` as `maxLength` / `maxItems`; listed in README "Input limits".
+ * Published in `clearance schema report` as `maxLength` / `maxItems`; listed in docs/reports.md.
  */
 export const REPORT_LIMITS = {
   runId: 128,

@@ -287,6 +287,6 @@ export const TOOLS: ReadonlyArray<Tool> = [
   }),
 ];
 
-/** Commands an agent is never offered, and why: the README and the server's instructions say so. */
+/** Commands an agent is never offered, and why: docs/agents.md and the server's instructions say so. */
 export const NOT_EXPOSED =
   'rule and extend are not tools: past the round cap only a named person decides (clearance rule, clearance extend, on the command line, with --by and --why).';

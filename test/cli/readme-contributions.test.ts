@@ -6,12 +6,14 @@ import { candidate, report } from '../support/builders.js';
 import { type CliResult, cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+// the README's several-reviewers section moved here
+const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/reviewers.md');
 
-/** The command lines of the README's blocks in "A round from several reviewers", comments dropped. */
+/** The command lines of the blocks in docs/reviewers.md "Handing in: contribute, collect, record --merge", comments dropped. */
 const readmeBlocks = async (): Promise<string[][]> => {
-  const text = await readFile(README, 'utf8');
-  const start = text.indexOf('## A round from several reviewers');
+  const text = await readFile(DOC, 'utf8');
+  const start = text.indexOf('## Handing in: contribute, collect, record --merge');
+  if (start === -1) throw new Error('docs/reviewers.md has no section on handing in');
   const section = text.slice(start, text.indexOf('\n## ', start + 1));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
     (m[1] ?? '')
@@ -22,7 +24,7 @@ const readmeBlocks = async (): Promise<string[][]> => {
 };
 
 /**
- * One README line, run in process as a shell would: words split on spaces, `< file` read as
+ * One documented line, run in process as a shell would: words split on spaces, `< file` read as
  * standard input (the lines hold no quotes or other shell syntax; the test fails if they do).
  */
 const runLine = async (line: string, cwd: string, dir: string): Promise<CliResult> => {
@@ -65,7 +67,7 @@ const panelStore = async () => {
   return { cwd, dir };
 };
 
-describe("the README's round from several reviewers, run as written", () => {
+describe("docs/reviewers.md's round from several reviewers, run as written", () => {
   it('contribute, contribute from standard input, record --merge: one finding from both, docs absent, the round partial', async () => {
     const [lines] = await readmeBlocks();
     expect(lines?.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([

@@ -6,12 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { CLI, type CliResult, cli } from '../support/cli.js';
 import { makeRepo, tempDir } from '../support/git-repo.js';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+// the README's loop on a pull request moved here (the README's own first loop runs in test/docs/runnable.test.ts)
+const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/loop.md');
 
-/** The command lines of the README's "Driving a loop" block, comments dropped, as a reader copies them. */
+/** The command lines of docs/loop.md's "A loop on a pull request" block, comments dropped, as a reader copies them. */
 const readmeLoop = (): string[] => {
-  const text = readFileSync(README, 'utf8');
-  const section = text.slice(text.indexOf('## Driving a loop'));
+  const text = readFileSync(DOC, 'utf8');
+  const at = text.indexOf('## A loop on a pull request');
+  if (at === -1) throw new Error('docs/loop.md has no section "A loop on a pull request"');
+  const section = text.slice(at);
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
   return block
     .split('\n')
@@ -25,7 +28,7 @@ const shellEnv = (): NodeJS.ProcessEnv => {
   return { ...env, NO_COLOR: '1', CLEARANCE_ACTOR: 'tester' };
 };
 
-/** Run one README line in bash, exactly as written, with `clearance` the built CLI. */
+/** Run one documented line in bash, exactly as written, with `clearance` the built CLI. */
 const shell = (line: string, cwd: string): CliResult => {
   const ran = spawnSync('bash', ['-c', `clearance() { "$CLEARANCE_NODE" "$CLEARANCE_CLI" "$@"; }\n${line}`], {
     cwd,
@@ -48,7 +51,7 @@ const FIXED =
 const roundReport = (round: number, inputSha: string, extra: Record<string, unknown>) =>
   `${JSON.stringify({ runId: 'pr-236', round, inputSha, completed: true, candidates: [], ...extra }, null, 2)}\n`;
 
-describe("the README's loop, run as written in a fresh repository", () => {
+describe("docs/loop.md's loop on a pull request, run as written in a fresh repository", () => {
   it('open, record, capture, record with a decision, status, explain, gate: every step exits 0 and the tree stays clean', async () => {
     // a real remote so that `--base origin/main` names what it names for a reader
     const origin = tempDir('clearance-origin-');
@@ -86,7 +89,7 @@ describe("the README's loop, run as written in a fresh repository", () => {
     const store = path.join(realpathSync(repo.dir), '.git', 'clearance');
     expect(step(open).stdout).toContain(`store: ${store}\n`);
 
-    // the reviewer hands in round 1 where the README's line reads it: one blocking finding
+    // the reviewer hands in round 1 where the documented line reads it: one blocking finding
     writeFileSync(
       path.join(review, 'round-1.json'),
       roundReport(1, await inputSha(), {

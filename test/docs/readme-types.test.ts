@@ -1,20 +1,25 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/tmp.js';
+import { fencedBlocks, ROOT } from './markdown.js';
 
 /**
- * Every TypeScript example in the README is typechecked under `strict` against the published types
- * (lib/*.d.ts, as `clearance`, `clearance/fold` and `clearance/testing` resolve for a user), not
- * only run with its types stripped (readme.test.ts runs them).
+ * Every TypeScript example of the README, and of docs/embedding.md where the README's examples
+ * moved, is typechecked under `strict` against the published types (lib/*.d.ts, as `clearance`,
+ * `clearance/fold` and `clearance/testing` resolve for a user), not only run with its types
+ * stripped (readme.test.ts runs them).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = ROOT;
+const DOCUMENTS = ['README.md', 'docs/embedding.md'];
 
-const readmeTsExamples = (readme: string): string[] =>
-  [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
+const tsExamples = (): string[] =>
+  DOCUMENTS.flatMap((file) =>
+    fencedBlocks(readFileSync(path.join(root, file), 'utf8'), 'ts').map((block) => block.code),
+  );
 
 const tsconfig = {
   compilerOptions: {
@@ -36,9 +41,9 @@ const tsconfig = {
   include: ['*.ts'],
 };
 
-describe('the README TypeScript examples typecheck under strict', () => {
+describe("the documents' TypeScript examples typecheck under strict", () => {
   it('tsc --strict reports nothing', async () => {
-    const examples = readmeTsExamples(await readFile(path.join(root, 'README.md'), 'utf8'));
+    const examples = tsExamples();
     expect(examples.length).toBeGreaterThanOrEqual(2);
     const dir = await tempDir('clearance-readme-types-');
     await mkdir(path.join(dir, 'examples'));

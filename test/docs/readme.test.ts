@@ -4,13 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
 
-/** The README's TypeScript examples, run as they are written (importing the sources instead of the package). */
+/**
+ * The documents' TypeScript examples, run as they are written (importing the sources instead of the
+ * package): the README's reference moved to docs/, the embedding examples to docs/embedding.md and
+ * the round report to docs/reports.md.
+ */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const readme = readFileSync(path.join(here, '../../README.md'), 'utf8');
+const embedding = readFileSync(path.join(here, '../../docs/embedding.md'), 'utf8');
+const reports = readFileSync(path.join(here, '../../docs/reports.md'), 'utf8');
 const written: string[] = [];
 
 const exampleAfter = (heading: string): string => {
-  const section = readme.slice(readme.indexOf(heading));
+  const at = embedding.indexOf(heading);
+  if (at === -1) throw new Error(`docs/embedding.md has no ${heading}`);
+  const section = embedding.slice(at);
   const match = /```ts\n([\s\S]*?)```/.exec(section);
   if (match?.[1] === undefined) throw new Error(`no ts example after ${heading}`);
   return match[1]
@@ -29,7 +36,7 @@ afterAll(() => {
   for (const file of written) rmSync(file, { force: true });
 });
 
-describe('the README examples run as written', () => {
+describe("the documents' TypeScript examples run as written", () => {
   it('embedding the fold', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -42,8 +49,9 @@ describe('the README examples run as written', () => {
 
   it('the round report example decides a finding by its 12-character id, and the event keeps the full id', async () => {
     const { decideUntrusted, findingId, fold, PRESETS } = await import('../../src/index.js');
-    const section = readme.slice(readme.indexOf('A round report is JSON'));
-    const json = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    const at = reports.indexOf('A round report is JSON');
+    if (at === -1) throw new Error('docs/reports.md has no "A round report is JSON"');
+    const json = /```json\n([\s\S]*?)```/.exec(reports.slice(at))?.[1];
     if (json === undefined) throw new Error('no json example after "A round report is JSON"');
     const example = JSON.parse(json) as { decisions: Array<{ id: string }>; inputSha: string };
     expect(example.decisions[0]?.id).toHaveLength(12);

@@ -7,13 +7,14 @@ import { CLI, cli } from '../support/cli.js';
 import { makeRepo } from '../support/git-repo.js';
 import { sarifSchemaErrors } from './sarif-schema.js';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+// the sections the README's CI part moved to
+const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/ci.md');
 
-/** The command lines of the first sh block after a README heading, comments dropped. */
+/** The command lines of the first sh block after a heading of docs/ci.md, comments dropped. */
 const linesAfter = (heading: string): string[] => {
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(DOC, 'utf8');
   const at = text.indexOf(heading);
-  if (at === -1) throw new Error(`README has no ${heading}`);
+  if (at === -1) throw new Error(`docs/ci.md has no ${heading}`);
   const block = /```sh\n([\s\S]*?)```/.exec(text.slice(at))?.[1] ?? '';
   return block
     .split('\n')
@@ -38,7 +39,7 @@ const shell = (line: string, cwd: string, env: NodeJS.ProcessEnv = {}) => {
   });
 };
 
-describe('the README sections for CI, code scanning and the report page run as written', () => {
+describe('the docs/ci.md sections for CI, code scanning and the report page run as written', () => {
   it('on a run with one open blocking finding', async () => {
     const repo = makeRepo();
     repo.write('src/service.js', 'open()\nread()\nclose()\n');
@@ -70,7 +71,9 @@ describe('the README sections for CI, code scanning and the report page run as w
     };
     expect((await here(['record', 'pr-236', '--report', '-'], JSON.stringify(report))).code).toBe(0);
 
-    const [status, gate] = linesAfter('## CI: GitHub Actions').map((line) => shell(line, repo.dir));
+    const [status, gate] = linesAfter('## GitHub Actions: `--format github`').map((line) =>
+      shell(line, repo.dir),
+    );
     expect(status?.status).toBe(0);
     expect(status?.stdout).toMatch(/^::notice title=clearance%3A pr-236 is open::/);
     expect(status?.stdout).toContain(

@@ -25,7 +25,7 @@ export const registerStore = (program: Command, io: Io): Command => {
       )}
 Reads never create or migrate anything: a database whose schema is missing, older or newer than
 this clearance is refused (exit 78) until this command runs. Run it with a role that may create
-the schema; day-to-day commands need only a role with the privileges README lists.
+the schema; day-to-day commands need only a role with the privileges docs/stores.md lists.
 A directory store needs no init: it is created by the first \`open\`.`,
     )
     .action(

@@ -101,7 +101,7 @@ export const postgresFailure = (client: pg.Client, e: unknown): unknown => {
   if (sqlState === '42501')
     return new ClearanceError(
       'permission-denied',
-      `the ${where} refused this role (${message}): grant it the privileges README lists`,
+      `the ${where} refused this role (${message}): grant it the privileges docs/stores.md lists`,
       details,
     );
   if (sqlState === '53100')
