@@ -1,0 +1,154 @@
+import type { RevisionCapturedData } from '../events/event.js';
+import { sha256Hex } from '../events/sha256.js';
+import { emptyMap, entries, entriesWithPrefix, get, type PMap, remove, set, values } from './pmap.js';
+import type { Finding } from './state.js';
+import { at, emptyVec, push, setAt, toArray, type Vec } from './vec.js';
+
+/**
+ * A run's findings, held so that a round costs what it touches: a persistent vector of every
+ * finding in the order they opened (views list them so), a persistent map from id to its place
+ * there, the findings of each file (open and closed apart, for the touched-file rule and for
+ * renames), and the counts the verdict reads. Each finding is replaced through `putFinding`, the
+ * one place that keeps the index and the counts in step with the findings.
+ *
+ * Files are named by reviewers and git, so any text: they are keyed by the SHA-256 of the name,
+ * which no one can make collide (a hash a reviewer could collide would let one file's findings
+ * pile into one slot and make every round slow). Plain data throughout, for the checkpoint.
+ */
+export type Findings = Readonly<{
+  /** every finding ever admitted, in the order they opened */
+  inOrder: Vec<Finding>;
+  /** each finding's place in `inOrder`, by id */
+  places: PMap<number>;
+  /** by the SHA-256 of a file name: the findings in that file now */
+  files: PMap<FileFindings>;
+  /** how many findings are open, and how many of those block */
+  open: number;
+  openBlocking: number;
+}>;
+
+/** The findings in one file, each id with its place in `inOrder`. */
+export type FileFindings = Readonly<{ file: string; open: PMap<number>; closed: PMap<number> }>;
+
+export const emptyFindings: Findings = Object.freeze({
+  inOrder: emptyVec,
+  places: emptyMap,
+  files: emptyMap,
+  open: 0,
+  openBlocking: 0,
+});
+
+const fileKey = (file: string): string => sha256Hex(file);
+
+const isOpen = (f: Finding): boolean => f.status === 'open';
+
+/** The finding with this id; undefined for any other string. */
+export const lookUp = (findings: Findings, id: string): Finding | undefined => {
+  const place = get(findings.places, id);
+  return place === undefined ? undefined : at(findings.inOrder, place);
+};
+
+export const allInOrder = (findings: Findings): Finding[] => toArray(findings.inOrder);
+
+/** The findings whose id begins with `prefix` (lowercase hex), in the order they opened. */
+export const withIdPrefix = (findings: Findings, prefix: string): Finding[] =>
+  entriesWithPrefix(findings.places, prefix)
+    .map((e) => e.value)
+    .sort((a, b) => a - b)
+    .map((place) => at(findings.inOrder, place) as Finding);
+
+/** The open findings in `file`: each id, and its place in `inOrder`. */
+export const openIn = (findings: Findings, file: string): Array<Readonly<{ id: string; place: number }>> => {
+  const entry = get(findings.files, fileKey(file));
+  return entry === undefined ? [] : entries(entry.open).map((e) => ({ id: e.key, place: e.value }));
+};
+
+const placedIn = (files: PMap<FileFindings>, f: Finding, place: number): PMap<FileFindings> => {
+  const key = fileKey(f.file);
+  const entry = get(files, key) ?? { file: f.file, open: emptyMap, closed: emptyMap };
+  return set(
+    files,
+    key,
+    isOpen(f)
+      ? { ...entry, open: set(entry.open, f.id, place) }
+      : { ...entry, closed: set(entry.closed, f.id, place) },
+  );
+};
+
+const takenOut = (files: PMap<FileFindings>, f: Finding): PMap<FileFindings> => {
+  const key = fileKey(f.file);
+  const entry = get(files, key);
+  if (entry === undefined) return files;
+  const left = isOpen(f)
+    ? { ...entry, open: remove(entry.open, f.id) }
+    : { ...entry, closed: remove(entry.closed, f.id) };
+  return left.open.size === 0 && left.closed.size === 0 ? remove(files, key) : set(files, key, left);
+};
+
+const counted = (f: Finding | undefined) => ({
+  open: f !== undefined && isOpen(f) ? 1 : 0,
+  openBlocking: f !== undefined && isOpen(f) && f.blocking ? 1 : 0,
+});
+
+/**
+ * `findings` with `finding` added (a new id goes last) or put in the place of the one with its id:
+ * O(log n), and one hash of a file name when its file or its being open changes.
+ */
+export const putFinding = (findings: Findings, finding: Finding): Findings => {
+  const place = get(findings.places, finding.id);
+  const was = place === undefined ? undefined : (at(findings.inOrder, place) as Finding);
+  const to = place ?? findings.inOrder.size;
+  const moves = was === undefined || was.file !== finding.file || isOpen(was) !== isOpen(finding);
+  const before = counted(was);
+  const after = counted(finding);
+  return {
+    inOrder: place === undefined ? push(findings.inOrder, finding) : setAt(findings.inOrder, place, finding),
+    places: place === undefined ? set(findings.places, finding.id, to) : findings.places,
+    files: moves
+      ? placedIn(was === undefined ? findings.files : takenOut(findings.files, was), finding, to)
+      : findings.files,
+    open: findings.open + after.open - before.open,
+    openBlocking: findings.openBlocking + after.openBlocking - before.openBlocking,
+  };
+};
+
+/**
+ * A captured rename moves a finding's `file`, open or closed; its id is the one it was born with.
+ * The renames apply at once (a swap swaps), the last of two from one file wins, and only the
+ * findings in renamed files are touched.
+ */
+export const renameFiles = (findings: Findings, capture: RevisionCapturedData): Findings => {
+  if (capture.renames.length === 0) return findings;
+  const to = new Map(capture.renames.map((r) => [r.from, r.to]));
+  const moving: Array<Readonly<{ place: number; file: string }>> = [];
+  for (const [from, file] of to) {
+    if (from === file) continue;
+    const entry = get(findings.files, fileKey(from));
+    if (entry === undefined) continue;
+    for (const place of [...values(entry.open), ...values(entry.closed)]) moving.push({ place, file });
+  }
+  let moved = findings;
+  for (const { place, file } of moving)
+    moved = putFinding(moved, { ...(at(findings.inOrder, place) as Finding), file });
+  return moved;
+};
+
+/** What the accessors read: a run state, or anything else that holds findings. */
+type HoldsFindings = Readonly<{ findings: Findings }>;
+
+/** The finding of the run with this full id, or undefined. */
+export const findingOf = (state: HoldsFindings, id: string): Finding | undefined =>
+  lookUp(state.findings, id);
+
+/** Every finding of the run, in the order they opened. */
+export const findingsInOrder = (state: HoldsFindings): ReadonlyArray<Finding> => allInOrder(state.findings);
+
+/** The open findings in `file` (as the findings name it now, after renames), in the order they opened. */
+export const openFindingsIn = (state: HoldsFindings, file: string): ReadonlyArray<Finding> =>
+  openIn(state.findings, file)
+    .map((e) => e.place)
+    .sort((a, b) => a - b)
+    .map((place) => at(state.findings.inOrder, place) as Finding);
+
+/** How many open findings block: what the verdict reads. */
+export const openBlockingCount = (state: HoldsFindings): number => state.findings.openBlocking;
