@@ -1,15 +1,16 @@
 import type { RevisionCapturedData } from '../events/event.js';
 import { sha256Hex } from '../events/sha256.js';
-import { emptyMap, entries, entriesWithPrefix, get, type PMap, remove, set, values } from './pmap.js';
+import { emptyMap, entries, entriesWithPrefix, get, type PMap, remove, set } from './pmap.js';
 import type { Finding } from './state.js';
-import { at, emptyVec, push, setAt, toArray, type Vec } from './vec.js';
+import { at, emptyVec, push, pushAll, setAt, toArray, type Vec } from './vec.js';
 
 /**
  * A run's findings, held so that a round costs what it touches: a persistent vector of every
  * finding in the order they opened (views list them so), a persistent map from id to its place
- * there, the findings of each file (open and closed apart, for the touched-file rule and for
- * renames), and the counts the verdict reads. Each finding is replaced through `putFinding`, the
- * one place that keeps the index and the counts in step with the findings.
+ * there, the findings of each file (all of them, for renames, and the open ones, for the
+ * touched-file rule), and the counts the verdict reads. Each finding is replaced through
+ * `putFinding` and moved through `renameFiles`, the two places that keep the index and the counts
+ * in step with the findings.
  *
  * Files are named by reviewers and git, so any text: they are keyed by the SHA-256 of the name,
  * which no one can make collide (a hash a reviewer could collide would let one file's findings
@@ -27,8 +28,11 @@ export type Findings = Readonly<{
   openBlocking: number;
 }>;
 
-/** The findings in one file, each id with its place in `inOrder`. */
-export type FileFindings = Readonly<{ file: string; open: PMap<number>; closed: PMap<number> }>;
+/**
+ * The findings in one file: the place of each (a finding leaves a file only when a rename moves
+ * every finding of it, so this list never holds one that left), and the open ones by id.
+ */
+export type FileFindings = Readonly<{ file: string; all: Vec<number>; open: PMap<number> }>;
 
 export const emptyFindings: Findings = Object.freeze({
   inOrder: emptyVec,
@@ -63,50 +67,45 @@ export const openIn = (findings: Findings, file: string): Array<Readonly<{ id: s
   return entry === undefined ? [] : entries(entry.open).map((e) => ({ id: e.key, place: e.value }));
 };
 
-const placedIn = (files: PMap<FileFindings>, f: Finding, place: number): PMap<FileFindings> => {
-  const key = fileKey(f.file);
-  const entry = get(files, key) ?? { file: f.file, open: emptyMap, closed: emptyMap };
-  return set(
-    files,
-    key,
-    isOpen(f)
-      ? { ...entry, open: set(entry.open, f.id, place) }
-      : { ...entry, closed: set(entry.closed, f.id, place) },
-  );
-};
-
-const takenOut = (files: PMap<FileFindings>, f: Finding): PMap<FileFindings> => {
-  const key = fileKey(f.file);
-  const entry = get(files, key);
-  if (entry === undefined) return files;
-  const left = isOpen(f)
-    ? { ...entry, open: remove(entry.open, f.id) }
-    : { ...entry, closed: remove(entry.closed, f.id) };
-  return left.open.size === 0 && left.closed.size === 0 ? remove(files, key) : set(files, key, left);
-};
-
 const counted = (f: Finding | undefined) => ({
   open: f !== undefined && isOpen(f) ? 1 : 0,
   openBlocking: f !== undefined && isOpen(f) && f.blocking ? 1 : 0,
 });
 
+/** The files index once `was` (at `place`, or nothing for a new finding) became `now`. */
+const refiled = (
+  files: PMap<FileFindings>,
+  was: Finding | undefined,
+  now: Finding,
+  place: number,
+): PMap<FileFindings> => {
+  if (was !== undefined && isOpen(was) === isOpen(now)) return files;
+  const key = fileKey(now.file);
+  const entry = get(files, key) ?? { file: now.file, all: emptyVec, open: emptyMap };
+  return set(files, key, {
+    file: entry.file,
+    all: was === undefined ? push(entry.all, place) : entry.all,
+    open: isOpen(now) ? set(entry.open, now.id, place) : remove(entry.open, now.id),
+  });
+};
+
 /**
- * `findings` with `finding` added (a new id goes last) or put in the place of the one with its id:
- * O(log n), and one hash of a file name when its file or its being open changes.
+ * `findings` with `finding` added (a new id goes last) or put in the place of the one with its id,
+ * in the same file (only `renameFiles` moves a finding): O(log n), and one hash of the file name
+ * when the finding is new or its being open changes.
  */
 export const putFinding = (findings: Findings, finding: Finding): Findings => {
   const place = get(findings.places, finding.id);
   const was = place === undefined ? undefined : (at(findings.inOrder, place) as Finding);
+  if (was !== undefined && was.file !== finding.file)
+    throw new Error(`putFinding: finding ${finding.id} would move from ${was.file}: a rename moves it`);
   const to = place ?? findings.inOrder.size;
-  const moves = was === undefined || was.file !== finding.file || isOpen(was) !== isOpen(finding);
   const before = counted(was);
   const after = counted(finding);
   return {
     inOrder: place === undefined ? push(findings.inOrder, finding) : setAt(findings.inOrder, place, finding),
     places: place === undefined ? set(findings.places, finding.id, to) : findings.places,
-    files: moves
-      ? placedIn(was === undefined ? findings.files : takenOut(findings.files, was), finding, to)
-      : findings.files,
+    files: refiled(findings.files, was, finding, to),
     open: findings.open + after.open - before.open,
     openBlocking: findings.openBlocking + after.openBlocking - before.openBlocking,
   };
@@ -115,22 +114,31 @@ export const putFinding = (findings: Findings, finding: Finding): Findings => {
 /**
  * A captured rename moves a finding's `file`, open or closed; its id is the one it was born with.
  * The renames apply at once (a swap swaps), the last of two from one file wins, and only the
- * findings in renamed files are touched.
+ * findings in renamed files are touched: each file's entry moves whole.
  */
 export const renameFiles = (findings: Findings, capture: RevisionCapturedData): Findings => {
   if (capture.renames.length === 0) return findings;
   const to = new Map(capture.renames.map((r) => [r.from, r.to]));
-  const moving: Array<Readonly<{ place: number; file: string }>> = [];
+  const moving: Array<Readonly<{ key: string; entry: FileFindings; file: string }>> = [];
   for (const [from, file] of to) {
-    if (from === file) continue;
-    const entry = get(findings.files, fileKey(from));
-    if (entry === undefined) continue;
-    for (const place of [...values(entry.open), ...values(entry.closed)]) moving.push({ place, file });
+    const key = fileKey(from);
+    const entry = get(findings.files, key);
+    if (from !== file && entry !== undefined) moving.push({ key, entry, file });
   }
-  let moved = findings;
-  for (const { place, file } of moving)
-    moved = putFinding(moved, { ...(at(findings.inOrder, place) as Finding), file });
-  return moved;
+  if (moving.length === 0) return findings;
+  let files = findings.files;
+  for (const { key } of moving) files = remove(files, key);
+  let inOrder = findings.inOrder;
+  for (const { entry, file } of moving) {
+    const key = fileKey(file);
+    const there = get(files, key) ?? { file, all: emptyVec, open: emptyMap };
+    const places = toArray(entry.all);
+    let open = there.open;
+    for (const e of entries(entry.open)) open = set(open, e.key, e.value);
+    files = set(files, key, { file, all: pushAll(there.all, places), open });
+    for (const place of places) inOrder = setAt(inOrder, place, { ...(at(inOrder, place) as Finding), file });
+  }
+  return { ...findings, inOrder, files };
 };
 
 /** What the accessors read: a run state, or anything else that holds findings. */
