@@ -32,7 +32,7 @@ export type Findings = Readonly<{
  * The findings in one file: the place of each (a finding leaves a file only when a rename moves
  * every finding of it, so this list never holds one that left), and the open ones by id.
  */
-export type FileFindings = Readonly<{ file: string; all: Vec<number>; open: PMap<number> }>;
+export type FileFindings = Readonly<{ all: Vec<number>; open: PMap<number> }>;
 
 export const emptyFindings: Findings = Object.freeze({
   inOrder: emptyVec,
@@ -81,9 +81,8 @@ const refiled = (
 ): PMap<FileFindings> => {
   if (was !== undefined && isOpen(was) === isOpen(now)) return files;
   const key = fileKey(now.file);
-  const entry = get(files, key) ?? { file: now.file, all: emptyVec, open: emptyMap };
+  const entry = get(files, key) ?? { all: emptyVec, open: emptyMap };
   return set(files, key, {
-    file: entry.file,
     all: was === undefined ? push(entry.all, place) : entry.all,
     open: isOpen(now) ? set(entry.open, now.id, place) : remove(entry.open, now.id),
   });
@@ -131,11 +130,11 @@ export const renameFiles = (findings: Findings, capture: RevisionCapturedData): 
   let inOrder = findings.inOrder;
   for (const { entry, file } of moving) {
     const key = fileKey(file);
-    const there = get(files, key) ?? { file, all: emptyVec, open: emptyMap };
+    const there = get(files, key) ?? { all: emptyVec, open: emptyMap };
     const places = toArray(entry.all);
     let open = there.open;
     for (const e of entries(entry.open)) open = set(open, e.key, e.value);
-    files = set(files, key, { file, all: pushAll(there.all, places), open });
+    files = set(files, key, { all: pushAll(there.all, places), open });
     for (const place of places) inOrder = setAt(inOrder, place, { ...(at(inOrder, place) as Finding), file });
   }
   return { ...findings, inOrder, files };

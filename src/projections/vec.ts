@@ -51,7 +51,12 @@ const pushTail = (
 
 /** A vector with `item` appended; `vec` is untouched. */
 export const push = <T>(vec: Vec<T>, item: T): Vec<T> => {
-  if (vec.tail.length < WIDTH) return { ...vec, size: vec.size + 1, tail: [...vec.tail, item] };
+  if (vec.tail.length < WIDTH) {
+    // slice and push, not a spread: the fold appends on nearly every event
+    const tail = vec.tail.slice();
+    tail.push(item);
+    return { size: vec.size + 1, shift: vec.shift, root: vec.root, tail };
+  }
   const overflows = vec.size >>> BITS > 1 << vec.shift;
   const root = overflows
     ? [vec.root, newPath(vec.shift, vec.tail)]
