@@ -4,6 +4,7 @@ import {
   type Candidate,
   contributionRecorded,
   type DomainEvent,
+  decideContribution,
   decideMerge,
   evolve,
   findingId,
@@ -262,5 +263,19 @@ describe('absent reviewers', () => {
     })
       .whenEvent({ ...merge, data: { ...merge.data, result: 'complete' } })
       .rejects('absent-reviewer', /cy: missing/);
+  });
+
+  it('what was handed in for a round that ends without a report is dropped with it, and cannot be offered again', () => {
+    const ada = report(1, 'A', { candidates: [major] });
+    const ended: DomainEvent = {
+      type: 'round.ended',
+      data: { round: 1, result: 'none', reason: 'the build broke' },
+    };
+    const state = accepted([...round1With(policy(), ['ada', [major]]), ended]);
+    expect(state.contributions).toEqual([]);
+    expect(state.absent).toEqual([]);
+    expect(statusOf(state).contributions.reports).toEqual([]);
+    const retried = decideContribution(state, ada, 'ada');
+    expect(E.isLeft(retried) && retried.left.code).toBe('wrong-round');
   });
 });
