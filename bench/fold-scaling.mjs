@@ -143,8 +143,8 @@ export const SCENARIOS = {
       });
     return { events, from: 3 };
   },
-  'rulings (2,000 findings, n ruled)': (n) => {
-    const cands = Array.from({ length: 2000 }, (_, i) => finding(i));
+  'rulings (20,000 findings, n ruled)': (n) => {
+    const cands = Array.from({ length: 20_000 }, (_, i) => finding(i));
     const events = [opened(1), captured(1), recorded(1, cands)];
     for (let i = 0; i < n; i += 1)
       events.push({
@@ -209,10 +209,10 @@ export const runScalingBench = (onEach = () => undefined) => {
     captures: [20_000, 40_000, 80_000],
     'findings (opened, then 4 rounds deciding all)': [2_000, 4_000, 8_000],
     'findings (5 opened a round, each decided twice)': [2_500, 5_000, 10_000],
-    'rounds, 1,000 open findings untouched': [500, 1_000, 2_000],
+    'rounds, 1,000 open findings untouched': [2_000, 4_000, 8_000],
     'rounds, 1,000 open findings, 10 decided each round': [500, 1_000, 2_000],
-    'rounds ended and extensions': [6_000, 12_000, 24_000],
-    'rulings (2,000 findings, n ruled)': [250, 500, 1_000],
+    'rounds ended and extensions': [30_000, 60_000, 120_000],
+    'rulings (20,000 findings, n ruled)': [2_500, 5_000, 10_000],
   };
   return Object.entries(SCENARIOS).map(([name, build]) => {
     const measured = { name, ...measureExponent(build, sizes[name]) };
