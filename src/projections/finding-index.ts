@@ -61,10 +61,13 @@ export const withIdPrefix = (findings: Findings, prefix: string): Finding[] =>
     .sort((a, b) => a - b)
     .map((place) => at(findings.inOrder, place) as Finding);
 
-/** The open findings in `file`: each id, and its place in `inOrder`. */
-export const openIn = (findings: Findings, file: string): Array<Readonly<{ id: string; place: number }>> => {
+/** The open findings in `file`: each id (`key`), and its place in `inOrder` (`value`). */
+export const openIn = (
+  findings: Findings,
+  file: string,
+): ReadonlyArray<Readonly<{ key: string; value: number }>> => {
   const entry = get(findings.files, fileKey(file));
-  return entry === undefined ? [] : entries(entry.open).map((e) => ({ id: e.key, place: e.value }));
+  return entry === undefined ? [] : entries(entry.open);
 };
 
 const counted = (f: Finding | undefined) => ({
@@ -153,7 +156,7 @@ export const findingsInOrder = (state: HoldsFindings): ReadonlyArray<Finding> =>
 /** The open findings in `file` (as the findings name it now, after renames), in the order they opened. */
 export const openFindingsIn = (state: HoldsFindings, file: string): ReadonlyArray<Finding> =>
   openIn(state.findings, file)
-    .map((e) => e.place)
+    .map((e) => e.value)
     .sort((a, b) => a - b)
     .map((place) => at(state.findings.inOrder, place) as Finding);
 

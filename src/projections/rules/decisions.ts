@@ -87,7 +87,7 @@ export const decisionsCoverTouched = (
   // the first undecided one in the order findings opened, as a scan of every finding would name it
   let first: number | undefined;
   for (const file of touched) {
-    for (const { id, place } of openIn(findings, file)) {
+    for (const { key: id, value: place } of openIn(findings, file)) {
       if (!decided.has(id) && (first === undefined || place < first)) first = place;
     }
   }
