@@ -1,6 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
-import { evolve, type FindingStep, historyOf, initialState, roundsOpenOf } from '../src/index.js';
+import {
+  evolve,
+  type FindingStep,
+  findingsInOrder,
+  historyOf,
+  initialState,
+  roundsOpenOf,
+} from '../src/index.js';
 import { reachableRunArb } from '../src/testing.js';
 import { property } from './property.js';
 import { numRuns } from './runs.js';
@@ -15,7 +22,7 @@ const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, Fin
   for (const event of events) {
     const next = evolve(state, event);
     if (E.isLeft(next)) throw new Error(`generated run refused ${event.type}: ${next.left.message}`);
-    const openBefore = Object.values(state.findings).filter((f) => f.status === 'open');
+    const openBefore = findingsInOrder(state).filter((f) => f.status === 'open');
     if (event.type === 'round.recorded' || event.type === 'round.ended') {
       const round = event.data.round;
       const decided = new Map(
@@ -36,7 +43,7 @@ const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, Fin
       for (const d of decided.values())
         if (d.status === 'reopened')
           steps.get(d.id)?.push({ round, how: 'reopened', status: 'open', evidence: d.evidence });
-      for (const id of Object.keys(next.right.findings))
+      for (const id of findingsInOrder(next.right).map((f) => f.id))
         if (!steps.has(id)) steps.set(id, [{ round, how: 'opened', status: 'open' }]);
     }
     if (event.type === 'finding.ruled') {
@@ -53,7 +60,7 @@ describe('a finding history derived, not copied per round', () => {
     'historyOf equals one stored step per ended round, and roundsOpenOf counts its open steps',
     (run) => {
       const reference = storedPerRound([...run.events]);
-      for (const f of Object.values(run.state.findings)) {
+      for (const f of findingsInOrder(run.state)) {
         const history = historyOf(run.state, f);
         expect(history).toEqual(reference.get(f.id));
         expect(roundsOpenOf(run.state, f)).toBe(history.filter((s) => s.status === 'open').length);

@@ -1,13 +1,18 @@
 import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
-import { decide, findingId, isFinal } from '../src/index.js';
+import { decide, findingId, findingOf, findingsInOrder, isFinal } from '../src/index.js';
 import { buildRound, reachableRunArb, roundChoicesArb } from '../src/testing.js';
 import { property } from './property.js';
 import { numRuns } from './runs.js';
 
 const movingRoundArb = reachableRunArb
-  .filter((r) => r.state.run !== null && !isFinal(r.state.status) && Object.keys(r.state.findings).length > 0)
+  .filter(
+    (r) =>
+      r.state.run !== null &&
+      !isFinal(r.state.status) &&
+      findingsInOrder(r.state).map((f) => f.id).length > 0,
+  )
   .chain((run) =>
     fc.tuple(
       fc.constant(run),
@@ -27,11 +32,11 @@ describe('finding identity', () => {
       });
       expect(E.isRight(result)).toBe(true);
       if (E.isLeft(result)) return;
-      const after = result.right.state.findings;
+      const after = result.right.state;
       const renamed = new Map(capture.renames.map((r) => [r.from, r.to]));
       expect(renamed.size).toBe(1);
-      for (const before of Object.values(run.state.findings)) {
-        const now = after[before.id];
+      for (const before of findingsInOrder(run.state)) {
+        const now = findingOf(after, before.id);
         expect(now?.id).toBe(before.id);
         expect(now?.file).toBe(renamed.get(before.file) ?? before.file);
         expect([now?.category, now?.summary, now?.line]).toEqual([

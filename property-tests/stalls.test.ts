@@ -4,6 +4,7 @@ import { describe, expect } from 'vitest';
 import {
   type DomainEvent,
   evolve,
+  findingOf,
   historyOf,
   initialState,
   last,
@@ -44,7 +45,7 @@ const stallsMatchHistory = (events: ReadonlyArray<DomainEvent>): number => {
       const since = last(state.extensions)?.round ?? 0;
       const expected: string[] = [];
       for (const d of event.data.report.decisions) {
-        const finding = state.findings[d.id];
+        const finding = findingOf(state, d.id);
         if (rounds === undefined || finding === undefined || !finding.blocking) continue;
         const history = historyOf(state, finding).filter((s) => s.round > since && s.how !== 'opened');
         const tail = history.slice(-rounds).map((s) => `${s.round} ${s.how} ${s.status}`);

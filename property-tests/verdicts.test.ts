@@ -6,6 +6,7 @@ import {
   decide,
   decideUntrusted,
   evolve,
+  findingsInOrder,
   fold,
   initialState,
   isFinal,
@@ -103,10 +104,15 @@ describe('verdicts', () => {
       if (state.status === 'converged') {
         const person: DomainEvent[] = [
           { type: 'rounds.extended', data: { rounds: 1, why: 'more', by: 'Ada' } },
-          ...Object.keys(state.findings).map(
-            (findingId) =>
-              ({ type: 'finding.ruled', data: { findingId, status: 'fixed', why: 'w', by: 'Ada' } }) as const,
-          ),
+          ...findingsInOrder(state)
+            .map((f) => f.id)
+            .map(
+              (findingId) =>
+                ({
+                  type: 'finding.ruled',
+                  data: { findingId, status: 'fixed', why: 'w', by: 'Ada' },
+                }) as const,
+            ),
         ];
         for (const offer of person) expect(E.isLeft(evolve(state, offer))).toBe(true);
       }

@@ -1,3 +1,4 @@
+import { findingOf } from '../projections/finding-index.js';
 import type { FindingStatus, RunStatus, Suppressed } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { citationOf } from '../projections/views/findings.js';
@@ -44,7 +45,7 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
     seq: appended.appended[appended.appended.length - 1]?.seq ?? null,
     opened,
     openedFindings: opened.flatMap((id) => {
-      const f = state.findings[id];
+      const f = findingOf(state, id);
       return f === undefined
         ? []
         : [{ id, severity: f.severity, citation: citationOf(f), summary: f.summary }];

@@ -4,6 +4,7 @@ import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
 import { noteOf, panelNote } from './notes.js';
 import {
+  type Finding,
   type FindingStatus,
   initialState,
   type Refuted,
@@ -12,7 +13,7 @@ import {
   type RunStatus,
   type Suppressed,
 } from './state.js';
-import { itemsFrom, last } from './vec.js';
+import { at, changedIndexes, itemsFrom, last } from './vec.js';
 
 /** What one event did, for the audit trail: its effect on the run, or why it was refused. */
 export type TrailEntry = Readonly<{
@@ -58,16 +59,17 @@ const effect = (before: RunState, after: RunState): Effect => {
   if (after.findings === before.findings && after.suppressed === before.suppressed) {
     return failure === null && refuted.length === 0 ? NOTHING : { ...NOTHING, refuted, failure };
   }
-  const opened: string[] = [];
+  const was = before.findings.inOrder;
+  const now = after.findings.inOrder;
+  const opened = itemsFrom(now, was.size).map((f) => f.id);
   const changed: Array<{ id: string; from: FindingStatus; to: FindingStatus }> = [];
   const moved: Array<{ id: string; from: string; to: string }> = [];
-  for (const [id, f] of Object.entries(after.findings)) {
-    const was = before.findings[id];
-    if (was === undefined) opened.push(id);
-    else {
-      if (was.status !== f.status) changed.push({ id, from: was.status, to: f.status });
-      if (was.file !== f.file) moved.push({ id, from: was.file, to: f.file });
-    }
+  // only the findings the event replaced, in the order they opened: shared subtrees are not read
+  for (const place of changedIndexes(was, now)) {
+    const from = at(was, place) as Finding;
+    const to = at(now, place) as Finding;
+    if (from.status !== to.status) changed.push({ id: to.id, from: from.status, to: to.status });
+    if (from.file !== to.file) moved.push({ id: to.id, from: from.file, to: to.file });
   }
   return {
     opened,

@@ -13,6 +13,14 @@ export {
   roundEvents,
 } from './decide.js';
 export { evolve } from './evolve.js';
+export {
+  type FileFindings,
+  type Findings,
+  findingOf,
+  findingsInOrder,
+  openBlockingCount,
+  openFindingsIn,
+} from './finding-index.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export { parsePolicy } from './parse-policy.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';

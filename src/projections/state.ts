@@ -7,6 +7,7 @@ import type {
 } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import type { RoundReport } from '../events/report.js';
+import { emptyFindings, type Findings } from './finding-index.js';
 import { emptyVec, type Vec } from './vec.js';
 
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
@@ -202,8 +203,11 @@ export type RunState = Readonly<{
   capture: RevisionCapturedData | null;
   /** the capture the last recorded round reviewed */
   reviewed: RevisionCapturedData | null;
-  /** every finding ever admitted, keyed by id, in the order they opened */
-  findings: Readonly<Record<string, Finding>>;
+  /**
+   * every finding ever admitted, in the order they opened, indexed by id and by file, with the
+   * count of open blocking ones: read it through `findingOf`, `findingsInOrder`, `openFindingsIn`
+   */
+  findings: Findings;
   /** how many findings of each severity were admitted over the run */
   admitted: Readonly<Record<string, number>>;
   suppressed: Vec<Suppressed>;
@@ -225,7 +229,7 @@ export type RunState = Readonly<{
   extensions: Vec<Extension>;
   /** set when a person's ruling, not a round, made the run converge */
   convergedBy: Readonly<{ by: string; why: string }> | null;
-  /** contributions and absences recorded for the round in progress (round + 1) */
+  /** contributions and absences recorded for the round in progress (round + 1); cleared as each round ends */
   contributions: ReadonlyArray<Contribution>;
   absent: ReadonlyArray<Absentee>;
   /** each merged round's reviewers and absentees, in order */
@@ -248,7 +252,7 @@ export const initialState: RunState = Object.freeze({
   round: 0,
   capture: null,
   reviewed: null,
-  findings: Object.freeze({}),
+  findings: emptyFindings,
   admitted: Object.freeze({}),
   suppressed: emptyVec,
   refuted: emptyVec,
@@ -287,4 +291,6 @@ export const maxRoundsOf = (state: RunState): number =>
 // 6: refuted candidates (`refuted`), a finding's verdict
 // 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
 // 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
-export const STATE_SHAPE_VERSION = 8;
+// 9: findings held in a persistent vector with an index by id and by file and the open counts
+//    (`Findings`); contributions and absences cleared when a round ends without a report too
+export const STATE_SHAPE_VERSION = 9;

@@ -1,3 +1,4 @@
+import { findingsInOrder } from '../projections/finding-index.js';
 import type { Finding, FindingStep, RunState, Suppressed } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
 import { type CostReport, costReport, describeCost } from '../projections/views/cost.js';
@@ -84,7 +85,7 @@ export const htmlReport = (history: RunHistory, options: ReportOptions): string 
   const status = statusOf(state);
   const why = explain(state);
   const runId = status.runId ?? '?';
-  const findings = Object.values(state.findings);
+  const findings = findingsInOrder(state);
   const roundsWithFindings = [
     ...new Set([...findings.map((f) => f.openedRound), ...toArray(state.suppressed).map((s) => s.round)]),
   ].sort((a, b) => a - b);

@@ -1,3 +1,4 @@
+import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import type { Finding, FindingStep, RunState } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
 import { findingView } from '../projections/views/findings.js';
@@ -124,7 +125,7 @@ const resultOf = (
     message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
     locations: [locationOf(f)],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
-    baselineState: baselineStateOf(f, before.findings[f.id], round),
+    baselineState: baselineStateOf(f, findingOf(before, f.id), round),
     ...(suppression === null ? {} : { suppressions: [suppression] }),
     properties: {
       findingId: f.id,
@@ -147,7 +148,7 @@ export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
   const { round } = options;
   const state = stateAtRound(history, round);
   const before = stateAtRound(history, round - 1);
-  const findings = Object.values(state.findings);
+  const findings = findingsInOrder(state);
   const categories = [...new Set(findings.map((f) => f.category))].sort();
   const runId = state.run?.runId ?? '?';
   return {

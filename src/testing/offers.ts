@@ -4,6 +4,7 @@ import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
 import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
+import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
 
@@ -103,7 +104,7 @@ export const untouchedOpen = (ctx: Context) => {
   if (!accepting(ctx)) return [];
   const touched = touchedBy(ctx.valid.capture);
   const decided = new Set(ctx.valid.report.decisions.map((d) => d.id));
-  return Object.values(ctx.state.findings).filter(
+  return findingsInOrder(ctx.state).filter(
     (f) => f.status === 'open' && !touched.has(fileAfter(ctx.valid.capture, f.file)) && !decided.has(f.id),
   );
 };
@@ -113,14 +114,13 @@ export const touchedDecisions = (ctx: Context): ReadonlyArray<Decision> => {
   if (!accepting(ctx)) return [];
   const touched = touchedBy(ctx.valid.capture);
   return ctx.valid.report.decisions.filter((d) => {
-    const f = ctx.state.findings[d.id];
+    const f = findingOf(ctx.state, d.id);
     // a reopening is not a decision the round owes: only open findings need one
     return f !== undefined && f.status === 'open' && touched.has(fileAfter(ctx.valid.capture, f.file));
   });
 };
-export const unrenamed = (ctx: Context) =>
-  Object.values(ctx.state.findings).filter((f) => findingId(f) === f.id);
-export const closed = (ctx: Context) => Object.values(ctx.state.findings).filter((f) => f.status !== 'open');
+export const unrenamed = (ctx: Context) => findingsInOrder(ctx.state).filter((f) => findingId(f) === f.id);
+export const closed = (ctx: Context) => findingsInOrder(ctx.state).filter((f) => f.status !== 'open');
 export const nextCapture = (state: RunState): RevisionCapturedData => ({
   round: state.round + 1,
   inputSha: 'x',

@@ -16,6 +16,7 @@ import {
 import { sha256Hex } from '../events/sha256.js';
 import { placeOf } from '../projections/citation.js';
 import { evolve } from '../projections/evolve.js';
+import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { overrun } from '../projections/rules/budget.js';
 import { isFinal, type RunState } from '../projections/state.js';
 import { citationOf } from '../projections/views/findings.js';
@@ -127,7 +128,7 @@ export const buildCapture = (
   inputTag = 'in',
 ): RevisionCapturedData => {
   const round = state.round + 1;
-  const findingFiles = [...new Set(Object.values(state.findings).map((f) => f.file))].sort();
+  const findingFiles = [...new Set(findingsInOrder(state).map((f) => f.file))].sort();
   const renameFrom =
     choices.rename === null || findingFiles.length === 0 ? null : at(findingFiles, choices.rename);
   return {
@@ -176,12 +177,12 @@ export const buildReport = (
       ...(c.reproduce ? { reproduction: { command: `npm test -- ${file}`, expected: 'fails' } } : {}),
     };
     const id = findingId(candidate);
-    if (ids.has(id) || state.findings[id] !== undefined) continue;
+    if (ids.has(id) || findingOf(state, id) !== undefined) continue;
     ids.add(id);
     candidates.push(candidate);
   }
   const decisions: Decision[] = [];
-  for (const f of Object.values(state.findings)) {
+  for (const f of findingsInOrder(state)) {
     if (f.status !== 'open') continue;
     const status = at(choices.statuses, decisions.length);
     if (touched.has(renamed.get(f.file) ?? f.file))
@@ -191,7 +192,7 @@ export const buildReport = (
       decisions.push({ id: f.id, status: allowed, evidence: `round ${round}: ${allowed} without a touch` });
     }
   }
-  const fixed = Object.values(state.findings).filter((f) => f.status === 'fixed');
+  const fixed = findingsInOrder(state).filter((f) => f.status === 'fixed');
   if (choices.reopen !== null && fixed.length > 0) {
     const f = at(fixed, choices.reopen);
     decisions.push({ id: f.id, status: 'reopened', evidence: `round ${round}: the fix did not hold` });

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Policy } from '../events/policy.js';
 import { evolveAll } from '../projections/decide.js';
+import { findingsInOrder } from '../projections/finding-index.js';
 import { initialState, isFinal, type RunState } from '../projections/state.js';
 import { policyArb } from './policies.js';
 import { type RoundChoices, roundChoicesArb, roundEvents } from './rounds.js';
@@ -25,7 +26,7 @@ const personEvents = (state: RunState, choice: PersonChoice): ReadonlyArray<Doma
   if (choice === 'extend')
     return [{ type: 'rounds.extended', data: { rounds: 1, why: 'one more try', by: 'Ada' } }];
   if (choice === 'rule') {
-    return Object.values(state.findings)
+    return findingsInOrder(state)
       .filter((f) => f.status === 'open' && f.blocking)
       .map(
         (f) =>

@@ -6,6 +6,8 @@ import {
   type Decision,
   type Finding,
   findingId,
+  findingOf,
+  findingsInOrder,
   openReview,
   type Policy,
   type RoundReport,
@@ -108,8 +110,8 @@ const finderReport = (
  */
 const heldAs = (state: RunState, corpusId: string): string => {
   const id = clearanceIdOf(corpusId);
-  if (state.findings[id] !== undefined) return id;
-  const into = Object.values(state.findings).find((f) => f.mergedFrom?.some((m) => m.id === id));
+  if (findingOf(state, id) !== undefined) return id;
+  const into = findingsInOrder(state).find((f) => f.mergedFrom?.some((m) => m.id === id));
   if (into === undefined) throw new Error(`${corpusId} is no finding of the run`);
   return into.id;
 };
@@ -221,7 +223,7 @@ const countBySeverity = (findings: ReadonlyArray<Readonly<{ severity: string }>>
   return n;
 };
 
-const openIn = (s: RunState): Finding[] => Object.values(s.findings).filter((f) => f.status === 'open');
+const openIn = (s: RunState): Finding[] => findingsInOrder(s).filter((f) => f.status === 'open');
 
 /** The registrar's ids a clearance finding stands for: its own, and those its merge absorbed. */
 const standsFor = (f: Finding): string[] => [
@@ -266,7 +268,7 @@ describe('issueflow PR #236 from the raw finder and verifier files, as contribut
         .find(({ x }) => x.verdict === 'REFUTED' && findingId(filedIn(raw1).get(x.id) as Key) === r.id);
       expect(r.by).toEqual([ruling?.v]);
       expect(r.evidence).toBe(ruling?.x.note);
-      expect(Object.hasOwn(round1.findings, r.id)).toBe(false);
+      expect(findingOf(round1, r.id)).toBeUndefined();
     }
   });
 
@@ -321,7 +323,7 @@ describe('issueflow PR #236 from the raw finder and verifier files, as contribut
   });
 
   it('round 2: ids are stable: every round-1 finding keeps its id, and the verifiers’ rulings by registrar id reach it', () => {
-    for (const f of held1) expect(round2.findings[f.id]?.openedRound).toBe(1);
+    for (const f of held1) expect(findingOf(round2, f.id)?.openedRound).toBe(1);
     const r2ById = new Map(r2.registered.findings.map((f) => [f.id, f]));
     for (const f of r1.registered.findings) expect(r2ById.get(f.id)?.firstRound).toBe(1);
   });
@@ -333,7 +335,7 @@ describe('issueflow PR #236 from the raw finder and verifier files, as contribut
   });
 
   it('round 2: the same-line rule merges exactly the 9 candidates the issueflow plan merged, into the candidates it kept', () => {
-    const opened2 = Object.values(round2.findings).filter((f) => f.openedRound === 2);
+    const opened2 = findingsInOrder(round2).filter((f) => f.openedRound === 2);
     const planned = new Set(r2.planned.map((p) => p.id));
     const mergedAway = [...filedIn(raw2).entries()]
       .filter(([id]) => !planned.has(id))
@@ -348,12 +350,12 @@ describe('issueflow PR #236 from the raw finder and verifier files, as contribut
     const c23 = filedIn(raw2).get('c-2-3') as Key;
     expect(registeredNew.filter((id) => !opened2.map(corpusIdOf).includes(id))).toEqual([corpusIdOf(c23)]);
     expect(opened2).toHaveLength(registeredNew.length - 1);
-    const linked = round2.findings[clearanceIdOf('f-7ede0eb0')];
+    const linked = findingOf(round2, clearanceIdOf('f-7ede0eb0'));
     expect(linked?.mergedFrom?.map((m) => m.id)).toContain(findingId(c23));
   });
 
   it('round 2: fixed only where no verifier says still open: 8 of the registrar’s 11, each difference explained', () => {
-    const fixed = Object.values(round2.findings).filter((f) => f.status === 'fixed');
+    const fixed = findingsInOrder(round2).filter((f) => f.status === 'fixed');
     const regFixed = r2.registered.transitions.fixed;
     expect(fixed.flatMap(standsFor).every((id) => regFixed.includes(id))).toBe(true);
     const notFixed = regFixed.filter((id) => !fixed.flatMap(standsFor).includes(id));
@@ -362,7 +364,7 @@ describe('issueflow PR #236 from the raw finder and verifier files, as contribut
     expect(notFixed.sort()).toEqual(NOT_FIXED_HERE);
     const stillOpen = new Set(r2.registered.transitions.stillOpen);
     for (const id of notFixed) {
-      const f = round2.findings[heldAs(round1, id)] as Finding;
+      const f = findingOf(round2, heldAs(round1, id)) as Finding;
       expect(f.status).toBe('open');
       if (id === 'f-7ede0eb0') {
         // a verifier ruled it fixed, but finder 2 filed c-2-3 as the same finding: an open voice

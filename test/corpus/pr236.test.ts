@@ -5,6 +5,8 @@ import {
   type Decision,
   type Finding,
   findingId,
+  findingOf,
+  findingsInOrder,
   openBlockingFindings,
   openFindings,
   openReview,
@@ -96,7 +98,7 @@ const round2Report = (runId: string, state: RunState, ruledOn: (f: Finding) => b
     round: 2,
     inputSha: r2.registered.head,
     completed: true,
-    candidates: confirmedCandidates(r2).filter((c) => state.findings[findingId(c)] === undefined),
+    candidates: confirmedCandidates(r2).filter((c) => findingOf(state, findingId(c)) === undefined),
     decisions,
     notExamined: r2.registered.notExamined,
     reviewer: 'issueflow: 4 finders, 8 verifiers',
@@ -135,7 +137,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     expect([r1.filed.size, confirmed.length, distinct.size, majors.length]).toEqual([38, 35, 35, 6]);
 
     const state = recorded.folded.state;
-    expect(Object.keys(state.findings)).toEqual([...distinct]);
+    expect(findingsInOrder(state).map((f) => f.id)).toEqual([...distinct]);
     expect(openBlockingFindings(state).map((f) => f.id)).toEqual(majors.map(findingId));
     expect([state.status, state.round]).toEqual(['open', 1]);
     expect(toArray(state.suppressed)).toEqual([]);
@@ -151,7 +153,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
   it('round 1 against the registrar: the same 35 findings; one severity differs, by a demotion clearance does not make', async () => {
     const dir = await tempDir();
     const { recorded } = await replayRound1(dir, 'pr236');
-    const findings = Object.values(recorded.folded.state.findings);
+    const findings = findingsInOrder(recorded.folded.state);
     const registered = new Map(r1.registered.findings.map((f) => [f.id, f]));
     expect(findings.map(corpusIdOf).sort()).toEqual([...registered.keys()].sort());
     expect(r1.registered.counts.open).toBe(findings.length);
@@ -197,23 +199,23 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     expect(report.candidates).toHaveLength(confirmedCandidates(r2).length); // none repeats a finding
 
     // fixed: exactly the registrar's 11, among them all 5 of its round-1 majors
-    const fixed = Object.values(state.findings).filter((f) => f.status === 'fixed');
+    const fixed = findingsInOrder(state).filter((f) => f.status === 'fixed');
     expect(fixed.map(corpusIdOf).sort()).toEqual([...transitions.fixed].sort());
     const registeredMajors = r1.registered.findings.filter((f) => f.severity === 'major').map((f) => f.id);
     expect(registeredMajors.filter((id) => transitions.fixed.includes(id))).toHaveLength(5);
     const blockingInRound1 = openBlockingFindings(round1);
-    expect(blockingInRound1.filter((f) => state.findings[f.id]?.status === 'fixed')).toHaveLength(5);
+    expect(blockingInRound1.filter((f) => findingOf(state, f.id)?.status === 'fixed')).toHaveLength(5);
 
     // every finding clearance holds has the registrar's status
     const registered = new Map(r2.registered.findings.map((f) => [f.id, f]));
-    const held = Object.values(state.findings).map((f) => [corpusIdOf(f), f.status]);
+    const held = findingsInOrder(state).map((f) => [corpusIdOf(f), f.status]);
     expect(held).toEqual(held.map(([id]) => [id, registered.get(id ?? '')?.status]));
 
     // the registrar also registered the 2 candidates its verifiers only found PLAUSIBLE; this replay
     // offers the CONFIRMED ones only (the seed form), so it holds 2 findings fewer
     // (pr236-contributions.test.ts offers every candidate with its verdict)
     const notHeld = r2.registered.findings
-      .filter((f) => state.findings[findingId(f)] === undefined)
+      .filter((f) => findingOf(state, findingId(f)) === undefined)
       .map(identity);
     expect(notHeld.sort()).toEqual(plausible(r2).sort());
     expect(openFindings(state)).toHaveLength(r2.registered.counts.open - 2);
@@ -237,13 +239,13 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     const dir = await tempDir();
     // the registrar ruled on every round-1 finding: offer each ruling, touched file or not
     const { round1, report, recorded } = await replayRound2(dir, 'pr236-delta', delta, () => true);
-    const untouched = report.decisions.filter((d) => !delta.includes(round1.findings[d.id]?.file ?? ''));
+    const untouched = report.decisions.filter((d) => !delta.includes(findingOf(round1, d.id)?.file ?? ''));
     expect(untouched.length).toBeGreaterThan(0);
     expect(new Set(untouched.map((d) => d.status))).toEqual(new Set(['open']));
 
     // the same verdict as when every file counts as touched
     const other = await replayRound2(await tempDir(), 'pr236', r2.diffFiles, () => true);
-    const statuses = (s: RunState) => Object.values(s.findings).map((f) => [f.id, f.status, f.blocking]);
+    const statuses = (s: RunState) => findingsInOrder(s).map((f) => [f.id, f.status, f.blocking]);
     expect(statuses(recorded.folded.state)).toEqual(statuses(other.recorded.folded.state));
     expect(recorded.folded.state.status).toBe('open');
   });

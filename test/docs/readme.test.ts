@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
+import { findingOf } from '../../src/index.js';
 
 /**
  * The documents' TypeScript examples, run as they are written (importing the sources instead of the
@@ -83,7 +84,7 @@ describe("the documents' TypeScript examples run as written", () => {
       findingId(earlier),
     );
     expect(findingId(earlier).startsWith(example.decisions[0]?.id ?? '-')).toBe(true);
-    expect(verdict.right.state.findings[findingId(earlier)]?.status).toBe('fixed');
+    expect(findingOf(verdict.right.state, findingId(earlier))?.status).toBe('fixed');
   });
 
   it('property testing with clearance/testing', async () => {

@@ -4,9 +4,12 @@ import {
   type Candidate,
   contributionRecorded,
   type DomainEvent,
+  decideContribution,
   decideMerge,
   evolve,
   findingId,
+  findingOf,
+  findingsInOrder,
   fold,
   historyOf,
   type Policy,
@@ -49,8 +52,8 @@ describe('a round from several reviewers', () => {
   it('the same candidate from two reviewers is one finding corroborated by both', () => {
     const state = accepted(round1With(policy(), ['bob', [major]], ['ada', [major]]));
     const after = merged(state).state;
-    const f = after.findings[findingId(major)];
-    expect(Object.keys(after.findings)).toHaveLength(1);
+    const f = findingOf(after, findingId(major));
+    expect(findingsInOrder(after).map((f) => f.id)).toHaveLength(1);
     expect(f?.reviewers).toEqual(['ada', 'bob']);
     expect(f?.mergedFrom).toEqual([]);
     // the panel lists each contribution in the order it was recorded: bob handed in first
@@ -78,8 +81,8 @@ describe('a round from several reviewers', () => {
       .sort((a, b) => (a.reportSha < b.reportSha ? -1 : 1));
     const keptId = findingId(first?.report.candidates[0] as Candidate);
     const other = second?.report.candidates[0] as Candidate;
-    expect(Object.keys(after.findings)).toEqual([keptId]);
-    expect(after.findings[keptId]?.mergedFrom).toEqual([
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([keptId]);
+    expect(findingOf(after, keptId)?.mergedFrom).toEqual([
       {
         id: findingId(other),
         reviewer: second?.expert,
@@ -97,21 +100,27 @@ describe('a round from several reviewers', () => {
     const near = candidate({ line: 13, summary: 'handle not closed on error' });
     const far = candidate({ line: 14, summary: 'another leak' });
     expect(
-      Object.keys(merged(accepted(round1With(policy(), ['ada', [major]], ['bob', [near]]))).state.findings),
+      findingsInOrder(merged(accepted(round1With(policy(), ['ada', [major]], ['bob', [near]]))).state).map(
+        (f) => f.id,
+      ),
     ).toHaveLength(1);
     expect(
-      Object.keys(merged(accepted(round1With(policy(), ['ada', [major]], ['bob', [far]]))).state.findings),
+      findingsInOrder(merged(accepted(round1With(policy(), ['ada', [major]], ['bob', [far]]))).state).map(
+        (f) => f.id,
+      ),
     ).toHaveLength(2);
     const tight = policy({ mergeWithinLines: 0 });
     expect(
-      Object.keys(merged(accepted(round1With(tight, ['ada', [major]], ['bob', [near]]))).state.findings),
+      findingsInOrder(merged(accepted(round1With(tight, ['ada', [major]], ['bob', [near]]))).state).map(
+        (f) => f.id,
+      ),
     ).toHaveLength(2);
   });
 
   it('within one contribution nothing merges, and a duplicated candidate is refused as in a round report', () => {
     const near = candidate({ line: 11, summary: 'handle not closed on error' });
     const after = merged(accepted(round1With(policy(), ['ada', [major, near]]))).state;
-    expect(Object.keys(after.findings)).toHaveLength(2);
+    expect(findingsInOrder(after).map((f) => f.id)).toHaveLength(2);
     given(opened(), captured(1, 'A'))
       .whenEvent(contributionRecorded(report(1, 'A', { candidates: [major, major] }), 'ada'))
       .rejects('duplicate-candidate');
@@ -120,8 +129,8 @@ describe('a round from several reviewers', () => {
   it('a merge never turns a blocking candidate advisory: a later blocking one is kept over an earlier nit', () => {
     const nitThere = candidate({ severity: 'nit', category: 'style', summary: 'naming' });
     const after = merged(accepted(round1With(policy(), ['ada', [nitThere]], ['bob', [major]]))).state;
-    expect(Object.keys(after.findings)).toEqual([findingId(major)]);
-    expect(after.findings[findingId(major)]?.blocking).toBe(true);
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([findingId(major)]);
+    expect(findingOf(after, findingId(major))?.blocking).toBe(true);
     expect(after.status).toBe('open');
   });
 
@@ -154,7 +163,7 @@ describe('a round from several reviewers', () => {
       ['ada', 'fixed'],
       ['bob', 'open'],
     ]);
-    const f = split.findings[findingId(major)];
+    const f = findingOf(split, findingId(major));
     expect(f?.status).toBe('open');
     const step = historyOf(split, f as NonNullable<typeof f>).at(-1);
     expect(step?.evidence).toBe('ada (fixed): ada looked\nbob (open): bob looked');
@@ -205,8 +214,8 @@ describe('a round from several reviewers', () => {
     const { events, state: after } = merged(state);
     expect(events).toEqual([roundRecorded(r)]);
     const plain = accepted([opened(), captured(1, 'A'), roundRecorded(r)]);
-    expect(after.findings[findingId(major)]?.status).toBe(plain.findings[findingId(major)]?.status);
-    expect(after.findings[findingId(major)]?.reviewers).toEqual(['anonymous']);
+    expect(findingOf(after, findingId(major))?.status).toBe(findingOf(plain, findingId(major))?.status);
+    expect(findingOf(after, findingId(major))?.reviewers).toEqual(['anonymous']);
   });
 });
 
@@ -254,5 +263,19 @@ describe('absent reviewers', () => {
     })
       .whenEvent({ ...merge, data: { ...merge.data, result: 'complete' } })
       .rejects('absent-reviewer', /cy: missing/);
+  });
+
+  it('what was handed in for a round that ends without a report is dropped with it, and cannot be offered again', () => {
+    const ada = report(1, 'A', { candidates: [major] });
+    const ended: DomainEvent = {
+      type: 'round.ended',
+      data: { round: 1, result: 'none', reason: 'the build broke' },
+    };
+    const state = accepted([...round1With(policy(), ['ada', [major]]), ended]);
+    expect(state.contributions).toEqual([]);
+    expect(state.absent).toEqual([]);
+    expect(statusOf(state).contributions.reports).toEqual([]);
+    const retried = decideContribution(state, ada, 'ada');
+    expect(E.isLeft(retried) && retried.left.code).toBe('wrong-round');
   });
 });

@@ -4,6 +4,7 @@ import {
   explain,
   type Finding,
   findingId,
+  findingOf,
   fold,
   historyOf,
   mayRunStage,
@@ -194,7 +195,7 @@ describe('results that tell the truth', () => {
       [3, 'none', 'the diff was empty'],
     ]);
     expect(state.status).toBe('blocked');
-    expect(historyOf(state, state.findings[findingId(major)] as Finding).map((h) => h.how)).toEqual([
+    expect(historyOf(state, findingOf(state, findingId(major)) as Finding).map((h) => h.how)).toEqual([
       'opened',
       'carried',
       'carried',
@@ -280,7 +281,7 @@ describe('rulings only a person makes', () => {
       .whenEvent(ruled(findingId(major), 'fixed'))
       .accepts();
     expect(state.status).toBe('blocked');
-    expect(state.findings[findingId(major)]?.status).toBe('fixed');
+    expect(findingOf(state, findingId(major))?.status).toBe('fixed');
   });
 });
 
@@ -300,9 +301,9 @@ describe('the standard preset', () => {
     const state = given(openedWith(PRESETS.standard), captured(1, 'A'))
       .when(report(1, 'A', { candidates: offered }))
       .accepts();
-    expect(offered.map((c) => state.findings[findingId(c)]?.blocking)).toEqual([true, false, false, false]);
+    expect(offered.map((c) => findingOf(state, findingId(c))?.blocking)).toEqual([true, false, false, false]);
     expect(state.status).toBe('open');
-    expect(state.findings[findingId(offered[3] ?? major)]?.principle).toBe('single responsibility');
+    expect(findingOf(state, findingId(offered[3] ?? major))?.principle).toBe('single responsibility');
   });
 });
 

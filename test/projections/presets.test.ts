@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type Finding, findingId, last, PRESETS, roundRecorded, toArray } from '../../src/index.js';
+import {
+  type Finding,
+  findingId,
+  findingOf,
+  findingsInOrder,
+  last,
+  PRESETS,
+  roundRecorded,
+  toArray,
+} from '../../src/index.js';
 import { candidate, captured, decision, opened, recordedResolved, report } from '../support/builders.js';
 import { given } from '../support/given.js';
 
@@ -18,8 +27,8 @@ describe('the issueflow preset', () => {
       .whenCited(report(1, 'A', { candidates: [high, medium] }))
       .accepts();
     expect(state.status).toBe('open');
-    expect(state.findings[findingId(high)]?.blocking).toBe(true);
-    expect(state.findings[findingId(medium)]?.blocking).toBe(false);
+    expect(findingOf(state, findingId(high))?.blocking).toBe(true);
+    expect(findingOf(state, findingId(medium))?.blocking).toBe(false);
     const advisoryOnly = given(issueflow, captured(1, 'A'))
       .whenCited(report(1, 'A', { candidates: [medium, candidate({ severity: 'low', summary: 'typo' })] }))
       .accepts();
@@ -33,7 +42,7 @@ describe('the issueflow preset', () => {
     const state = given(...afterRound1, captured(2, 'B'))
       .whenCited(report(2, 'B', { candidates: late }))
       .accepts();
-    expect(Object.keys(state.findings)).toHaveLength(9);
+    expect(findingsInOrder(state).map((f) => f.id)).toHaveLength(9);
     expect(toArray(state.suppressed)).toEqual([]);
   });
 
@@ -61,12 +70,12 @@ describe('the issueflow preset', () => {
         report(2, 'B', { notExamined, decisions: [decision(high, 'withdrawn', 'misread the guard')] }),
       )
       .accepts();
-    expect(withdrawn.findings[findingId(high)]?.status).toBe('withdrawn');
+    expect(findingOf(withdrawn, findingId(high))?.status).toBe('withdrawn');
     expect(withdrawn.status).toBe('converged');
     const kept = spec
       .whenCited(report(2, 'B', { notExamined, decisions: [decision(high, 'open', 'still there')] }))
       .accepts();
-    expect(last((kept.findings[findingId(high)] as Finding).steps)).toEqual({
+    expect(last((findingOf(kept, findingId(high)) as Finding).steps)).toEqual({
       round: 2,
       how: 'decided',
       status: 'open',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
 import {
   contributionRecorded,
+  findingOf,
   PRESETS,
   REJECTION_CODES,
   REPORT_LIMITS,
@@ -419,7 +420,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
         }),
       );
       const state = accepted.accepts();
-      expect(state.findings[idOf(major)]?.status).toBe('fixed');
+      expect(findingOf(state, idOf(major))?.status).toBe('fixed');
       const event = accepted.result._tag === 'Right' ? accepted.result.right : null;
       const decided = (event as { events: DomainEvent[] } | null)?.events.at(-1);
       expect(decided?.type === 'round.recorded' && decided.data.report.decisions.map((d) => d.id)).toEqual([

@@ -6,6 +6,7 @@ import {
   decideMerge,
   explain,
   feedbackMarkdown,
+  findingOf,
   fold,
   nextStep,
   reproductionsToRun,
@@ -135,9 +136,12 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
         .rejects('reproduction-still-fails', /decisions\[0\]/);
       const open = report(2, 'B', { decisions: [decision(repro, 'open'), decision(plain, 'open')] });
       expect(
-        given(...failing)
-          .when(open)
-          .accepts().findings[REPRO]?.status,
+        findingOf(
+          given(...failing)
+            .when(open)
+            .accepts(),
+          REPRO,
+        )?.status,
       ).toBe('open');
     });
 
@@ -149,7 +153,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
       )
         .when(report(2, 'C', { decisions: [decision(repro, 'fixed'), decision(plain, 'open')] }))
         .accepts();
-      expect(state.findings[REPRO]?.status).toBe('fixed');
+      expect(findingOf(state, REPRO)?.status).toBe('fixed');
     });
 
     it('is refused in a reviewer’s contribution', () => {

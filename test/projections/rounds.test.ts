@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type Finding, findingId, fold, historyOf, openFindings, roundRecorded } from '../../src/index.js';
+import {
+  type Finding,
+  findingId,
+  findingOf,
+  findingsInOrder,
+  fold,
+  historyOf,
+  openFindings,
+  roundRecorded,
+} from '../../src/index.js';
 import { candidate, captured, decision, nit, opened, report } from '../support/builders.js';
 import { given } from '../support/given.js';
 
@@ -22,7 +31,7 @@ describe('a review loop under the default policy', () => {
       .when(report(2, 'B', { decisions: [decision(major, 'fixed', 'closed in finally, line 42')] }))
       .accepts();
     expect(state.status).toBe('converged');
-    expect(state.findings[findingId(major)]?.status).toBe('fixed');
+    expect(findingOf(state, findingId(major))?.status).toBe('fixed');
   });
 
   it('an untouched open finding stays open through 4 rounds, ends blocked, and a 5th round is refused', () => {
@@ -41,7 +50,7 @@ describe('a review loop under the default policy', () => {
     const { state } = fold(events);
     expect(state.status).toBe('blocked');
     expect(state.round).toBe(4);
-    const finding = state.findings[findingId(major)];
+    const finding = findingOf(state, findingId(major));
     expect(finding?.status).toBe('open');
     expect(historyOf(state, finding as Finding).map((h) => h.how)).toEqual([
       'opened',
@@ -87,7 +96,7 @@ describe('a review loop under the default policy', () => {
       roundRecorded(report(2, 'B', { candidates: [nit(7)] })),
     ];
     const { state, trail } = fold(events);
-    expect(state.findings[findingId(nit(7))]).toBeUndefined();
+    expect(findingOf(state, findingId(nit(7)))).toBeUndefined();
     expect(state.status).toBe('open');
     const last = trail.at(-1);
     expect(last?.rejection).toBeNull();
@@ -113,7 +122,7 @@ describe('a review loop under the default policy', () => {
       captured(1, 'A'),
       roundRecorded(report(1, 'A', { candidates: nits })),
     ]);
-    expect(Object.keys(state.findings)).toEqual(nits.slice(0, 5).map(findingId));
+    expect(findingsInOrder(state).map((f) => f.id)).toEqual(nits.slice(0, 5).map(findingId));
     expect(trail.at(-1)?.suppressed.map((s) => [s.id, s.reason])).toEqual([
       [findingId(nits[5] ?? nit(6)), 'cap'],
     ]);
@@ -127,7 +136,7 @@ describe('a review loop under the default policy', () => {
     const state = spec
       .when(report(2, 'B', { decisions: [decision(major, 'open', 'still leaks after the move')] }))
       .accepts();
-    const moved = state.findings[findingId(major)];
+    const moved = findingOf(state, findingId(major));
     expect(moved?.file).toBe('src/service/index.js');
     expect(moved?.id).toBe(findingId(major));
     expect(state.status).toBe('open');
@@ -152,7 +161,7 @@ describe('a review loop under the default policy', () => {
     const state = given(opened(), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [cited] }))
       .accepts();
-    const finding = state.findings[findingId(cited)];
+    const finding = findingOf(state, findingId(cited));
     expect(finding).toMatchObject({ line: null, section: 'Install' });
   });
 
@@ -173,6 +182,6 @@ describe('a review loop under the default policy', () => {
       .when(report(2, 'B', { decisions: [decision(major, 'withdrawn', 'not reachable: guarded by caller')] }))
       .accepts();
     expect(state.status).toBe('converged');
-    expect(state.findings[findingId(major)]?.status).toBe('withdrawn');
+    expect(findingOf(state, findingId(major))?.status).toBe('withdrawn');
   });
 });

@@ -7,6 +7,7 @@ import {
   explain,
   feedbackMarkdown,
   findingId,
+  findingOf,
   fold,
   historyOf,
   mergeContributions,
@@ -140,7 +141,7 @@ describe('stalls caught before the cap (policy stallRounds)', () => {
     ];
     const once = accepted(events);
     expect(once.status).toBe('open');
-    expect(once.findings[LEAK]?.status).toBe('open');
+    expect(findingOf(once, LEAK)?.status).toBe('open');
     expect(statusOf(once).findings.find((f) => f.id === LEAK)?.reopened).toBe(1);
     const twice = given(...events, ...round(4, 'fixed'), captured(5, 'in5', { touched: [leak.file] }))
       .when(
@@ -149,7 +150,7 @@ describe('stalls caught before the cap (policy stallRounds)', () => {
       .accepts();
     expect(twice.status).toBe('blocked');
     expect(twice.stall).toEqual({ round: 5, findings: [{ id: LEAK, why: 'reopened-twice' }] });
-    const leakNow = twice.findings[LEAK];
+    const leakNow = findingOf(twice, LEAK);
     if (leakNow === undefined) throw new Error('no leak');
     // the reopenings stay in the finding's history, each with its evidence
     expect(historyOf(twice, leakNow).map((s) => `${s.round}:${s.how}:${s.status}`)).toEqual([
@@ -232,7 +233,7 @@ describe('reopening a fixed finding, on the record', () => {
         report(3, 'in3', { decisions: [decision(candidate(), 'reopened', 'the abort path leaks again')] }),
       )
       .accepts();
-    const f = after.findings[findingId(candidate())];
+    const f = findingOf(after, findingId(candidate()));
     expect(f?.status).toBe('open');
     expect(f?.openedRound).toBe(1);
     expect(after.status).toBe('open');
@@ -265,7 +266,7 @@ describe('reopening a fixed finding, on the record', () => {
     ]);
     const d = decideMerge(state, []);
     if (E.isLeft(d)) throw new Error(d.left.message);
-    expect(d.right.state.findings[findingId(candidate())]?.status).toBe('open');
+    expect(findingOf(d.right.state, findingId(candidate()))?.status).toBe('open');
     // the merge is total: were a reopening and a fix ever outvoting each other, the reopening wins
     const vote = (expert: string, status: 'fixed' | 'reopened' | 'open') => {
       const r = report(3, 'in3', { decisions: [decision(candidate(), status, `${expert} says ${status}`)] });

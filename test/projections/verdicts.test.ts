@@ -6,6 +6,8 @@ import {
   type DomainEvent,
   decideMerge,
   findingId,
+  findingOf,
+  findingsInOrder,
   fold,
   type Policy,
   PRESETS,
@@ -80,7 +82,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     const after = given(opened(), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [refuted], reviewer: 'ada' }))
       .accepts();
-    expect(after.findings).toEqual({});
+    expect(findingsInOrder(after)).toEqual([]);
     // it blocks nothing: the round converges
     expect(after.status).toBe('converged');
     expect(toArray(after.refuted)).toEqual([
@@ -97,7 +99,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     const after = given(opened(policy()), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [offered()] }))
       .accepts();
-    expect(after.findings[findingId(offered())]).toMatchObject({ blocking: true, verdict: 'plausible' });
+    expect(findingOf(after, findingId(offered()))).toMatchObject({ blocking: true, verdict: 'plausible' });
   });
 
   it('plausible: "advisory" never blocks; a confirmed verdict still does', () => {
@@ -105,8 +107,8 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     const after = given(opened(policy({ plausible: 'advisory' })), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [offered(), confirmed] }))
       .accepts();
-    expect(after.findings[findingId(offered())]?.blocking).toBe(false);
-    expect(after.findings[findingId(confirmed)]?.blocking).toBe(true);
+    expect(findingOf(after, findingId(offered()))?.blocking).toBe(false);
+    expect(findingOf(after, findingId(confirmed))?.blocking).toBe(true);
   });
 
   it('plausible: "advisory-outside-fix" blocks in round 1, and from round 2 only in a file the fix touched', () => {
@@ -114,7 +116,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     const r1 = given(opened(p), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [offered()] }))
       .accepts();
-    expect(r1.findings[findingId(offered())]?.blocking).toBe(true);
+    expect(findingOf(r1, findingId(offered()))?.blocking).toBe(true);
     const inFix = offered({ line: 30, summary: 'second leak' });
     const outside = offered({ file: 'src/other.js', summary: 'unrelated' });
     const held = candidate({ file: 'src/held.js', summary: 'keeps the run open' });
@@ -126,8 +128,8 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     )
       .when(report(2, 'B', { candidates: [inFix, outside] }))
       .accepts();
-    expect(r2.findings[findingId(inFix)]?.blocking).toBe(true);
-    expect(r2.findings[findingId(outside)]?.blocking).toBe(false);
+    expect(findingOf(r2, findingId(inFix))?.blocking).toBe(true);
+    expect(findingOf(r2, findingId(outside))?.blocking).toBe(false);
   });
 
   it('introducedByDiff: false takes the policy’s non-blocking pre-existing severity', () => {
@@ -135,12 +137,12 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     const after = given(opened(policy()), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [old] }))
       .accepts();
-    expect(after.findings[findingId(old)]).toMatchObject({ severity: 'pre-existing', blocking: false });
+    expect(findingOf(after, findingId(old))).toMatchObject({ severity: 'pre-existing', blocking: false });
     // a policy with no pre-existing severity re-grades nothing: the candidate keeps its severity
     const kept = given(opened(PRESETS.default), captured(1, 'A'))
       .when(report(1, 'A', { candidates: [old] }))
       .accepts();
-    expect(kept.findings[findingId(old)]).toMatchObject({ severity: 'major', blocking: true });
+    expect(findingOf(kept, findingId(old))).toMatchObject({ severity: 'major', blocking: true });
   });
 
   it('a policy whose preExistingSeverity blocks, or is unknown, is refused', () => {
@@ -162,7 +164,7 @@ describe('a verifier rules on other contributions’ candidates', () => {
       verified(policy(), [leak, race], [ruling(race, { verdict: 'refuted', evidence: 'a lock guards it' })]),
     );
     const after = closeByMerge(state).state;
-    expect(Object.keys(after.findings)).toEqual([findingId(leak)]);
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([findingId(leak)]);
     expect(toArray(after.refuted)).toEqual([
       expect.objectContaining({ id: findingId(race), by: ['verifier'], evidence: 'a lock guards it' }),
     ]);
@@ -189,12 +191,12 @@ describe('a verifier rules on other contributions’ candidates', () => {
       ),
     );
     const after = closeByMerge(state).state;
-    expect(after.findings[findingId(leak)]).toMatchObject({
+    expect(findingOf(after, findingId(leak))).toMatchObject({
       severity: 'major',
       blocking: true,
       verdict: 'confirmed',
     });
-    expect(after.findings[findingId(race)]).toMatchObject({ severity: 'pre-existing', blocking: false });
+    expect(findingOf(after, findingId(race))).toMatchObject({ severity: 'pre-existing', blocking: false });
   });
 
   it('of several rulings the strongest wins: one verifier confirming keeps a finding another refuted', () => {
@@ -206,7 +208,7 @@ describe('a verifier rules on other contributions’ candidates', () => {
       ),
     ]);
     const after = closeByMerge(state).state;
-    expect(after.findings[findingId(race)]?.blocking).toBe(true);
+    expect(findingOf(after, findingId(race))?.blocking).toBe(true);
     expect(toArray(after.refuted)).toEqual([]);
   });
 
@@ -217,9 +219,9 @@ describe('a verifier rules on other contributions’ candidates', () => {
       contributionRecorded(report(1, 'A', { candidates: [dup] }), 'finder-2'),
     ]);
     const after = closeByMerge(state).state;
-    expect(Object.keys(after.findings)).toEqual([findingId(leak)]);
-    expect(after.findings[findingId(leak)]).toMatchObject({ severity: 'nit', verdict: 'confirmed' });
-    expect(after.findings[findingId(leak)]?.mergedFrom?.map((m) => m.id)).toEqual([findingId(dup)]);
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([findingId(leak)]);
+    expect(findingOf(after, findingId(leak))).toMatchObject({ severity: 'nit', verdict: 'confirmed' });
+    expect(findingOf(after, findingId(leak))?.mergedFrom?.map((m) => m.id)).toEqual([findingId(dup)]);
   });
 
   it('but a merge never loses a blocking candidate: an unverified major at the line is kept over a verified nit', () => {
@@ -229,8 +231,8 @@ describe('a verifier rules on other contributions’ candidates', () => {
       contributionRecorded(report(1, 'A', { candidates: [dup] }), 'finder-2'),
     ]);
     const after = closeByMerge(state).state;
-    expect(Object.keys(after.findings)).toEqual([findingId(dup)]);
-    expect(after.findings[findingId(dup)]).toMatchObject({ blocking: true, verdict: 'plausible' });
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([findingId(dup)]);
+    expect(findingOf(after, findingId(dup))).toMatchObject({ blocking: true, verdict: 'plausible' });
   });
 
   it('a refuted candidate never absorbs a live one at its line: the live one stays a finding', () => {
@@ -240,7 +242,7 @@ describe('a verifier rules on other contributions’ candidates', () => {
       contributionRecorded(report(1, 'A', { candidates: [dup] }), 'finder-2'),
     ]);
     const after = closeByMerge(state).state;
-    expect(Object.keys(after.findings)).toEqual([findingId(dup)]);
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([findingId(dup)]);
     expect(toArray(after.refuted).map((r) => r.id)).toEqual([findingId(leak)]);
   });
 
@@ -250,7 +252,7 @@ describe('a verifier rules on other contributions’ candidates', () => {
     given(...verified(policy(), [race], [ruling(race, { verdict: 'refuted' })]))
       .whenEvent(roundRecorded(unrefuted))
       .rejects('merge-mismatch');
-    expect(closeByMerge(state).state.findings).toEqual({});
+    expect(findingsInOrder(closeByMerge(state).state)).toEqual([]);
   });
 
   it('a ruling must name a candidate handed in for the round, grade with a known severity and give evidence', () => {
@@ -307,11 +309,11 @@ describe('sameAs links a candidate to an existing finding instead of opening one
         }),
       )
       .accepts();
-    expect(Object.keys(after.findings)).toEqual([id, findingId(held)]);
-    expect(after.findings[id]?.mergedFrom).toEqual([
+    expect(findingsInOrder(after).map((f) => f.id)).toEqual([id, findingId(held)]);
+    expect(findingOf(after, id)?.mergedFrom).toEqual([
       { id: findingId(again), reviewer: 'bob', file: again.file, line: again.line, category: again.category },
     ]);
-    expect(after.findings[id]?.reviewers).toEqual(['bob']);
+    expect(findingOf(after, id)?.reviewers).toEqual(['bob']);
   });
 
   it('to a finding this round decides fixed, to a closed finding, or to no finding, is refused', () => {
@@ -341,7 +343,7 @@ describe('sameAs links a candidate to an existing finding instead of opening one
     ])
       state = fold([e], { state, trail: [] }).state;
     const after = closeByMerge(state).state;
-    expect(after.findings[id]?.status).toBe('open');
-    expect(after.findings[id]?.reviewers).toEqual(['bob']);
+    expect(findingOf(after, id)?.status).toBe('open');
+    expect(findingOf(after, id)?.reviewers).toEqual(['bob']);
   });
 });

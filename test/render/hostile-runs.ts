@@ -4,6 +4,7 @@ import {
   contributionRecorded,
   type DomainEvent,
   decideMerge,
+  findingsInOrder,
   fold,
   PRESETS,
   type RunState,
@@ -73,7 +74,7 @@ export const blockedRun = (h: string): DomainEvent[] => {
   const merge = decideMerge(accepted(start), [{ expert: `${h} absent`, reason: 'missing', detail: h }]);
   if (E.isLeft(merge)) throw new Error(`merge refused: ${merge.left.message}`);
   const round1 = [...start, ...merge.right.events];
-  const findings = Object.values(merge.right.state.findings);
+  const findings = findingsInOrder(merge.right.state);
   const leakId = findings.find((f) => f.file === leak.file && f.line === leak.line)?.id as string;
   const otherId = findings.find((f) => f.file === other.file)?.id as string;
   return [
@@ -100,7 +101,7 @@ export const convergedRun = (h: string): DomainEvent[] => {
     captured(1, 'A'),
     roundRecorded(report(1, 'A', { candidates: [only] })),
   ];
-  const id = Object.keys(accepted(round1).findings)[0] as string;
+  const id = findingsInOrder(accepted(round1)).map((f) => f.id)[0] as string;
   return [...round1, ruled(id, 'withdrawn', h, h)];
 };
 

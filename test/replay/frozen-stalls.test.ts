@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { explain, fold, historyOf, type RunState, statusOf, toArray } from '../../src/index.js';
+import { explain, findingOf, fold, historyOf, type RunState, statusOf, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
 
 /**
@@ -26,7 +26,7 @@ describe('frozen v5 logs: reopening and stalls', () => {
     const state = folded('v5-reopened-twice');
     expect(state.status).toBe('blocked');
     expect(state.stall).toEqual({ round: 5, findings: [{ id: LEAK, why: 'reopened-twice' }] });
-    const leak = state.findings[LEAK];
+    const leak = findingOf(state, LEAK);
     if (leak === undefined) throw new Error('no leak finding');
     expect(historyOf(state, leak).map((s) => `${s.round} ${s.how} ${s.status}`)).toEqual([
       '1 opened open',

@@ -1,4 +1,4 @@
-import { canonicalJson, maxRoundsOf, type RunState, toArray } from '../../src/index.js';
+import { canonicalJson, findingsInOrder, maxRoundsOf, type RunState, toArray } from '../../src/index.js';
 
 /**
  * The verdict of a run, in a shape that never changes: what a frozen log must still fold to, byte
@@ -10,7 +10,7 @@ export const verdictOf = (state: RunState): string =>
     round: state.round,
     reviewedInputSha: state.reviewed?.inputSha ?? null,
     capturedInputSha: state.capture?.inputSha ?? null,
-    findings: Object.values(state.findings).map((f) => ({
+    findings: findingsInOrder(state).map((f) => ({
       id: f.id,
       file: f.file,
       line: f.line,

@@ -3,6 +3,7 @@ import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Candidate } from '../../events/report.js';
+import { lookUp } from '../finding-index.js';
 import type { RunState } from '../state.js';
 import { fail, isBlank, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
@@ -113,7 +114,7 @@ export const identifyCandidates = (
       const linked = linkedFinding(state, candidate.sameAs, index);
       if (E.isLeft(linked)) return linked;
     }
-    const existing = candidate.sameAs === undefined ? state.findings[id] : undefined;
+    const existing = candidate.sameAs === undefined ? lookUp(state.findings, id) : undefined;
     if (existing !== undefined) {
       return fail(
         'existing-finding',

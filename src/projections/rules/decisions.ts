@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Policy } from '../../events/policy.js';
 import type { Decision } from '../../events/report.js';
+import { type Findings, openIn } from '../finding-index.js';
 import type { Finding } from '../state.js';
+import { at } from '../vec.js';
 import { type Check, fail, isBlank, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
 
@@ -35,12 +37,13 @@ export const decisionFitsFinding = (d: Decision, finding: Finding, i: number): C
  * Findings in untouched files carry forward, and a decision on one is refused unless the policy
  * allows that status there (issueflow: `open` or `withdrawn`, never `fixed`). A `reopened`
  * decision on a fixed finding is allowed wherever its file is: a fix can be undone from elsewhere.
+ * Only the open findings of the touched files are read (the index by file), never every finding.
  */
 export const decisionsCoverTouched = (
   round: number,
   policy: Policy,
-  findings: Readonly<Record<string, Finding>>,
-  touched: (finding: Finding) => boolean,
+  findings: Findings,
+  touched: ReadonlySet<string>,
   decisions: ReadonlyArray<Decision>,
 ): Check => {
   const decided = new Map<string, number>();
@@ -67,7 +70,11 @@ export const decisionsCoverTouched = (
         at('evidence'),
       );
     }
-    if (d.status !== 'reopened' && !touched(finding) && !policy.untouchedDecisions.includes(d.status)) {
+    if (
+      d.status !== 'reopened' &&
+      !touched.has(finding.file) &&
+      !policy.untouchedDecisions.includes(d.status)
+    ) {
       const allowed =
         policy.untouchedDecisions.length === 0 ? 'none' : policy.untouchedDecisions.join(' or ');
       return fail(
@@ -77,14 +84,18 @@ export const decisionsCoverTouched = (
       );
     }
   }
-  for (const finding of Object.values(findings)) {
-    if (finding.status === 'open' && touched(finding) && !decided.has(finding.id)) {
-      return fail(
-        'missing-decision',
-        `round ${round} report has no decision for finding ${shortId(finding.id)} (${finding.file}): every open finding in a touched file needs one`,
-        ['decisions'],
-      );
+  // the first undecided one in the order findings opened, as a scan of every finding would name it
+  let first: number | undefined;
+  for (const file of touched) {
+    for (const { key: id, value: place } of openIn(findings, file)) {
+      if (!decided.has(id) && (first === undefined || place < first)) first = place;
     }
   }
-  return ok;
+  if (first === undefined) return ok;
+  const missing = at(findings.inOrder, first) as Finding;
+  return fail(
+    'missing-decision',
+    `round ${round} report has no decision for finding ${shortId(missing.id)} (${missing.file}): every open finding in a touched file needs one`,
+    ['decisions'],
+  );
 };

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Path, Rejection } from '../../events/rejection.js';
 import { citationOf } from '../citation.js';
+import { allInOrder, type Findings, lookUp, withIdPrefix } from '../finding-index.js';
 import type { Finding } from '../state.js';
 import { fail, shortId } from './check.js';
 
@@ -14,22 +15,22 @@ export const MIN_ID_PREFIX = 8;
 
 const HEX_PREFIX = new RegExp(`^[0-9a-f]{${MIN_ID_PREFIX},64}$`);
 
-/** The ids a typed reference could mean: itself when it is one, else every id it begins. */
-export const findingsNamed = (
-  findings: Readonly<Record<string, Finding>>,
-  ref: string,
-): ReadonlyArray<string> => {
-  if (Object.hasOwn(findings, ref)) return [ref];
+/**
+ * The ids a typed reference could mean: itself when it is one, else every id it begins, in the
+ * order they opened (a walk down the id index, not a scan).
+ */
+export const findingsNamed = (findings: Findings, ref: string): ReadonlyArray<string> => {
+  if (lookUp(findings, ref) !== undefined) return [ref];
   const prefix = ref.toLowerCase();
   if (!HEX_PREFIX.test(prefix)) return [];
-  return Object.keys(findings).filter((id) => id.startsWith(prefix));
+  return withIdPrefix(findings, prefix).map((f) => f.id);
 };
 
 /**
  * `decide`'s part: a reference that names exactly one finding becomes its full id; anything else
  * is left as typed, for the rule below to refuse with the reason.
  */
-export const resolveFindingRef = (findings: Readonly<Record<string, Finding>>, ref: string): string => {
+export const resolveFindingRef = (findings: Findings, ref: string): string => {
   const named = findingsNamed(findings, ref);
   return named.length === 1 ? (named[0] as string) : ref;
 };
@@ -50,16 +51,17 @@ const listed = (items: ReadonlyArray<ReturnType<typeof described>>): string =>
  * findings the author could have meant.
  */
 export const namedFinding = (
-  findings: Readonly<Record<string, Finding>>,
+  findings: Findings,
   ref: string,
   where: string,
   path: Path,
 ): E.Either<Rejection, Finding> => {
-  if (Object.hasOwn(findings, ref)) return E.right(findings[ref] as Finding);
+  const found = lookUp(findings, ref);
+  if (found !== undefined) return E.right(found);
   const named = findingsNamed(findings, ref);
   const shown = JSON.stringify(ref.length > 80 ? `${ref.slice(0, 80)}…` : ref);
   if (named.length > 1) {
-    const matches = named.map((id) => described(findings[id] as Finding));
+    const matches = named.map((id) => described(lookUp(findings, id) as Finding));
     return fail(
       'ambiguous-id',
       `${where} ${shown} begins ${named.length} finding ids: ${listed(matches)}. Give more characters of the one you mean`,
@@ -74,7 +76,8 @@ export const namedFinding = (
       path,
     );
   }
-  const open = Object.values(findings)
+  // only a refusal lists them: the scan is the price of a helpful message, never of a round
+  const open = allInOrder(findings)
     .filter((f) => f.status === 'open')
     .map(described);
   const form = `a finding id is its 64 hex characters or a unique prefix of at least ${MIN_ID_PREFIX}`;

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../events/canonical-json.js';
 import type { DomainEvent } from '../../events/event.js';
 import type { RunState } from '../state.js';
-import { toArray } from '../vec.js';
+import { at } from '../vec.js';
 import { rerunsOn } from './reproductions.js';
 
 /**
@@ -22,10 +22,11 @@ import { rerunsOn } from './reproductions.js';
  */
 export const alreadyRecorded = (state: RunState, event: DomainEvent): boolean => {
   switch (event.type) {
-    case 'round.recorded':
-      return toArray(state.outcomes).some(
-        (o) => o.round === event.data.round && o.reportSha === event.data.reportSha,
-      );
+    case 'round.recorded': {
+      // rounds end once each, in order: round r's outcome is the r-th
+      const outcome = at(state.outcomes, event.data.round - 1);
+      return outcome?.round === event.data.round && outcome.reportSha === event.data.reportSha;
+    }
     case 'contribution.recorded':
       return state.contributions.some(
         (c) =>

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Rejection } from '../../events/rejection.js';
 import { placeOf } from '../citation.js';
+import { type Findings, lookUp, putFinding } from '../finding-index.js';
 import type { Finding, Refuted } from '../state.js';
 import type { Identified } from './candidates.js';
 import { fail } from './check.js';
@@ -40,18 +41,17 @@ export const refutedIn = (
  * it in `mergedFrom` with its reviewer (and the reviewer among its `reviewers`).
  */
 export const linkCorroborations = (
-  findings: Readonly<Record<string, Finding>>,
+  findings: Findings,
   linked: ReadonlyArray<Identified>,
   merge: Merge | null,
   reviewer: string,
-): Readonly<Record<string, Finding>> => {
-  if (linked.length === 0) return findings;
-  const next: Record<string, Finding> = { ...findings };
+): Findings => {
+  let next = findings;
   for (const { candidate: c, id } of linked) {
-    const target = next[c.sameAs as string] as Finding;
+    const target = lookUp(next, c.sameAs as string) as Finding;
     const by = merge?.provenance[id]?.reviewers ?? [reviewer];
     const absorbed = merge?.provenance[id]?.mergedFrom ?? [];
-    next[target.id] = {
+    next = putFinding(next, {
       ...target,
       reviewers: [...new Set([...(target.reviewers ?? []), ...by])].sort(),
       mergedFrom: [
@@ -59,18 +59,18 @@ export const linkCorroborations = (
         { id, reviewer: by.join(', '), file: c.file, line: c.line ?? null, category: c.category },
         ...absorbed,
       ],
-    };
+    });
   }
   return next;
 };
 
 /** A candidate cannot say a finding is still there while the same round decides it fixed or withdrawn. */
 export const linkedStayOpen = (
-  findings: Readonly<Record<string, Finding>>,
+  findings: Findings,
   linked: ReadonlyArray<Identified>,
 ): E.Either<Rejection, void> => {
   for (const { candidate: c, index } of linked) {
-    const f = findings[c.sameAs as string] as Finding;
+    const f = lookUp(findings, c.sameAs as string) as Finding;
     if (f.status !== 'open') {
       return fail(
         'closed-finding',

@@ -25,16 +25,17 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
   // every open finding carries forward through it: derived from `outcomes` (views/history.ts), not copied
-  const findings = state.findings;
   return E.right({
     ...state,
-    status: deriveStatus(maxRoundsOf(state), round, findings, result),
+    status: deriveStatus(maxRoundsOf(state), round, state.findings, result),
     round,
     capture: null,
-    findings,
     failedAttempts: 0,
     lastFailure: null,
     stages: NO_STAGES,
     outcomes: push(state.outcomes, { round, result, reason }),
+    // what was handed in for this round can never close it now
+    contributions: [],
+    absent: [],
   });
 };

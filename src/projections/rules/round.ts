@@ -4,6 +4,7 @@ import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../eve
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
+import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
 import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type RunState } from '../state.js';
 import { push, pushAll } from '../vec.js';
 import { admitCandidates } from './admission.js';
@@ -23,46 +24,28 @@ import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
 
-/** A captured rename moves a finding's `file`; its id is the one it was born with. */
-const applyRenames = (
-  findings: Readonly<Record<string, Finding>>,
-  capture: RevisionCapturedData,
-): Readonly<Record<string, Finding>> => {
-  if (capture.renames.length === 0) return findings;
-  const to = new Map(capture.renames.map((r) => [r.from, r.to]));
-  const moved: Record<string, Finding> = {};
-  for (const [id, f] of Object.entries(findings)) {
-    const file = to.get(f.file);
-    moved[id] = file === undefined ? f : { ...f, file };
-  }
-  return moved;
-};
-
 /** A file is touched when the capture lists it or renamed a file to it. */
-const touchedBy = (capture: RevisionCapturedData): ((file: string) => boolean) => {
-  const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
-  return (file) => touched.has(file);
-};
+const touchedBy = (capture: RevisionCapturedData): ReadonlySet<string> =>
+  new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
 
+/** Only the findings this round decides or opens change; the rest carry forward by derivation. */
 const applyDecisions = (
   round: number,
-  findings: Readonly<Record<string, Finding>>,
+  findings: Findings,
   decisions: ReadonlyArray<Decision>,
   opened: ReadonlyArray<Finding>,
-): Readonly<Record<string, Finding>> => {
-  // only the findings this round decides or opens change; the rest carry forward by derivation
-  if (decisions.length === 0 && opened.length === 0) return findings;
-  const next: Record<string, Finding> = { ...findings };
+): Findings => {
+  let next = findings;
   for (const d of decisions) {
-    const f = next[d.id] as Finding;
+    const f = lookUp(next, d.id) as Finding;
     // a reopened finding is open again under its own id; the step keeps how it came back
     const step =
       d.status === 'reopened'
         ? ({ round, how: 'reopened', status: 'open', evidence: d.evidence } as const)
         : ({ round, how: 'decided', status: d.status, evidence: d.evidence } as const);
-    next[d.id] = { ...f, status: step.status, steps: push(f.steps, step) };
+    next = putFinding(next, { ...f, status: step.status, steps: push(f.steps, step) });
   }
-  for (const f of opened) next[f.id] = f;
+  for (const f of opened) next = putFinding(next, f);
   return next;
 };
 
@@ -184,14 +167,9 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(policy, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
-  const moved = applyRenames(state.findings, capture.right);
-  const decided = decisionsCoverTouched(
-    round,
-    policy,
-    moved,
-    (f) => touchedBy(capture.right)(f.file),
-    report.decisions,
-  );
+  const moved = renameFiles(state.findings, capture.right);
+  const touched = touchedBy(capture.right);
+  const decided = decisionsCoverTouched(round, policy, moved, touched, report.decisions);
   if (E.isLeft(decided)) return decided;
   const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
   if (E.isLeft(reproduced)) return reproduced;
@@ -199,7 +177,6 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   if (E.isLeft(scoped)) return scoped;
   const merge = panel.right.merge;
   const reviewer = report.reviewer ?? ANONYMOUS;
-  const touched = touchedBy(capture.right);
   const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
   const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
   const admission = admitCandidates(
@@ -209,7 +186,7 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     offered
       .filter(({ candidate: c }) => c.sameAs === undefined)
       .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
-    (c) => plausibleIsAdvisory(policy, round, c, touched),
+    (c) => plausibleIsAdvisory(policy, round, c, (file) => touched.has(file)),
   );
   const decidedFindings = applyDecisions(
     round,

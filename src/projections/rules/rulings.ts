@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { FindingRuled, RoundsExtended } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { checkRulingSignature } from '../../events/ruling-signature.js';
+import { putFinding } from '../finding-index.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { last, push } from '../vec.js';
 import { fail, isBlank, shortId } from './check.js';
@@ -71,17 +72,13 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
   // a decision the rules would take, then whether its signer made it, here
   const key = signedBy(state, event);
   if (E.isLeft(key)) return key;
-  const findings = {
-    ...state.findings,
-    [findingId]: {
-      ...finding,
-      status,
-      steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
-    },
-  };
-  const stillBlocking = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
+  const findings = putFinding(state.findings, {
+    ...finding,
+    status,
+    steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
+  });
   const lastComplete = last(state.outcomes)?.result === 'complete';
-  const converges = !stillBlocking && lastComplete;
+  const converges = findings.openBlocking === 0 && lastComplete;
   return E.right({
     ...state,
     findings,

@@ -1,22 +1,23 @@
 import type { Verdict } from '../../events/report.js';
-import type { Finding, RoundOutcome } from '../state.js';
+import type { Findings } from '../finding-index.js';
+import type { RoundOutcome } from '../state.js';
 import { type Check, fail, ok } from './check.js';
 
 /**
  * The verdict is derived, never declared: a complete round with no open blocking finding is
  * `converged`; otherwise the round cap makes it `blocked` (exhaustion is never convergence), and
  * so does a stall before the cap (rules/stall.ts); otherwise the loop goes on. A partial round, or
- * one that reviewed nothing, never converges.
+ * one that reviewed nothing, never converges. It reads the count of open blocking findings that
+ * the findings keep, never a scan of them.
  */
 export const deriveStatus = (
   cap: number,
   round: number,
-  findings: Readonly<Record<string, Finding>>,
+  findings: Findings,
   result: RoundOutcome['result'],
   stalled = false,
 ): Verdict => {
-  const blocking = Object.values(findings).some((f) => f.status === 'open' && f.blocking);
-  if (!blocking && result === 'complete') return 'converged';
+  if (findings.openBlocking === 0 && result === 'complete') return 'converged';
   return round >= cap || stalled ? 'blocked' : 'open';
 };
 

@@ -1,3 +1,4 @@
+import { findingsInOrder } from '../finding-index.js';
 import {
   type Extension,
   type Finding,
@@ -91,7 +92,7 @@ const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
 });
 
 const mergedFindings = (state: RunState): ReadonlyArray<MergeReason> =>
-  Object.values(state.findings)
+  findingsInOrder(state)
     .filter((f) => (f.reviewers?.length ?? 0) > 1 || (f.mergedFrom?.length ?? 0) > 0)
     .map((f) => ({
       id: f.id,

@@ -1,4 +1,5 @@
 import type { ReproductionOutcome } from '../../events/event.js';
+import { findingOf } from '../finding-index.js';
 import {
   type Extension,
   type Finding,
@@ -114,7 +115,7 @@ export const feedbackOf = (state: RunState): Feedback => {
     blocking: blocking.map((f) => feedbackFinding(state, f)),
     advisoryOpen: openFindings(state).length - blocking.length,
     reruns: latestReruns(state).map((r) => {
-      const f = state.findings[r.findingId] as Finding;
+      const f = findingOf(state, r.findingId) as Finding;
       return {
         id: f.id,
         citation: citationOf(f),

@@ -1,4 +1,5 @@
 import { citationOf } from '../citation.js';
+import { findingsInOrder } from '../finding-index.js';
 import type { Finding, FindingStatus, RunState } from '../state.js';
 import { reopeningsOf, roundsOpenOf } from './history.js';
 
@@ -42,7 +43,7 @@ export const findingView = (f: Finding, state: RunState): FindingView => ({
 
 /** Every finding of the run in the order it opened, optionally only those with one status. */
 export const findingsOf = (state: RunState, status?: FindingStatus): ReadonlyArray<Finding> =>
-  Object.values(state.findings).filter((f) => status === undefined || f.status === status);
+  status === undefined ? findingsInOrder(state) : findingsInOrder(state).filter((f) => f.status === status);
 
 export const openFindings = (state: RunState): ReadonlyArray<Finding> => findingsOf(state, 'open');
 

@@ -1,4 +1,5 @@
 import type { ReproductionOutcome } from '../../events/event.js';
+import { findingsInOrder } from '../finding-index.js';
 import { rerunsOn } from '../rules/reproductions.js';
 import type { Rerun, RunState } from '../state.js';
 import { last as lastStep, toArray } from '../vec.js';
@@ -22,7 +23,7 @@ export type ReproductionToRun = Readonly<{
  */
 export const reproductionsToRun = (state: RunState): ReadonlyArray<ReproductionToRun> => {
   const reruns = state.capture === null ? [] : rerunsOn(state, state.round + 1, state.capture.inputSha);
-  return Object.values(state.findings).flatMap((f) => {
+  return findingsInOrder(state).flatMap((f) => {
     if (f.reproduction === null) return [];
     const last = lastStep(f.steps);
     const fixedLastRound = f.status === 'fixed' && last?.round === state.round;

@@ -1,4 +1,5 @@
 import { VERDICTS } from '../../events/report.js';
+import { findingsInOrder } from '../../projections/finding-index.js';
 import {
   accepting,
   closed,
@@ -55,11 +56,11 @@ export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
   {
     code: 'not-reopenable',
     name: 'reopening a finding that is not fixed',
-    applies: (c) => accepting(c) && Object.values(c.state.findings).some((f) => f.status !== 'fixed'),
+    applies: (c) => accepting(c) && findingsInOrder(c.state).some((f) => f.status !== 'fixed'),
     apply: (c, p) =>
       withReport(c, (r) => {
         const target = pickOf(
-          Object.values(c.state.findings).filter((f) => f.status !== 'fixed'),
+          findingsInOrder(c.state).filter((f) => f.status !== 'fixed'),
           p,
         );
         return {

@@ -3,6 +3,7 @@ import type { DomainEvent, RevisionCapturedData } from '../../events/event.js';
 import { findingId } from '../../events/finding-id.js';
 import { COST_KEYS } from '../../events/policy.js';
 import type { RoundReport } from '../../events/report.js';
+import { findingsInOrder } from '../../projections/finding-index.js';
 import { depleted, overrun } from '../../projections/rules/budget.js';
 import type { Context, Mutation, Offer } from '../offers.js';
 import { accepting, changeCandidate } from '../offers.js';
@@ -30,7 +31,7 @@ const finished = (c: Context, stage: string, cost = {}): DomainEvent => ({
   data: { round: round(c), stage, outputSha: OUTPUT, cost, runner: 'agent' },
 });
 
-const openBlocking = (c: Context) => Object.values(c.state.findings).filter((f) => f.status === 'open');
+const openBlocking = (c: Context) => findingsInOrder(c.state).filter((f) => f.status === 'open');
 
 /** Mutations that break the lifecycle of a round, its budget and consent, and what only a person may do. */
 export const LIFECYCLE_MUTATIONS: ReadonlyArray<Mutation> = [
@@ -136,7 +137,7 @@ export const LIFECYCLE_MUTATIONS: ReadonlyArray<Mutation> = [
     name: 'a ruling or an extension before the cap',
     applies: (c) => c.state.run !== null && c.state.status !== 'blocked',
     apply: (c, p) => {
-      const any = Object.keys(c.state.findings)[0] ?? 'f'.repeat(64);
+      const any = findingsInOrder(c.state)[0]?.id ?? 'f'.repeat(64);
       return {
         kind: 'events',
         events: [
@@ -198,10 +199,9 @@ export const LIFECYCLE_MUTATIONS: ReadonlyArray<Mutation> = [
   {
     code: 'closed-finding',
     name: 'a ruling on a finding already closed',
-    applies: (c) =>
-      c.state.status === 'blocked' && Object.values(c.state.findings).some((f) => f.status !== 'open'),
+    applies: (c) => c.state.status === 'blocked' && findingsInOrder(c.state).some((f) => f.status !== 'open'),
     apply: (c) => {
-      const closed = Object.values(c.state.findings).find((f) => f.status !== 'open');
+      const closed = findingsInOrder(c.state).find((f) => f.status !== 'open');
       return {
         kind: 'events',
         events: [

@@ -1,5 +1,6 @@
 import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent, ReproductionOutcome } from '../../events/event.js';
+import { findingOf, findingsInOrder } from '../../projections/finding-index.js';
 import type { Finding } from '../../projections/state.js';
 import { accepting, type Context, type Mutation, pickOf } from '../offers.js';
 import type { BuiltRound } from '../rounds.js';
@@ -11,10 +12,8 @@ const rerun = (c: Accepting, finding: Finding, outcome: ReproductionOutcome): Do
   data: { round: c.valid.capture.round, inputSha: c.valid.capture.inputSha, findingId: finding.id, outcome },
 });
 
-const withReproduction = (c: Context) =>
-  Object.values(c.state.findings).filter((f) => f.reproduction !== null);
-const withoutReproduction = (c: Context) =>
-  Object.values(c.state.findings).filter((f) => f.reproduction === null);
+const withReproduction = (c: Context) => findingsInOrder(c.state).filter((f) => f.reproduction !== null);
+const withoutReproduction = (c: Context) => findingsInOrder(c.state).filter((f) => f.reproduction === null);
 
 /**
  * The valid round's decisions on open findings with a reproduction in a touched file: any status
@@ -25,7 +24,7 @@ const touchedReproducible = (c: Accepting) => {
   const to = new Map(capture.renames.map((r) => [r.from, r.to]));
   const touched = new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
   return report.decisions.flatMap((d, i) => {
-    const f = c.state.findings[d.id];
+    const f = findingOf(c.state, d.id);
     return f !== undefined &&
       f.status === 'open' &&
       f.reproduction !== null &&
@@ -79,7 +78,7 @@ export const REPRODUCTIONS_MUTATIONS: ReadonlyArray<Mutation> = [
       const { report, capture, citations, result } = c.valid;
       const decisions = report.decisions.map((d, j) => (j === i ? { ...d, status: 'fixed' as const } : d));
       const { verdict: _, ...undeclared } = report;
-      const finding = c.state.findings[decisions[i]?.id ?? ''] as Finding;
+      const finding = findingOf(c.state, decisions[i]?.id ?? '') as Finding;
       return {
         kind: 'events',
         events: [

@@ -1,0 +1,379 @@
+import {
+  type Contribution,
+  type DomainEvent,
+  type FindingStatus,
+  type FindingStep,
+  findingId,
+  type MergedFrom,
+  mergeContributions,
+  type Policy,
+  type RevisionCapturedData,
+  type RoundOutcome,
+  type RunStatus,
+} from '../../src/index.js';
+import { admitCandidates } from '../../src/projections/rules/admission.js';
+import { admittedSeverity, plausibleIsAdvisory } from '../../src/projections/rules/verification.js';
+import type { Stall, StallWhy } from '../../src/projections/state.js';
+import { toArray } from '../../src/projections/vec.js';
+
+/**
+ * A reference fold, kept in the tests only: the findings, the verdict and the round of a run, by
+ * the rules of docs/design.md, over plain records and arrays, recomputing everything by scanning
+ * every finding each time. Nothing in it is indexed or persistent, so it is slow and obviously
+ * right; the fold is checked against it (property-tests/reference-fold.test.ts).
+ *
+ * It models what reads or changes findings: renames, decisions, admission (through the pure
+ * `admitCandidates`, which never sees the findings), corroboration, rulings, extensions, stalls and
+ * the verdict; and it judges the rules that read findings (`referenceRefusal`). The rules that never
+ * read a finding (binding, stages, budgets, citations, the merge's equality) it leaves to `evolve`:
+ * it applies an event only when the fold accepted it.
+ */
+export type ReferenceFinding = {
+  id: string;
+  file: string;
+  severity: string;
+  blocking: boolean;
+  /** whether its candidate gave a reproduction to re-run */
+  reproducible: boolean;
+  status: FindingStatus;
+  openedRound: number;
+  steps: FindingStep[];
+  reviewers: string[];
+  mergedFrom: MergedFrom[];
+};
+
+export type ReferenceState = {
+  policy: Policy | null;
+  status: RunStatus;
+  round: number;
+  capture: RevisionCapturedData | null;
+  /** in the order they opened (insertion order: ids are never integer-like keys) */
+  findings: Record<string, ReferenceFinding>;
+  admitted: Record<string, number>;
+  extraRounds: number;
+  /** the round of the last extension (stalls count only steps after it) */
+  since: number;
+  lastResult: RoundOutcome['result'] | null;
+  stall: Stall | null;
+  contributions: Contribution[];
+};
+
+export const referenceStart = (): ReferenceState => ({
+  policy: null,
+  status: 'unopened',
+  round: 0,
+  capture: null,
+  findings: {},
+  admitted: {},
+  extraRounds: 0,
+  since: 0,
+  lastResult: null,
+  stall: null,
+  contributions: [],
+});
+
+/** The codes of the rules that read findings: the ones the reference judges for itself. */
+export const FINDING_RULES: ReadonlySet<string> = new Set([
+  'unknown-finding',
+  'ambiguous-id',
+  'closed-finding',
+  'not-reopenable',
+  'existing-finding',
+  'untouched-decision',
+  'missing-decision',
+  'verdict-mismatch',
+  'no-reproduction',
+]);
+
+const all = (s: ReferenceState): ReferenceFinding[] => Object.values(s.findings);
+
+const blockingOpen = (s: ReferenceState): boolean => all(s).some((f) => f.status === 'open' && f.blocking);
+
+const verdictOf = (
+  s: ReferenceState,
+  round: number,
+  result: RoundOutcome['result'],
+  stalled: boolean,
+): 'open' | 'converged' | 'blocked' => {
+  if (!blockingOpen(s) && result === 'complete') return 'converged';
+  return round >= (s.policy?.maxRounds ?? 0) + s.extraRounds || stalled ? 'blocked' : 'open';
+};
+
+/** How `namedFinding` resolves a reference: the finding, or the code it refuses with. */
+const named = (s: ReferenceState, ref: string): ReferenceFinding | 'unknown-finding' | 'ambiguous-id' => {
+  const exact = s.findings[ref];
+  if (exact !== undefined && Object.hasOwn(s.findings, ref)) return exact;
+  const prefix = ref.toLowerCase();
+  if (!/^[0-9a-f]{8,64}$/.test(prefix)) return 'unknown-finding';
+  return Object.keys(s.findings).filter((id) => id.startsWith(prefix)).length > 1
+    ? 'ambiguous-id'
+    : 'unknown-finding';
+};
+
+const renamed = (s: ReferenceState, capture: RevisionCapturedData): Record<string, ReferenceFinding> => {
+  const to = new Map(capture.renames.map((r) => [r.from, r.to]));
+  const out: Record<string, ReferenceFinding> = {};
+  for (const f of all(s)) out[f.id] = { ...f, file: to.get(f.file) ?? f.file };
+  return out;
+};
+
+const touchedOf = (capture: RevisionCapturedData): Set<string> =>
+  new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
+
+const contributionsOfRound = (s: ReferenceState): Contribution[] =>
+  s.contributions.filter((c) => c.round === s.round + 1 && c.report.inputSha === s.capture?.inputSha);
+
+type Candidates = ReadonlyArray<
+  Readonly<{ sameAs?: string; file: string; category: string; summary: string }>
+>;
+
+const candidatesRefusal = (s: ReferenceState, candidates: Candidates): string | null => {
+  for (const c of candidates) {
+    if (c.sameAs !== undefined) {
+      const target = named(s, c.sameAs);
+      if (typeof target === 'string') return target;
+      if (target.status !== 'open') return 'closed-finding';
+    } else if (Object.hasOwn(s.findings, findingId(c))) return 'existing-finding';
+  }
+  return null;
+};
+
+const fits = (status: string, f: ReferenceFinding): string | null =>
+  status === 'reopened'
+    ? f.status === 'fixed'
+      ? null
+      : 'not-reopenable'
+    : f.status === 'open'
+      ? null
+      : 'closed-finding';
+
+/** What the stall rule says of a round, by filtering each decided finding's steps afresh. */
+const stallAfter = (
+  s: ReferenceState,
+  round: number,
+  decisions: ReadonlyArray<Readonly<{ id: string; status: string }>>,
+): Stall | null => {
+  const rounds = s.policy?.stallRounds;
+  if (rounds === undefined) return null;
+  const found: Array<{ id: string; why: StallWhy }> = [];
+  for (const d of decisions) {
+    const f = s.findings[d.id];
+    if (f === undefined || !f.blocking || f.status !== 'open') continue;
+    const steps = f.steps.filter((step) => step.round > s.since);
+    const tail = steps.slice(-rounds);
+    const streak =
+      tail.length === rounds &&
+      tail.every(
+        (step, i) =>
+          step.how === 'decided' && step.status === 'open' && step.round === round - rounds + 1 + i,
+      );
+    if (d.status === 'open' && streak) found.push({ id: d.id, why: 'kept-open' });
+    if (d.status === 'reopened' && steps.filter((step) => step.how === 'reopened').length >= 2)
+      found.push({ id: d.id, why: 'reopened-twice' });
+  }
+  return found.length === 0 ? null : { round, findings: found };
+};
+
+type RoundEvent = Extract<DomainEvent, { type: 'round.recorded' }>;
+
+/** A recorded round applied to the reference: everything but whether it was allowed. */
+const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
+  const { report, result } = event.data;
+  const policy = s.policy as Policy;
+  const capture = s.capture as RevisionCapturedData;
+  const round = report.round;
+  const touched = touchedOf(capture);
+  const next: ReferenceState = { ...s, findings: renamed(s, capture) };
+  const contributions = contributionsOfRound(s);
+  const [first, ...rest] = contributions;
+  const merge = first === undefined ? null : mergeContributions(policy, [first, ...rest]);
+  const reviewer = report.reviewer ?? 'anonymous';
+  const identified = report.candidates.map((candidate, index) => ({
+    candidate,
+    id: findingId(candidate),
+    index,
+  }));
+  const offered = identified.filter(({ candidate: c }) => c.verdict !== 'refuted');
+  const admission = admitCandidates(
+    policy,
+    round,
+    s.admitted,
+    offered
+      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+    (c) => plausibleIsAdvisory(policy, round, c, (file) => touched.has(file)),
+  );
+  for (const d of report.decisions) {
+    const f = next.findings[d.id] as ReferenceFinding;
+    const status = d.status === 'reopened' ? 'open' : d.status;
+    const how = d.status === 'reopened' ? 'reopened' : 'decided';
+    next.findings[d.id] = { ...f, status, steps: [...f.steps, { round, how, status, evidence: d.evidence }] };
+  }
+  for (const f of admission.opened) {
+    const p = merge?.provenance[f.id];
+    next.findings[f.id] = {
+      id: f.id,
+      file: f.file,
+      severity: f.severity,
+      blocking: f.blocking,
+      reproducible: f.reproduction !== null,
+      status: f.status,
+      openedRound: f.openedRound,
+      steps: toArray(f.steps),
+      reviewers: p === undefined ? [] : [...p.reviewers],
+      mergedFrom: p === undefined ? [] : [...p.mergedFrom],
+    };
+  }
+  for (const { candidate: c, id } of offered.filter(({ candidate: c }) => c.sameAs !== undefined)) {
+    const target = next.findings[c.sameAs as string] as ReferenceFinding;
+    const by = merge?.provenance[id]?.reviewers ?? [reviewer];
+    next.findings[target.id] = {
+      ...target,
+      reviewers: [...new Set([...target.reviewers, ...by])].sort(),
+      mergedFrom: [
+        ...target.mergedFrom,
+        { id, reviewer: by.join(', '), file: c.file, line: c.line ?? null, category: c.category },
+        ...(merge?.provenance[id]?.mergedFrom ?? []),
+      ],
+    };
+  }
+  const stall = stallAfter(next, round, report.decisions);
+  return {
+    ...next,
+    status: verdictOf(next, round, result, stall !== null),
+    round,
+    capture: null,
+    admitted: { ...admission.admitted },
+    lastResult: result,
+    stall,
+    contributions: [],
+  };
+};
+
+/**
+ * Which rule that reads findings refuses `event`, checked in `evolve`'s order, or null when none
+ * does (the event may still break a rule that reads no finding: the reference leaves those alone).
+ */
+export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string | null => {
+  switch (event.type) {
+    case 'round.recorded': {
+      const { report } = event.data;
+      const capture = s.capture;
+      if (capture === null || s.policy === null) return null;
+      const byCandidates = candidatesRefusal(s, report.candidates);
+      if (byCandidates !== null) return byCandidates;
+      const moved = renamed(s, capture);
+      const touched = touchedOf(capture);
+      const decided = new Set<string>();
+      for (const d of report.decisions) {
+        if (decided.has(d.id)) return null; // duplicate-decision, a rule that reads no finding
+        decided.add(d.id);
+        const f = named({ ...s, findings: moved }, d.id);
+        if (typeof f === 'string') return f;
+        const unfit = fits(d.status, f);
+        if (unfit !== null) return unfit;
+        if (d.evidence.trim() === '') return null; // empty-evidence
+        if (
+          d.status !== 'reopened' &&
+          !touched.has(f.file) &&
+          !s.policy.untouchedDecisions.includes(d.status)
+        )
+          return 'untouched-decision';
+      }
+      if (Object.values(moved).some((f) => f.status === 'open' && touched.has(f.file) && !decided.has(f.id)))
+        return 'missing-decision';
+      const after = roundApplied(s, event);
+      for (const c of report.candidates)
+        if (c.sameAs !== undefined && c.verdict !== 'refuted' && after.findings[c.sameAs]?.status !== 'open')
+          return 'closed-finding';
+      if (report.verdict !== undefined && report.verdict !== after.status) return 'verdict-mismatch';
+      return null;
+    }
+    case 'contribution.recorded': {
+      const byCandidates = candidatesRefusal(s, event.data.report.candidates);
+      if (byCandidates !== null) return byCandidates;
+      const seen = new Set<string>();
+      for (const d of event.data.report.decisions) {
+        const f = named(s, d.id);
+        if (typeof f === 'string') return f;
+        const unfit = fits(d.status, f);
+        if (unfit !== null) return unfit;
+        if (seen.has(d.id)) return null;
+        seen.add(d.id);
+      }
+      return null;
+    }
+    case 'finding.ruled': {
+      const f = named(s, event.data.findingId);
+      if (typeof f === 'string') return f;
+      return f.status === 'open' ? null : 'closed-finding';
+    }
+    case 'reproduction.recorded': {
+      const f = named(s, event.data.findingId);
+      if (typeof f === 'string') return f;
+      return f.reproducible ? null : 'no-reproduction';
+    }
+    default:
+      return null;
+  }
+};
+
+/** `event` applied to the reference, once the fold accepted it. */
+export const referenceStep = (s: ReferenceState, event: DomainEvent): ReferenceState => {
+  switch (event.type) {
+    case 'run.opened':
+      return { ...s, policy: event.data.policy, status: 'open' };
+    case 'revision.captured':
+      return { ...s, capture: event.data };
+    case 'round.recorded':
+      return roundApplied(s, event);
+    case 'round.ended': {
+      const { round, result } = event.data;
+      return {
+        ...s,
+        status: verdictOf(s, round, result, false),
+        round,
+        capture: null,
+        lastResult: result,
+        contributions: [],
+      };
+    }
+    case 'finding.ruled': {
+      const { findingId: id, status, why, by } = event.data;
+      const f = s.findings[id] as ReferenceFinding;
+      const findings = {
+        ...s.findings,
+        [id]: {
+          ...f,
+          status,
+          steps: [...f.steps, { round: s.round, how: 'ruled' as const, status, evidence: why, by }],
+        },
+      };
+      const next = { ...s, findings };
+      return !blockingOpen(next) && s.lastResult === 'complete' ? { ...next, status: 'converged' } : next;
+    }
+    case 'rounds.extended':
+      return {
+        ...s,
+        status: 'open',
+        stall: null,
+        extraRounds: s.extraRounds + event.data.rounds,
+        since: s.round,
+      };
+    case 'contribution.recorded':
+      return {
+        ...s,
+        contributions: [
+          ...s.contributions,
+          {
+            round: event.data.round,
+            expert: event.data.expert ?? null,
+            reportSha: event.data.reportSha,
+            report: event.data.report,
+          },
+        ],
+      };
+    default:
+      return s;
+  }
+};
