@@ -16,7 +16,8 @@ const movingRoundArb = reachableRunArb
   .chain((run) =>
     fc.tuple(
       fc.constant(run),
-      roundChoicesArb.map((c) => ({ ...c, rename: c.rename ?? 0 })),
+      // a round that moves files: not one on the same input, which renames nothing
+      roundChoicesArb.map((c) => ({ ...c, rename: c.rename ?? 0, sameInput: false })),
     ),
   );
 

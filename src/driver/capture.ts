@@ -36,6 +36,8 @@ export type WorkspaceSource = Readonly<{
   artifact?: string;
   base?: string;
   allowDirty?: boolean;
+  /** review again the input the last round reviewed, as a recorded choice: why */
+  sameInput?: Readonly<{ reason: string }>;
 }>;
 
 /**
@@ -80,7 +82,8 @@ export const captureWorkspace = async (
         }),
   });
   // the diff was taken against what the run had reviewed when we read it: refuse if that moved
-  return storeOf(store).append(runId, [{ type: 'revision.captured', data: capture }], {
+  const data = source.sameInput === undefined ? capture : { ...capture, sameInput: source.sameInput };
+  return storeOf(store).append(runId, [{ type: 'revision.captured', data }], {
     ...options,
     expectedSeq: read.lastSeq,
   });

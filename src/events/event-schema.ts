@@ -40,7 +40,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'revision.captured',
-      1,
+      2,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),
@@ -51,6 +51,10 @@ export const EventLineSchema = z
         dirty: z.boolean().optional(),
         artifactSha: z.string().optional(),
         base: z.string().optional(),
+        sameInput: z
+          .strictObject({ reason: z.string() })
+          .optional()
+          .describe('a recorded choice to review again the input the round before reviewed, and why'),
       }),
     ),
     envelope(

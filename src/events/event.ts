@@ -3,7 +3,6 @@ import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contributio
 import type {
   CitationCheck as CitationCheckCodec,
   FAILURE_REASONS,
-  RevisionCapturedV1,
   RoundFailedV1,
   RunOpenedV1,
 } from './codecs/events-v1.js';
@@ -17,6 +16,7 @@ import type {
 } from './codecs/events-v2.js';
 import type { ContributionRecordedV3 } from './codecs/reopening.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction.js';
+import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
 import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/rulings-v2.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './report.js';
@@ -26,7 +26,7 @@ import type { RoundReport } from './report.js';
  * upcast to these in memory when read; the fold and the rules see nothing else.
  */
 export type RunOpenedData = Readonly<Omit<t.TypeOf<typeof RunOpenedV1>, 'policy'> & { policy: Policy }>;
-export type RevisionCapturedData = Readonly<t.TypeOf<typeof RevisionCapturedV1>>;
+export type RevisionCapturedData = Readonly<t.TypeOf<typeof RevisionCapturedV2>>;
 export type RoundRecordedData = Readonly<{
   round: number;
   inputSha: string;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES, PLAUSIBLE_POLICIES } from './policy.js';
+import { DEFAULT_STAGES, NEW_OUTSIDE_FIX_POLICIES, PLAUSIBLE_POLICIES } from './policy.js';
 import { CostSchema } from './report.js';
 import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
@@ -10,6 +10,12 @@ const SeverityRuleSchema = z.strictObject({
   blocks: z.boolean(),
   firstRoundOnly: z.boolean().default(false),
   maxAdmitted: z.number().nullable().default(null),
+  untilRound: z
+    .number()
+    .optional()
+    .describe(
+      'the last round a candidate of this severity is admitted in; later ones are deferred to a follow-up (an integer >= 1, absent: every round)',
+    ),
 });
 
 /**
@@ -50,5 +56,17 @@ export const PolicySchema = z.strictObject({
     .optional()
     .describe(
       'the people whose rulings count, and the keys their rulings are signed with; absent: anyone named by --by',
+    ),
+  sameInputRounds: z
+    .number()
+    .optional()
+    .describe(
+      'how many rounds may review the input the round before reviewed, each recorded with capture --same-input --reason (an integer >= 0, absent: 0)',
+    ),
+  newOutsideFix: z
+    .enum(NEW_OUTSIDE_FIX_POLICIES)
+    .optional()
+    .describe(
+      'from round 2, a new candidate in a file the last fix did not touch: admit (default), advisory (never blocks) or defer (to a follow-up)',
     ),
 });

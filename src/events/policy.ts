@@ -5,13 +5,20 @@ export type OpenFindingDecision = (typeof OPEN_FINDING_DECISIONS)[number];
 
 /**
  * A policy is data, pinned in `run.opened`: the rules of a run cannot change once it starts.
- * Severity admission is per severity: whether it blocks, whether it may enter only in round 1,
- * and how many of it may be admitted over the whole run (the rest are suppressed, visibly).
+ * Severity admission is per severity: whether it blocks, the last round it may enter in, and how
+ * many of it may be admitted over the whole run (the rest are suppressed, visibly).
  */
 export type SeverityRule = Readonly<{
   blocks: boolean;
+  /** enters in round 1 only; a later candidate is suppressed (`late`). The older spelling of `untilRound: 1` */
   firstRoundOnly: boolean;
   maxAdmitted: number | null;
+  /**
+   * the last round a candidate of this severity is admitted in (absent: every round). A later
+   * candidate is deferred to a follow-up: kept on the record with its reviewer and evidence,
+   * never a finding, never blocking.
+   */
+  untilRound?: number;
 }>;
 
 export type Policy = Readonly<{
@@ -66,6 +73,18 @@ export type Policy = Readonly<{
    * the run, the line it follows and the ruling itself; the fold checks it (`unsigned-ruling`).
    */
   signers?: ReadonlyArray<Signer>;
+  /**
+   * How many rounds of the run may review the very input the round before reviewed, each a
+   * recorded choice (`capture --same-input --reason`). Absent: 0, so a capture of unchanged bytes
+   * is refused (`unchanged-input`).
+   */
+  sameInputRounds?: number;
+  /**
+   * From round 2, what a new candidate in a file the last fix did not touch becomes (default
+   * `admit`: a finding like any other). `advisory`: a finding that never blocks. `defer`:
+   * deferred to a follow-up, never a finding.
+   */
+  newOutsideFix?: NewOutsideFixPolicy;
 }>;
 
 /** A person who may rule, and the key their rulings are signed with (`ssh-ed25519 AAAA…`). */
@@ -82,6 +101,8 @@ export type CitationPolicy = 'required' | 'optional';
 export const PLAUSIBLE_POLICIES = ['blocks', 'advisory', 'advisory-outside-fix'] as const;
 export type PlausiblePolicy = (typeof PLAUSIBLE_POLICIES)[number];
 export type BindPolicy = 'commit' | 'tree';
+export const NEW_OUTSIDE_FIX_POLICIES = ['admit', 'advisory', 'defer'] as const;
+export type NewOutsideFixPolicy = (typeof NEW_OUTSIDE_FIX_POLICIES)[number];
 
 /** The `stallRounds` a policy that turns stalls on gets unless it says otherwise (the `standard` preset's). */
 export const DEFAULT_STALL_ROUNDS = 2;
@@ -142,6 +163,31 @@ export const PRESETS = {
     blockingCategories: ['bug', 'vulnerability', 'regression'],
     principleCategories: ['design'],
   },
+  /**
+   * converging: the bar rises by round, so a loop runs out of new things to say. `critical` and
+   * `major` block in every round; `minor` is admitted until round 2 and `nit` in round 1 only,
+   * later ones deferred to a follow-up (kept, shown, never blocking). A blocking finding is
+   * admitted wherever it is found: scoping later rounds to the fix (`newOutsideFix`) is a choice
+   * a policy makes, not this preset, because a blocking bug outside the fix still blocks. A fix
+   * that does not hold stops the run early (`stallRounds`: 2); no round reviews unchanged bytes.
+   */
+  converging: {
+    name: 'converging',
+    maxRounds: 4,
+    severities: {
+      critical: blocking,
+      major: blocking,
+      minor: { ...advisory, untilRound: 2 },
+      nit: { ...advisory, untilRound: 1 },
+    },
+    notExaminedRequired: false,
+    untouchedDecisions: [],
+    stallRounds: DEFAULT_STALL_ROUNDS,
+    stages: DEFAULT_STAGES,
+    budget: {},
+    blockingCategories: null,
+    principleCategories: [],
+  },
 } as const satisfies Record<string, Policy>;
 
 export type PresetName = keyof typeof PRESETS;
@@ -154,6 +200,8 @@ export const mergeWithinLinesOf = (policy: Policy): number =>
   policy.mergeWithinLines ?? DEFAULT_MERGE_WITHIN_LINES;
 
 export const plausibleOf = (policy: Policy): PlausiblePolicy => policy.plausible ?? 'blocks';
+export const newOutsideFixOf = (policy: Policy): NewOutsideFixPolicy => policy.newOutsideFix ?? 'admit';
+export const sameInputRoundsOf = (policy: Policy): number => policy.sameInputRounds ?? 0;
 
 export const PRE_EXISTING = 'pre-existing';
 

@@ -22,6 +22,7 @@ import {
   upcastRoundRecordedV3,
 } from './codecs/reopening.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction.js';
+import { RevisionCapturedV2, upcastRevisionCapturedV1 } from './codecs/revision-captured-v2.js';
 import {
   FindingRuledV2,
   RoundsExtendedV2,
@@ -56,7 +57,13 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     latest: 2,
     versions: { 1: { codec: RunOpenedV1, upcast: upcastRunOpenedV1 }, 2: { codec: RunOpenedV2 } },
   },
-  'revision.captured': { latest: 1, versions: { 1: { codec: RevisionCapturedV1 } } },
+  'revision.captured': {
+    latest: 2,
+    versions: {
+      1: { codec: RevisionCapturedV1, upcast: upcastRevisionCapturedV1 },
+      2: { codec: RevisionCapturedV2 },
+    },
+  },
   'round.recorded': {
     latest: 4,
     versions: {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ClearanceError } from '../errors.js';
+import { PRESET_NAMES } from '../events/policy.js';
 import { CostSchema, ReportSchema } from '../events/report.js';
 import { RUN_ID_PATTERN } from '../events/run-id.js';
 import { capture } from '../operations/capture.js';
@@ -121,7 +122,10 @@ export const TOOLS: ReadonlyArray<Tool> = [
       'Open a review loop: pin its policy and, from a git repository (repo) or a document (artifact), capture round 1. clearance open.',
     input: z.strictObject({
       runId,
-      policy: z.string().optional().describe('a preset: default, issueflow, standard (default: default)'),
+      policy: z
+        .string()
+        .optional()
+        .describe(`a preset: ${PRESET_NAMES.join(', ')} (default: default)`),
       repo,
       artifact,
       base: z
@@ -159,6 +163,12 @@ export const TOOLS: ReadonlyArray<Tool> = [
         .optional()
         .describe('with inputSha: files changed since the last reviewed input'),
       renames,
+      sameInput: z
+        .string()
+        .optional()
+        .describe(
+          'review again the very input the last round reviewed, as a recorded choice: why (the policy allows sameInputRounds of them, default 0)',
+        ),
     }),
     output: out.CaptureOutput,
     call: (ctx, a) => capture(ctx, a),

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { captureRound, captureWorkspace } from '../driver/capture.js';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, refusal } from '../errors.js';
 import type { Rename, RevisionCapturedData } from '../events/event.js';
+import { invalidOneLineText, oneLineProblem } from '../events/one-line.js';
+import { rejection } from '../events/rejection.js';
+import { isBlank } from '../projections/rules/check.js';
 import { actorOf, type OperationContext } from './context.js';
 
 export type CaptureInput = Readonly<{
@@ -15,6 +18,11 @@ export type CaptureInput = Readonly<{
   inputSha?: string;
   touched?: ReadonlyArray<string>;
   renames?: ReadonlyArray<Rename>;
+  /**
+   * review again the very input the last round reviewed, and why: a recorded choice, counted
+   * against the policy's `sameInputRounds` (without it such a capture is refused, `unchanged-input`)
+   */
+  sameInput?: string;
 }>;
 
 export type CaptureResult = Readonly<{
@@ -25,6 +33,19 @@ export type CaptureResult = Readonly<{
   capture: Omit<RevisionCapturedData, 'round'>;
 }>;
 
+/** The reason for a same-input round is someone's text: one line, said (`invalid-text`, `empty-field`). */
+const sameInputReason = (reason: string): string => {
+  const problem = isBlank(reason) ? 'is empty' : oneLineProblem(reason);
+  if (problem === undefined) return reason;
+  throw refusal(
+    rejection(
+      isBlank(reason) ? 'empty-field' : 'invalid-text',
+      `the same-input reason ${problem === 'is empty' ? 'is empty: say why the same bytes are reviewed again' : invalidOneLineText(reason, problem)}`,
+      ['sameInput', 'reason'],
+    ),
+  );
+};
+
 /** Record the input the run's next round reviews, and what changed since the last reviewed input. */
 export const capture = async (ctx: OperationContext, input: CaptureInput): Promise<CaptureResult> => {
   const { runId } = input;
@@ -33,6 +54,8 @@ export const capture = async (ctx: OperationContext, input: CaptureInput): Promi
     (input.repo !== undefined || input.artifact !== undefined || input.allowDirty === true)
   )
     throw new ClearanceError('usage', 'give --input-sha or --repo/--artifact, not both');
+  const sameInput =
+    input.sameInput === undefined ? {} : { sameInput: { reason: sameInputReason(input.sameInput) } };
   const result =
     input.inputSha !== undefined
       ? await captureRound(
@@ -42,6 +65,7 @@ export const capture = async (ctx: OperationContext, input: CaptureInput): Promi
             inputSha: input.inputSha,
             touchedFiles: [...(input.touched ?? [])],
             renames: [...(input.renames ?? [])],
+            ...sameInput,
           },
           actorOf(ctx),
         )
@@ -53,6 +77,7 @@ export const capture = async (ctx: OperationContext, input: CaptureInput): Promi
             ...(input.artifact === undefined ? {} : { artifact: path.resolve(input.artifact) }),
             ...(input.base === undefined ? {} : { base: input.base }),
             ...(input.allowDirty === undefined ? {} : { allowDirty: input.allowDirty }),
+            ...sameInput,
           },
           actorOf(ctx),
         );

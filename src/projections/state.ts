@@ -120,6 +120,26 @@ export type Suppressed = Readonly<{
   reason: 'late' | 'cap';
 }>;
 
+/**
+ * A candidate held back for a follow-up: past its severity's `untilRound`, or (policy
+ * `newOutsideFix: defer`) new in a file the last fix did not touch. Never a finding and never
+ * blocking, it is kept whole (its evidence and who proposed it) so the follow-up can take it up.
+ */
+export type Deferred = Readonly<{
+  id: string;
+  round: number;
+  file: string;
+  line: number | null;
+  section: string | null;
+  category: string;
+  severity: string;
+  summary: string;
+  evidence: string;
+  /** the reviewers who proposed it (empty for an anonymous report) */
+  reviewers: ReadonlyArray<string>;
+  reason: 'until-round' | 'outside-fix';
+}>;
+
 /** A refuted candidate: dropped, never a finding, kept on the record with who refuted it and why. */
 export type Refuted = Readonly<{
   id: string;
@@ -137,6 +157,26 @@ export type Refuted = Readonly<{
 
 export type RoundFailure = Readonly<{ round: number; reason: FailureReason; detail: string }>;
 
+/**
+ * What one round did to the findings, counted as it ended: the trend a person reads (`status`,
+ * `explain`, the chart of `report --html`). A round that ended without a report changed nothing.
+ */
+export type RoundTally = Readonly<{
+  /** findings it opened */
+  opened: number;
+  /** decisions it made, by status */
+  fixed: number;
+  withdrawn: number;
+  reopened: number;
+  /** candidates it deferred to a follow-up */
+  deferred: number;
+  /** open findings after it, and how many of them block */
+  stillOpen: number;
+  blockingOpen: number;
+  /** files its input changed since the last reviewed one (touched or renamed to); null with no capture */
+  filesChanged: number | null;
+}>;
+
 /** How a round ended: one result each. Only a `complete` round can make a run converge. */
 export type RoundOutcome = Readonly<{
   round: number;
@@ -144,6 +184,7 @@ export type RoundOutcome = Readonly<{
   reason: string | null;
   /** the recorded report's hash, for a round that ended with one (a retry of it is recognised) */
   reportSha?: string;
+  tally: RoundTally;
 }>;
 
 /** The stages of the round in progress: which finished (kept), which runs, how often each failed. */
@@ -211,6 +252,10 @@ export type RunState = Readonly<{
   /** how many findings of each severity were admitted over the run */
   admitted: Readonly<Record<string, number>>;
   suppressed: Vec<Suppressed>;
+  /** candidates deferred to a follow-up, in the order their rounds deferred them */
+  deferred: Vec<Deferred>;
+  /** recorded rounds that reviewed again the input the round before reviewed (`capture --same-input`) */
+  sameInputRounds: number;
   /** refuted candidates, in the order their rounds dropped them */
   refuted: Vec<Refuted>;
   /** failed attempts at collecting the next round's report (the trail keeps each one) */
@@ -255,6 +300,8 @@ export const initialState: RunState = Object.freeze({
   findings: emptyFindings,
   admitted: Object.freeze({}),
   suppressed: emptyVec,
+  deferred: emptyVec,
+  sameInputRounds: 0,
   refuted: emptyVec,
   failedAttempts: 0,
   lastFailure: null,
@@ -293,4 +340,5 @@ export const maxRoundsOf = (state: RunState): number =>
 // 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
 // 9: findings held in a persistent vector with an index by id and by file and the open counts
 //    (`Findings`); contributions and absences cleared when a round ends without a report too
-export const STATE_SHAPE_VERSION = 9;
+// 10: deferred candidates (`deferred`), the count of same-input rounds, each outcome's `tally`
+export const STATE_SHAPE_VERSION = 10;

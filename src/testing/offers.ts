@@ -5,6 +5,7 @@ import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
 import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
+import { touchedBy } from '../projections/rules/capture.js';
 import type { RunState } from '../projections/state.js';
 import type { BuiltRound } from './rounds.js';
 
@@ -95,8 +96,7 @@ export const changeCandidate = (ctx: Context, change: (c: Candidate) => unknown)
   };
 };
 
-export const touchedBy = (capture: RevisionCapturedData) =>
-  new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
+export { touchedBy };
 export const fileAfter = (capture: RevisionCapturedData, file: string) =>
   capture.renames.find((r) => r.from === file)?.to ?? file;
 

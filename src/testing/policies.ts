@@ -1,20 +1,33 @@
 import fc from 'fast-check';
-import { DEFAULT_STAGES, type Policy, PRESETS, type SeverityRule } from '../events/policy.js';
+import {
+  DEFAULT_STAGES,
+  NEW_OUTSIDE_FIX_POLICIES,
+  type Policy,
+  PRESETS,
+  type SeverityRule,
+} from '../events/policy.js';
 import { OPEN_FINDING_DECISIONS } from '../events/report.js';
 import { CATEGORIES } from './rounds.js';
 
 const SEVERITY_NAMES = ['major', 'nit', 'critical', 'high', 'medium', 'low'] as const;
 
-const severityRuleArb: fc.Arbitrary<SeverityRule> = fc.record({
-  blocks: fc.boolean(),
-  firstRoundOnly: fc.boolean(),
-  maxAdmitted: fc.option(fc.nat({ max: 4 }), { nil: null }),
-});
+/** A severity's admission: round 1 only, until a round (a rising floor), or every round; perhaps capped. */
+const severityRuleArb: fc.Arbitrary<SeverityRule> = fc
+  .record({
+    blocks: fc.boolean(),
+    firstRoundOnly: fc.boolean(),
+    maxAdmitted: fc.option(fc.nat({ max: 4 }), { nil: null }),
+    untilRound: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined, freq: 2 }),
+  })
+  .map(({ untilRound, ...rule }) =>
+    untilRound === undefined || rule.firstRoundOnly ? rule : { ...rule, untilRound },
+  );
 
 /**
  * Custom policies: 1..5 rounds, 1..4 severities with random admission rules, some of the
- * standard stages, sometimes a token budget small enough to run out, category rules, and half the
- * time stalls caught early (`stallRounds` 2 or 3).
+ * standard stages, sometimes a token budget small enough to run out, category rules, half the
+ * time stalls caught early (`stallRounds` 2 or 3), and sometimes rounds allowed on unchanged input
+ * and a rule for new candidates outside the fix.
  */
 const customPolicyFieldsArb = fc.record({
   name: fc.constant('custom'),
@@ -33,6 +46,8 @@ const customPolicyFieldsArb = fc.record({
   budget: fc.oneof(fc.constant({}), fc.record({ tokens: fc.integer({ min: 0, max: 250 }) })),
   blockingCategories: fc.option(fc.subarray([...CATEGORIES], { minLength: 1 }), { nil: null, freq: 2 }),
   principleCategories: fc.constantFrom([], ['design']),
+  sameInputRounds: fc.option(fc.nat({ max: 2 }), { nil: undefined }),
+  newOutsideFix: fc.option(fc.constantFrom(...NEW_OUTSIDE_FIX_POLICIES), { nil: undefined }),
 });
 
 /**
@@ -48,8 +63,10 @@ export const TEST_SIGNER = {
 export const customPolicyArb: fc.Arbitrary<Policy> = fc
   .tuple(customPolicyFieldsArb, fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }), fc.boolean())
   .map(
-    ([policy, stallRounds, signed]): Policy => ({
+    ([{ sameInputRounds, newOutsideFix, ...policy }, stallRounds, signed]): Policy => ({
       ...policy,
+      ...(sameInputRounds === undefined ? {} : { sameInputRounds }),
+      ...(newOutsideFix === undefined ? {} : { newOutsideFix }),
       ...(stallRounds === undefined ? {} : { stallRounds }),
       ...(signed ? { signers: [TEST_SIGNER] } : {}),
     }),

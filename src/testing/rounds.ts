@@ -5,7 +5,7 @@ import { FAILURE_REASONS } from '../events/codecs/events-v1.js';
 import { ROUND_END_RESULTS } from '../events/codecs/events-v2.js';
 import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
-import { citationsRequired } from '../events/policy.js';
+import { citationsRequired, sameInputRoundsOf } from '../events/policy.js';
 import {
   type Candidate,
   type Decision,
@@ -56,6 +56,8 @@ export type RoundChoices = Readonly<{
   declareVerdict: boolean;
   notExamined: boolean;
   recaptured: boolean;
+  /** review the input the last round reviewed again, as a recorded choice, when the policy allows one more */
+  sameInput: boolean;
   failures: ReadonlyArray<(typeof FAILURE_REASONS)[number]>;
   /** how many of the policy's stages run (0: the driver does not use stages this round) */
   stagesRun: number;
@@ -90,6 +92,10 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
   declareVerdict: fc.boolean(),
   notExamined: fc.boolean(),
   recaptured: fc.boolean(),
+  sameInput: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(false) },
+    { weight: 1, arbitrary: fc.constant(true) },
+  ),
   failures: fc.array(fc.constantFrom(...FAILURE_REASONS), { maxLength: 1 }),
   stagesRun: fc.oneof(
     { weight: 4, arbitrary: fc.constant(0) },
@@ -128,6 +134,21 @@ export const buildCapture = (
   inputTag = 'in',
 ): RevisionCapturedData => {
   const round = state.round + 1;
+  const { reviewed, run } = state;
+  if (
+    choices.sameInput &&
+    reviewed !== null &&
+    run !== null &&
+    state.sameInputRounds < sameInputRoundsOf(run.policy)
+  ) {
+    return {
+      round,
+      inputSha: reviewed.inputSha,
+      touchedFiles: [],
+      renames: [],
+      sameInput: { reason: 'generated re-review' },
+    };
+  }
   const findingFiles = [...new Set(findingsInOrder(state).map((f) => f.file))].sort();
   const renameFrom =
     choices.rename === null || findingFiles.length === 0 ? null : at(findingFiles, choices.rename);

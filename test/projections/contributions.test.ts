@@ -232,6 +232,7 @@ describe('absent reviewers', () => {
       result: 'partial',
       reason: 'absent: cy (missing)',
       reportSha: expect.any(String),
+      tally: expect.objectContaining({ opened: 0, stillOpen: 0 }),
     });
     expect(toArray(r1.state.panels)[0]?.absent).toEqual([
       { expert: 'cy', reason: 'missing', detail: 'handed in no report before the round was closed' },

@@ -138,7 +138,13 @@ describe('budgets', () => {
       .accepts();
     expect(partial.status).toBe('open');
     expect(toArray(partial.outcomes)).toEqual([
-      { round: 1, result: 'partial', reason: 'recorded as partial', reportSha: expect.any(String) },
+      {
+        round: 1,
+        result: 'partial',
+        reason: 'recorded as partial',
+        reportSha: expect.any(String),
+        tally: expect.objectContaining({ opened: 0, blockingOpen: 0 }),
+      },
     ]);
   });
 

@@ -90,6 +90,58 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .whenEvent({ ...captured(1, 'A'), data: { ...captured(1, 'A').data, inputSha: '' } })
         .rejects('empty-field');
     });
+    it('unchanged-input: a round on the bytes the last round reviewed, the same inputSha or the same tree', () => {
+      const reviewedA = [
+        opened(PRESETS.default),
+        captured(1, 'A'),
+        roundRecorded(report(1, 'A', { candidates: [major] })),
+      ];
+      given(...reviewedA)
+        .whenEvent(captured(2, 'A'))
+        .rejects('unchanged-input', /round 2 .* is the one round 1 reviewed: .*--same-input --reason/);
+      // a message-only amend: a new commit, the same tree
+      const tree = 'a'.repeat(40);
+      const atTree = (round: number, commit: string) => ({
+        type: 'revision.captured' as const,
+        data: { round, inputSha: sha(commit), commit: sha(commit), tree, touchedFiles: [], renames: [] },
+      });
+      const reviewedTree = [
+        opened(PRESETS.default),
+        atTree(1, 'c1'),
+        roundRecorded(report(1, 'c1', { candidates: [major] })),
+      ];
+      given(...reviewedTree)
+        .whenEvent(atTree(2, 'c2'))
+        .rejects('unchanged-input');
+      // saying so is a different refusal under a policy that allows none: the limit
+      given(...reviewedA)
+        .whenEvent({
+          ...captured(2, 'A'),
+          data: { ...captured(2, 'A').data, sameInput: { reason: 'again' } },
+        })
+        .rejects('same-input-limit', /allows 0 round\(s\) on unchanged input \(sameInputRounds\)/);
+    });
+    it('same-input-limit: at most sameInputRounds rounds on unchanged input, each with a reason', () => {
+      const again = (round: number, reason = 'the reviewer missed half the files') => ({
+        ...captured(round, 'A'),
+        data: { ...captured(round, 'A').data, sameInput: { reason } },
+      });
+      const once = [
+        opened({ ...PRESETS.default, sameInputRounds: 1 }),
+        captured(1, 'A'),
+        roundRecorded(report(1, 'A', { candidates: [major] })),
+      ];
+      given(...once)
+        .whenEvent(again(2, '  '))
+        .rejects('empty-field', /sameInput\.reason/);
+      given(...once, again(2), roundRecorded(report(2, 'A')))
+        .whenEvent(again(3))
+        .rejects('same-input-limit', /allows 1 round\(s\).*has had 1/);
+      // sameInput on new bytes says what is not so
+      given(...once)
+        .whenEvent({ ...captured(2, 'B'), data: { ...captured(2, 'B').data, sameInput: { reason: 'x' } } })
+        .rejects('inconsistent-event', /not what round 1 reviewed/);
+    });
     it('run-final: a converged run takes no capture and no round', () => {
       const done = [opened(), captured(1, 'A'), roundRecorded(report(1, 'A'))];
       given(...done)
@@ -509,6 +561,16 @@ describe('every rule refuses with its own code, and leaves the state and the off
           }),
         )
         .rejects('not-reopenable', /which is withdrawn: only a fixed finding can be reopened/);
+    });
+    it('stale-evidence: a reopening that repeats the evidence of the decision it overturns', () => {
+      const fixed = [
+        ...afterRound1,
+        captured(2, 'B', { touched: [major.file] }),
+        roundRecorded(report(2, 'B', { decisions: [decision(major, 'fixed', 'closed on every path')] })),
+      ];
+      given(...fixed, captured(3, 'C'))
+        .when(report(3, 'C', { decisions: [decision(major, 'reopened', '\tclosed on every path  ')] }))
+        .rejects('stale-evidence', /decisions\[0\] reopens finding .* round 2 decision gave/);
     });
     it('untouched-decision: the default policy refuses any decision on an untouched file', () => {
       round2Touching(major.file)

@@ -227,6 +227,49 @@ describe('reopening a fixed finding, on the record', () => {
       .rejects('existing-finding', /already exists \(fixed\).*decide it reopened, with evidence/);
   });
 
+  it('a reopening cites new evidence: the evidence of an earlier decision, trimmed, is stale-evidence', () => {
+    // the fix's own evidence, padded, in a round report and in a contribution
+    given(...fixedAt2, captured(3, 'in3'))
+      .when(
+        report(3, 'in3', { decisions: [decision(candidate(), 'reopened', '  checked at this revision\n')] }),
+      )
+      .rejects(
+        'stale-evidence',
+        /decisions\[0\] reopens finding .* with the evidence its round 2 decision gave/,
+      );
+    given(...fixedAt2, captured(3, 'in3'))
+      .whenEvent(
+        contributionRecorded(
+          report(3, 'in3', { decisions: [decision(candidate(), 'reopened', 'checked at this revision')] }),
+          'bob',
+        ),
+      )
+      .rejects('stale-evidence');
+    // an earlier reopening's evidence is stale too, two fixes later
+    const reopenedAt3 = [
+      opened({ ...PRESETS.default, maxRounds: 6 }),
+      ...fixedAt2.slice(1),
+      captured(3, 'in3'),
+      roundRecorded(
+        report(3, 'in3', { decisions: [decision(candidate(), 'reopened', 'the abort path leaks')] }),
+      ),
+      captured(4, 'in4', { touched: ['src/service.js'] }),
+      roundRecorded(report(4, 'in4', { decisions: [decision(candidate(), 'fixed', 'closed on abort now')] })),
+      captured(5, 'in5'),
+    ];
+    given(...reopenedAt3)
+      .when(report(5, 'in5', { decisions: [decision(candidate(), 'reopened', 'the abort path leaks')] }))
+      .rejects('stale-evidence', /its round 3 decision gave/);
+    // new evidence reopens it
+    given(...reopenedAt3)
+      .when(
+        report(5, 'in5', {
+          decisions: [decision(candidate(), 'reopened', 'the abort path leaks on retry too')],
+        }),
+      )
+      .accepts();
+  });
+
   it('reopened turns it open again under its own id, in any file (a fix can be undone from elsewhere)', () => {
     const after = given(...fixedAt2, captured(3, 'in3', { touched: [] }))
       .when(
@@ -241,7 +284,7 @@ describe('reopening a fixed finding, on the record', () => {
     given(
       ...fixedAt2,
       captured(3, 'in3'),
-      roundRecorded(report(3, 'in3', { decisions: [decision(candidate(), 'reopened')] })),
+      roundRecorded(report(3, 'in3', { decisions: [decision(candidate(), 'reopened', 'it leaks again')] })),
       captured(4, 'in4', { touched: ['src/service.js'] }),
     )
       .when(report(4, 'in4'))

@@ -30,7 +30,14 @@ describe('views', () => {
       inputSha: sha('B'),
       captured: false,
     });
-    expect(view.counts).toEqual({ open: 2, openBlocking: 1, fixed: 0, withdrawn: 0, suppressed: 0 });
+    expect(view.counts).toEqual({
+      open: 2,
+      openBlocking: 1,
+      fixed: 0,
+      withdrawn: 0,
+      suppressed: 0,
+      deferred: 0,
+    });
     expect(view.findings[0]).toMatchObject({
       id: findingId(major),
       file: major.file,

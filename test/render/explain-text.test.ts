@@ -8,7 +8,7 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, convergedRun } from './hostile-runs.js';
+import { accepted, blockedRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
 
 /**
  * `clearance explain` prints this text to a terminal and, under `docs/github-actions.md`, to a CI
@@ -50,7 +50,7 @@ const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
       },
     ],
     advisoryOpen: 1,
-    incomplete: [{ round: 2, result: 'partial', reason: h }],
+    incomplete: [{ round: 2, result: 'partial', reason: h, tally: TALLY }],
     rulings: [{ round: 3, findingId: id, status: 'withdrawn', why: h, by: h }],
     extensions: [{ round: 3, rounds: 1, why: h, by: h }],
     convergedBy: h,
@@ -75,6 +75,10 @@ const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
         mergedFrom,
       },
     ],
+    deferred: [deferredWith(h, id)],
+    rounds: [{ round: 1, result: 'complete', reason: null, tally: TALLY, spent: { tokens: 10 } }],
+    trend: 'flat',
+    sameInput: { rounds: 1, allowed: 2 },
     refuted: [
       {
         id,

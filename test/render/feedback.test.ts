@@ -8,7 +8,7 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, convergedRun } from './hostile-runs.js';
+import { accepted, blockedRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
 import { ACTIVE_MARKDOWN, headingsOf, markdownShape } from './markdown-shape.js';
 
 /**
@@ -41,13 +41,14 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     policyCap: 2,
     convergedBy: status === 'converged' ? { by: h, why: h } : null,
     stall: null,
-    ending: { round: 3, result: 'ci_failed', reason: h },
+    ending: { round: 3, result: 'ci_failed', reason: h, tally: TALLY },
     failure: { round: 3, reason: 'timeout', detail: h },
     extensions: [{ round: 2, rounds: 2, why: h, by: h }],
     blocking: [finding, { ...finding, lastWord: { how: 'reopened', round: 3, evidence: h }, reopenings: 2 }],
     advisoryOpen: 1,
     reruns: [{ id, citation: h, round: 3, outcome: 'still-fails', findingStatus: 'open', outputSha: id }],
     pendingReproductions: 1,
+    deferred: [deferredWith(h, id)],
   };
 };
 

@@ -108,3 +108,31 @@ export const convergedRun = (h: string): DomainEvent[] => {
 /** The events as the log holds them, each appended by `by`. */
 export const logged = (events: ReadonlyArray<DomainEvent>, by: string): LoggedEvent[] =>
   events.map((e, i) => ({ ...e, seq: i + 1, at: '2025-01-01T00:00:00.000Z', by }));
+
+/** A round's tally for a hand-built view: counts are numbers, nothing a reviewer writes. */
+export const TALLY = {
+  opened: 1,
+  fixed: 1,
+  withdrawn: 0,
+  reopened: 0,
+  deferred: 0,
+  stillOpen: 1,
+  blockingOpen: 1,
+  filesChanged: 1,
+} as const;
+
+/** A deferred candidate with `h` in every field a reviewer writes. */
+export const deferredWith = (h: string, id: string) =>
+  ({
+    id,
+    round: 3,
+    file: h,
+    line: 7,
+    section: null,
+    category: h,
+    severity: h,
+    summary: h,
+    evidence: h,
+    reviewers: [h],
+    reason: 'until-round',
+  }) as const;

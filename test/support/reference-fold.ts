@@ -78,6 +78,7 @@ export const FINDING_RULES: ReadonlySet<string> = new Set([
   'ambiguous-id',
   'closed-finding',
   'not-reopenable',
+  'stale-evidence',
   'existing-finding',
   'untouched-decision',
   'missing-decision',
@@ -138,11 +139,13 @@ const candidatesRefusal = (s: ReferenceState, candidates: Candidates): string | 
   return null;
 };
 
-const fits = (status: string, f: ReferenceFinding): string | null =>
-  status === 'reopened'
-    ? f.status === 'fixed'
-      ? null
-      : 'not-reopenable'
+const fits = (d: Readonly<{ status: string; evidence: string }>, f: ReferenceFinding): string | null =>
+  d.status === 'reopened'
+    ? f.status !== 'fixed'
+      ? 'not-reopenable'
+      : f.steps.some((step) => step.evidence?.trim() === d.evidence.trim())
+        ? 'stale-evidence'
+        : null
     : f.status === 'open'
       ? null
       : 'closed-finding';
@@ -195,13 +198,16 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
   }));
   const offered = identified.filter(({ candidate: c }) => c.verdict !== 'refuted');
   const admission = admitCandidates(
-    policy,
-    round,
-    s.admitted,
+    {
+      policy,
+      round,
+      alreadyAdmitted: s.admitted,
+      advisory: (c) => plausibleIsAdvisory(policy, round, c, (file) => touched.has(file)),
+      touched: (file) => touched.has(file),
+    },
     offered
       .filter(({ candidate: c }) => c.sameAs === undefined)
       .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
-    (c) => plausibleIsAdvisory(policy, round, c, (file) => touched.has(file)),
   );
   for (const d of report.decisions) {
     const f = next.findings[d.id] as ReferenceFinding;
@@ -270,7 +276,7 @@ export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string 
         decided.add(d.id);
         const f = named({ ...s, findings: moved }, d.id);
         if (typeof f === 'string') return f;
-        const unfit = fits(d.status, f);
+        const unfit = fits(d, f);
         if (unfit !== null) return unfit;
         if (d.evidence.trim() === '') return null; // empty-evidence
         if (
@@ -296,7 +302,7 @@ export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string 
       for (const d of event.data.report.decisions) {
         const f = named(s, d.id);
         if (typeof f === 'string') return f;
-        const unfit = fits(d.status, f);
+        const unfit = fits(d, f);
         if (unfit !== null) return unfit;
         if (seen.has(d.id)) return null;
         seen.add(d.id);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ClearanceError } from '../../errors.js';
 import type { Rename } from '../../events/event.js';
 import { type CaptureResult, capture } from '../../operations/capture.js';
 import { plainText as t } from '../../text/untrusted.js';
@@ -14,6 +15,8 @@ type Options = {
   inputSha?: string;
   touched?: string[];
   rename?: Rename[];
+  sameInput?: boolean;
+  reason?: string;
 };
 
 export const registerCapture = (program: Command, io: Io): Command =>
@@ -41,16 +44,29 @@ export const registerCapture = (program: Command, io: Io): Command =>
       'with --input-sha: a file renamed since the last reviewed input (repeatable)',
       parseRename,
     )
+    .option(
+      '--same-input',
+      'review again the input the last round reviewed, as a recorded choice (with --reason; the policy allows sameInputRounds of them, default 0)',
+    )
+    .option('--reason <text>', 'with --same-input: why the same bytes are reviewed again')
     .addHelpText(
       'after',
       examples(
         'clearance capture pr-236',
+        "clearance capture pr-236 --same-input --reason 'the reviewer timed out on half the files'",
         'clearance capture pr-236 --repo . --allow-dirty',
         'clearance capture pr-236 --input-sha c577f1fe --touched src/service.js --rename lib/a.js=lib/b.js',
       ),
     )
     .action(
       action(io, async (ctx, runId: string, opts: Options) => {
+        if (opts.sameInput === true && opts.reason === undefined)
+          throw new ClearanceError(
+            'usage',
+            '--same-input needs --reason: say why the same bytes are reviewed again',
+          );
+        if (opts.sameInput !== true && opts.reason !== undefined)
+          throw new ClearanceError('usage', '--reason goes with --same-input');
         const captured = await capture(ctx, {
           runId,
           ...(opts.repo === undefined ? {} : { repo: opts.repo }),
@@ -60,6 +76,7 @@ export const registerCapture = (program: Command, io: Io): Command =>
           ...(opts.inputSha === undefined ? {} : { inputSha: opts.inputSha }),
           ...(opts.touched === undefined ? {} : { touched: opts.touched }),
           ...(opts.rename === undefined ? {} : { renames: opts.rename }),
+          ...(opts.reason === undefined ? {} : { sameInput: opts.reason }),
         });
         return { json: captured, text: capturedText(captured) };
       }),
@@ -75,5 +92,9 @@ const capturedText = (r: CaptureResult): string => {
   ]
     .filter((s) => s !== '')
     .join(', ');
-  return `captured round ${r.round} of ${t(r.runId)}: input ${t(inputSha)}${dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}`;
+  const again =
+    r.capture.sameInput === undefined
+      ? ''
+      : `; the same input again, because: ${t(r.capture.sameInput.reason)}`;
+  return `captured round ${r.round} of ${t(r.runId)}: input ${t(inputSha)}${dirty === true ? ' (the working tree, uncommitted changes included)' : ''}${changes === '' ? '' : `; ${changes}`}${again}`;
 };

@@ -1,10 +1,14 @@
 import * as t from 'io-ts';
 
-const SeverityRule = t.type({
-  blocks: t.boolean,
-  firstRoundOnly: t.boolean,
-  maxAdmitted: t.union([t.number, t.null]),
-});
+const SeverityRule = t.intersection([
+  t.type({
+    blocks: t.boolean,
+    firstRoundOnly: t.boolean,
+    maxAdmitted: t.union([t.number, t.null]),
+  }),
+  /** absent in every log written before rising floors existed: every round admits */
+  t.partial({ untilRound: t.number }),
+]);
 
 /** The policy as pinned in `run.opened`. */
 export const PolicyCodecV1 = t.intersection([
@@ -27,5 +31,8 @@ export const PolicyCodecV1 = t.intersection([
     preExistingSeverity: t.string,
     /** absent in every log written before signed rulings existed: anyone named rules there */
     signers: t.array(t.type({ principal: t.string, key: t.string })),
+    /** absent in every log written before same-input rounds were refused: there, none is */
+    sameInputRounds: t.number,
+    newOutsideFix: t.keyof({ admit: null, advisory: null, defer: null }),
   }),
 ]);

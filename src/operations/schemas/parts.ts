@@ -32,6 +32,10 @@ export const Capture = z
     dirty: z.boolean().optional().describe('true: the working tree, uncommitted changes included'),
     artifactSha: Sha.optional(),
     base: z.string().optional(),
+    sameInput: z
+      .strictObject({ reason: z.string() })
+      .optional()
+      .describe('present when the round reviews again the input the round before reviewed: why'),
   })
   .describe('the revision captured for a round');
 
@@ -85,11 +89,31 @@ export const Stall = z
   .nullable()
   .describe('while stalled: the round that stalled the run and the findings that did; null otherwise');
 
+const count = (what: string) => z.number().int().describe(what);
+
+export const RoundTally = z
+  .strictObject({
+    opened: count('findings the round opened'),
+    fixed: count('findings it decided fixed'),
+    withdrawn: count('findings it decided withdrawn'),
+    reopened: count('findings it reopened'),
+    deferred: count('candidates it deferred to a follow-up'),
+    stillOpen: count('findings open after it'),
+    blockingOpen: count('blocking findings open after it'),
+    filesChanged: z
+      .number()
+      .int()
+      .nullable()
+      .describe('files its input changed since the last reviewed one; null when it had no capture'),
+  })
+  .describe('what the round did to the findings, counted as it ended');
+
 export const RoundOutcome = z.strictObject({
   round: z.number().int(),
   result: z.enum(['complete', 'partial', 'none', 'ci_failed']),
   reason: z.string().nullable(),
   reportSha: z.string().optional().describe("the recorded report's hash, for a round that ended with one"),
+  tally: RoundTally,
 });
 
 export const MergedFrom = z

@@ -119,6 +119,7 @@ const Counts = z.strictObject({
   fixed: z.number().int(),
   withdrawn: z.number().int(),
   suppressed: z.number().int(),
+  deferred: z.number().int().describe('candidates deferred to a follow-up'),
 });
 
 export const StatusRunOutput = z.strictObject({
@@ -144,7 +145,16 @@ export const StatusRunOutput = z.strictObject({
       running: z.string().nullable(),
     })
     .nullable(),
-  rounds: z.array(RoundOutcome),
+  sameInput: z
+    .strictObject({ rounds: z.number().int(), allowed: z.number().int() })
+    .describe('rounds that reviewed unchanged input as a recorded choice, and how many the policy allows'),
+  rounds: z.array(RoundOutcome.extend({ spent: Cost.describe("what the round's stages spent") })),
+  trend: z
+    .enum(['early', 'converging', 'flat', 'diverging'])
+    .nullable()
+    .describe(
+      'advisory, never the verdict: from the blocking findings open after each round (docs/loop.md#the-trend); null before any round ended',
+    ),
   spent: Cost,
   panels: z.array(Panel).describe('each round closed from contributions, or with an absent reviewer'),
   contributions: Panel.describe(

@@ -3,9 +3,27 @@ import type { Policy } from '../../events/policy.js';
 import type { Decision } from '../../events/report.js';
 import { type Findings, openIn } from '../finding-index.js';
 import type { Finding } from '../state.js';
-import { at } from '../vec.js';
+import { at, toArray } from '../vec.js';
 import { type Check, fail, isBlank, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
+
+/**
+ * A reopening says what is new: its evidence, trimmed, is none that an earlier decision or ruling
+ * on the finding gave (`stale-evidence`), so a fix is not overturned by repeating what it answered.
+ */
+const reopeningCitesNewEvidence = (d: Decision, finding: Finding, i: number): Check => {
+  const evidence = d.evidence.trim();
+  for (const step of toArray(finding.steps)) {
+    if (step.evidence !== undefined && step.evidence.trim() === evidence) {
+      return fail(
+        'stale-evidence',
+        `decisions[${i}] reopens finding ${shortId(d.id)} with the evidence its round ${step.round} ${step.how === 'ruled' ? 'ruling' : 'decision'} gave: say what changed since (new evidence)`,
+        ['decisions', i, 'evidence'],
+      );
+    }
+  }
+  return ok;
+};
 
 /**
  * A decision fits the finding it names: `reopened` only a `fixed` finding (the fix did not hold),
@@ -15,7 +33,7 @@ export const decisionFitsFinding = (d: Decision, finding: Finding, i: number): C
   const path = ['decisions', i, 'id'];
   if (d.status === 'reopened') {
     return finding.status === 'fixed'
-      ? ok
+      ? reopeningCitesNewEvidence(d, finding, i)
       : fail(
           'not-reopenable',
           `decisions[${i}] reopens finding ${shortId(d.id)}, which is ${finding.status}: only a fixed finding can be reopened${finding.status === 'open' ? ' (decide it open, fixed or withdrawn)' : ''}`,

@@ -79,6 +79,29 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
         'null or an integer >= 0',
       ),
     ),
+  (p) =>
+    Object.entries(p.severities).flatMap(([name, rule]) => [
+      field(
+        ['severities', name, 'untilRound'],
+        rule.untilRound,
+        rule.untilRound === undefined || integerFrom(rule.untilRound, 1, MAX_ROUNDS),
+        `an integer from 1 to ${MAX_ROUNDS} (the last round it is admitted in), or absent`,
+      ),
+      field(
+        ['severities', name, 'untilRound'],
+        rule.untilRound,
+        rule.untilRound === undefined || !rule.firstRoundOnly,
+        'absent when firstRoundOnly is true (firstRoundOnly is untilRound 1 with late candidates suppressed: say one)',
+      ),
+    ]),
+  (p) => [
+    field(
+      ['sameInputRounds'],
+      p.sameInputRounds,
+      p.sameInputRounds === undefined || integerFrom(p.sameInputRounds, 0, MAX_ROUNDS),
+      `an integer from 0 to ${MAX_ROUNDS} (rounds that may review unchanged input), or absent for 0`,
+    ),
+  ],
   (p) => [
     field(['stages'], p.stages, names(p.stages) && distinct(p.stages), 'distinct, non-empty stage names'),
   ],

@@ -1,11 +1,24 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { RoundEnded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import { maxRoundsOf, NO_STAGES, type RunState } from '../state.js';
+import { maxRoundsOf, NO_STAGES, type RoundTally, type RunState } from '../state.js';
 import { push } from '../vec.js';
+import { touchedBy } from './capture.js';
 import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
 import { deriveStatus } from './status.js';
+
+/** A round without a report changes no finding: the trend shows it flat, with the files its capture changed. */
+const unchangedTally = (state: RunState): RoundTally => ({
+  opened: 0,
+  fixed: 0,
+  withdrawn: 0,
+  reopened: 0,
+  deferred: 0,
+  stillOpen: state.findings.open,
+  blockingOpen: state.findings.openBlocking,
+  filesChanged: state.capture === null ? null : touchedBy(state.capture).size,
+});
 
 /**
  * `round.ended`: a round that ends without a complete report — `none` (nothing could be
@@ -33,7 +46,7 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
     failedAttempts: 0,
     lastFailure: null,
     stages: NO_STAGES,
-    outcomes: push(state.outcomes, { round, result, reason }),
+    outcomes: push(state.outcomes, { round, result, reason, tally: unchangedTally(state) }),
     // what was handed in for this round can never close it now
     contributions: [],
     absent: [],

@@ -1,16 +1,24 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { reportSha } from '../../events/canonical-json.js';
-import type { RevisionCapturedData, RoundRecorded, RoundResult } from '../../events/event.js';
+import type { RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report.js';
 import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
-import { type Finding, maxRoundsOf, NO_STAGES, type Panel, type RunState } from '../state.js';
+import {
+  type Finding,
+  maxRoundsOf,
+  NO_STAGES,
+  type Panel,
+  type RoundTally,
+  type RunState,
+} from '../state.js';
 import { push, pushAll } from '../vec.js';
-import { admitCandidates } from './admission.js';
+import { type Admission, admitCandidates } from './admission.js';
 import { carriedReportBinds } from './binding.js';
 import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
+import { touchedBy } from './capture.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
 import { panelOf, panelOfNextRound } from './contribution.js';
@@ -23,10 +31,6 @@ import { emptyReportSaysWhatItSkipped } from './scope.js';
 import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
-
-/** A file is touched when the capture lists it or renamed a file to it. */
-const touchedBy = (capture: RevisionCapturedData): ReadonlySet<string> =>
-  new Set([...capture.touchedFiles, ...capture.renames.map((r) => r.to)]);
 
 /** Only the findings this round decides or opens change; the rest carry forward by derivation. */
 const applyDecisions = (
@@ -47,6 +51,26 @@ const applyDecisions = (
   }
   for (const f of opened) next = putFinding(next, f);
   return next;
+};
+
+/** What a recorded round did, counted for the trend. */
+const tallyOf = (
+  decisions: ReadonlyArray<Decision>,
+  admission: Admission,
+  findings: Findings,
+  filesChanged: number,
+): RoundTally => {
+  const decided = (status: Decision['status']) => decisions.filter((d) => d.status === status).length;
+  return {
+    opened: admission.opened.length,
+    fixed: decided('fixed'),
+    withdrawn: decided('withdrawn'),
+    reopened: decided('reopened'),
+    deferred: admission.deferred.length,
+    stillOpen: findings.open,
+    blockingOpen: findings.openBlocking,
+    filesChanged,
+  };
 };
 
 /**
@@ -179,14 +203,20 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const reviewer = report.reviewer ?? ANONYMOUS;
   const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
   const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
+  const inFix = (file: string) => touched.has(file);
   const admission = admitCandidates(
-    policy,
-    round,
-    state.admitted,
+    {
+      policy,
+      round,
+      alreadyAdmitted: state.admitted,
+      advisory: (c) => plausibleIsAdvisory(policy, round, c, inFix),
+      touched: inFix,
+      reviewersOf: (id) =>
+        merge?.provenance[id]?.reviewers ?? (report.reviewer === undefined ? [] : [report.reviewer]),
+    },
     offered
       .filter(({ candidate: c }) => c.sameAs === undefined)
       .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
-    (c) => plausibleIsAdvisory(policy, round, c, (file) => touched.has(file)),
   );
   const decidedFindings = applyDecisions(
     round,
@@ -217,8 +247,11 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
       result,
       reason: result === 'partial' ? partialReason(panel.right.panel) : null,
       reportSha: event.data.reportSha,
+      tally: tallyOf(report.decisions, admission, findings, touched.size),
     }),
     suppressed: pushAll(state.suppressed, admission.suppressed),
+    deferred: pushAll(state.deferred, admission.deferred),
+    sameInputRounds: state.sameInputRounds + (capture.right.sameInput === undefined ? 0 : 1),
     refuted: pushAll(state.refuted, refutedIn(round, candidates.right, merge, reviewer)),
     contributions: [],
     absent: [],

@@ -1,5 +1,6 @@
 import { findingsInOrder } from '../finding-index.js';
 import {
+  type Deferred,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -19,6 +20,7 @@ import { last as lastOf, toArray } from '../vec.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { historyOf } from './history.js';
 import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
+import { type RoundRow, roundRowsOf, sameInputOf, type Trend, trendOf } from './trend.js';
 
 export type BlockingReason = Readonly<{
   id: string;
@@ -75,6 +77,14 @@ export type Explanation = Readonly<{
   refuted: ReadonlyArray<Refuted>;
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
+  /** candidates deferred to a follow-up: kept whole, never findings, never blocking */
+  deferred: ReadonlyArray<Deferred>;
+  /** every ended round: how it ended, what it did to the findings, what it spent */
+  rounds: ReadonlyArray<RoundRow>;
+  /** advisory, never the verdict: how the blocking count moved over the last rounds */
+  trend: Trend | null;
+  /** rounds that reviewed unchanged input as a recorded choice, and how many the policy allows */
+  sameInput: Readonly<{ rounds: number; allowed: number }>;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
@@ -148,5 +158,9 @@ export const explain = (state: RunState): Explanation => {
     merges: mergedFindings(state),
     refuted: toArray(state.refuted),
     reruns: toArray(state.reruns),
+    deferred: toArray(state.deferred),
+    rounds: roundRowsOf(state),
+    trend: trendOf(toArray(state.outcomes).map((o) => o.tally)),
+    sameInput: sameInputOf(state),
   };
 };

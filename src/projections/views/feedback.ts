@@ -1,6 +1,7 @@
 import type { ReproductionOutcome } from '../../events/event.js';
 import { findingOf } from '../finding-index.js';
 import {
+  type Deferred,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -67,6 +68,8 @@ export type Feedback = Readonly<{
   reruns: ReadonlyArray<FeedbackRerun>;
   /** reproductions not yet re-run on the next round's input */
   pendingReproductions: number;
+  /** candidates deferred to a follow-up over the run: not this loop's to fix, on the record */
+  deferred: ReadonlyArray<Deferred>;
 }>;
 
 /** Most corroborated first (the order of the rest is kept). */
@@ -126,5 +129,6 @@ export const feedbackOf = (state: RunState): Feedback => {
       };
     }),
     pendingReproductions: reproductionsPending(state).length,
+    deferred: toArray(state.deferred),
   };
 };

@@ -5,7 +5,6 @@ import {
   maxRoundsOf,
   type Panel,
   type RoundFailure,
-  type RoundOutcome,
   type RunState,
   type RunStatus,
   type Stall,
@@ -13,6 +12,7 @@ import {
 import { toArray } from '../vec.js';
 import { type FindingView, findingsOf, findingView } from './findings.js';
 import { type BlockedReason, blockedReasonOf } from './stall.js';
+import { type RoundRow, roundRowsOf, sameInputOf, type Trend, trendOf } from './trend.js';
 
 export type StatusView = Readonly<{
   runId: string | null;
@@ -36,7 +36,11 @@ export type StatusView = Readonly<{
     fixed: number;
     withdrawn: number;
     suppressed: number;
+    /** candidates deferred to a follow-up (a severity past its untilRound, or new outside the fix) */
+    deferred: number;
   }>;
+  /** rounds that reviewed unchanged input as a recorded choice, and how many the policy allows */
+  sameInput: Readonly<{ rounds: number; allowed: number }>;
   findings: ReadonlyArray<FindingView>;
   /** failed attempts at collecting the next round's report, and the last of them */
   failedAttempts: number;
@@ -48,8 +52,10 @@ export type StatusView = Readonly<{
     finished: ReadonlyArray<string>;
     running: string | null;
   }> | null;
-  /** every round that is done, and how it ended */
-  rounds: ReadonlyArray<RoundOutcome>;
+  /** every round that is done: how it ended, what it did to the findings, what it spent */
+  rounds: ReadonlyArray<RoundRow>;
+  /** how the loop is going, from the blocking findings open after each round (advisory: never the verdict) */
+  trend: Trend | null;
   spent: Cost;
   /** each round merged from contributions: who reviewed it, and who was absent and why */
   panels: ReadonlyArray<Panel>;
@@ -84,12 +90,15 @@ export const statusOf = (state: RunState): StatusView => {
       fixed: count((f) => f.status === 'fixed'),
       withdrawn: count((f) => f.status === 'withdrawn'),
       suppressed: state.suppressed.size,
+      deferred: state.deferred.size,
     },
+    sameInput: sameInputOf(state),
     findings,
     failedAttempts: state.failedAttempts,
     lastFailure: state.lastFailure,
     inProgress: inProgressOf(state),
-    rounds: toArray(state.outcomes),
+    rounds: roundRowsOf(state),
+    trend: trendOf(toArray(state.outcomes).map((o) => o.tally)),
     spent: state.spent,
     panels: toArray(state.panels),
     contributions: panelOf(state.round + 1, next.contributions, next.absent),

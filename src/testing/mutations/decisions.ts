@@ -1,5 +1,6 @@
 import { VERDICTS } from '../../events/report.js';
 import { findingsInOrder } from '../../projections/finding-index.js';
+import { toArray } from '../../projections/vec.js';
 import {
   accepting,
   closed,
@@ -17,6 +18,18 @@ const undecidedClosed = (c: Parameters<typeof accepting>[0]) => {
   const decided = new Set(c.valid.report.decisions.map((d) => d.id));
   return closed(c).filter((f) => !decided.has(f.id));
 };
+
+/** Each fixed finding with an evidence it was decided or ruled with: what a stale reopening repeats. */
+const staleReopenings = (c: Parameters<typeof accepting>[0]) =>
+  accepting(c)
+    ? findingsInOrder(c.state)
+        .filter((f) => f.status === 'fixed')
+        .flatMap((f) =>
+          toArray(f.steps)
+            .filter((s) => s.evidence !== undefined && s.evidence.trim() !== '')
+            .map((s) => ({ id: f.id, evidence: s.evidence as string })),
+        )
+    : [];
 
 /** Mutations that break decisions, and the report as a whole. */
 export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
@@ -68,6 +81,22 @@ export const DECISIONS_MUTATIONS: ReadonlyArray<Mutation> = [
           decisions: [
             ...r.decisions.filter((d) => d.id !== target.id),
             { id: target.id, status: 'reopened', evidence: 'it came back' },
+          ],
+        };
+      }),
+  },
+  {
+    code: 'stale-evidence',
+    name: 'reopening a fixed finding with the evidence an earlier decision gave',
+    applies: (c) => staleReopenings(c).length > 0,
+    apply: (c, p) =>
+      withReport(c, (r) => {
+        const { id, evidence } = pickOf(staleReopenings(c), p);
+        return {
+          ...r,
+          decisions: [
+            ...r.decisions.filter((d) => d.id !== id),
+            { id, status: 'reopened', evidence: ` ${evidence}\n` },
           ],
         };
       }),
