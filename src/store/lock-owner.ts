@@ -1,34 +1,44 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 
 /**
- * Who holds a run's lock, recorded in the lock directory (`<log>.lock/owner`) by the holder right
- * after it takes the lock, so a waiter can tell a dead holder from a slow one:
+ * Who holds a run's lock. The lock is a symbolic link whose target is this record (never a path:
+ * nothing follows it), so the record appears in the same `symlink()` that takes the lock and no
+ * instant exists in which the lock is there and its holder is not known. Under 60 bytes, so
+ * ext4 keeps it in the inode (a "fast" symlink: no block to allocate and journal).
  *
- * - `host` and `boot`: a holder is judged by pid only on its own host, and only during the boot it
- *   was recorded in (Linux `boot_id`; null elsewhere);
- * - `pid` and `start`: the process start time in clock ticks since boot (`/proc/<pid>/stat`, field
- *   22) tells a reused pid apart; null where `/proc` is not there, and then a live pid is trusted;
- * - `token`: a random nonce naming this one holding, so a takeover can check that the directory it
- *   moved aside is the one it judged.
+ * `c1:<pid>:<start>:<place>:<token>`
+ *
+ * - `pid` and `start`: the process and its start time in clock ticks since boot
+ *   (`/proc/<pid>/stat`, field 22), which tells a reused pid apart; `-` where `/proc` is not there,
+ *   and then a live pid is trusted;
+ * - `place`: where that pid means something, 12 hex digits of SHA-256 over the hostname, the
+ *   kernel's boot id and the pid namespace. A pid is judged only from the same place: another
+ *   machine, another boot, or another container on this machine (a pid namespace of its own) is a
+ *   place whose pids this process cannot see. A hostname alone does not tell machines apart
+ *   (cloned VMs, containers with a fixed hostname), so a lock from any other place is never
+ *   judged by pid;
+ * - `token`: names this one holding, so a takeover can check that what it moved aside is the
+ *   holding it judged, and a holder can check that the lock is still its own.
  */
 export type LockOwner = Readonly<{
   pid: number;
-  host: string;
-  boot: string | null;
   start: string | null;
+  place: string;
   token: string;
 }>;
 
 /** What a waiter concludes about a lock's holder. */
 export type HolderVerdict =
-  /** the holder's process is gone from this host (or this boot): take the lock over now */
+  /** the holder's process is gone from this place: take the lock over now */
   | 'dead'
-  /** a live process on this host: never taken over, however long it is paused */
+  /** a live process here: never taken over, however long it is paused */
   | 'alive'
-  /** another host, or no readable record: taken over only once the lock is older than the stale period */
+  /** another place, or no record this code can read: taken over only once older than the stale period */
   | 'unknown';
+
+const VERSION = 'c1';
 
 const readText = (file: string): string | null => {
   try {
@@ -46,58 +56,63 @@ export const processStart = (pid: number): string | null => {
   return fields[19] ?? null;
 };
 
+const pidNamespace = (): string | null => {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+};
+
+/** The place of a process: its hostname, boot and pid namespace, hashed (see `LockOwner`). */
+export const placeOf = (host: string, boot: string | null, pidns: string | null): string =>
+  createHash('sha256')
+    .update(`${host}\0${boot ?? ''}\0${pidns ?? ''}`)
+    .digest('hex')
+    .slice(0, 12);
+
 let self: Omit<LockOwner, 'token'> | null = null;
 
 /** This process, as a holder records itself (computed once per process). */
-const selfOwner = (): Omit<LockOwner, 'token'> => {
+export const selfOwner = (): Omit<LockOwner, 'token'> => {
   if (self === null) {
     self = {
       pid: process.pid,
-      host: os.hostname(),
-      boot: readText('/proc/sys/kernel/random/boot_id')?.trim() ?? null,
       start: processStart(process.pid),
+      place: placeOf(
+        os.hostname(),
+        readText('/proc/sys/kernel/random/boot_id')?.trim() ?? null,
+        pidNamespace(),
+      ),
     };
   }
   return self;
 };
 
-export const newOwner = (): LockOwner => ({ ...selfOwner(), token: randomBytes(8).toString('hex') });
-
-export const ownerFile = (lock: string): string => `${lock}/owner`;
-
 /**
- * Record the holder in a lock directory it has just created. O_EXCL: a new file in a new
- * directory, never a planted one, and never through a symlink.
+ * A token is 64 bits: 32 drawn once per process, then a counter from a random start, so no two
+ * holdings anywhere share one (and no entropy is drawn per lock).
  */
-export const writeOwner = (lock: string, owner: LockOwner): void => {
-  const fd = openSync(
-    ownerFile(lock),
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    writeSync(fd, JSON.stringify(owner));
-  } finally {
-    closeSync(fd);
-  }
+const processBits = randomBytes(4).toString('hex');
+let holdings = randomBytes(4).readUInt32BE(0);
+
+export const newOwner = (): LockOwner => {
+  holdings = (holdings + 1) >>> 0;
+  return { ...selfOwner(), token: `${processBits}${holdings.toString(16).padStart(8, '0')}` };
 };
 
-/** The record in a lock directory, or null when there is none (not yet written, or an older holder). */
-export const readOwner = (lock: string): LockOwner | null => {
-  const text = readText(ownerFile(lock));
-  if (text === null) return null;
-  try {
-    const v = JSON.parse(text) as Partial<LockOwner>;
-    return Number.isInteger(v.pid) &&
-      typeof v.host === 'string' &&
-      typeof v.token === 'string' &&
-      (v.boot === null || typeof v.boot === 'string') &&
-      (v.start === null || typeof v.start === 'string')
-      ? (v as LockOwner)
-      : null;
-  } catch {
-    return null;
-  }
+/** The record as the lock's link target. */
+export const encodeOwner = (owner: LockOwner): string =>
+  `${VERSION}:${owner.pid}:${owner.start ?? '-'}:${owner.place}:${owner.token}`;
+
+const RECORD = /^c1:([1-9][0-9]{0,9}):([0-9]{1,20}|-):([0-9a-f]{12}):([0-9a-f]{16})$/;
+
+/** A link target read back, or null when it is not a record this code wrote. */
+export const decodeOwner = (target: string): LockOwner | null => {
+  const m = RECORD.exec(target);
+  if (m === null) return null;
+  const [, pid, start, place, token] = m as unknown as [string, string, string, string, string];
+  return { pid: Number(pid), start: start === '-' ? null : start, place, token };
 };
 
 const pidExists = (pid: number): boolean => {
@@ -110,12 +125,11 @@ const pidExists = (pid: number): boolean => {
   }
 };
 
-/** Judge a recorded holder from this host's point of view. */
+/** Judge a recorded holder from this process's place. */
 export const judgeHolder = (owner: LockOwner | null): HolderVerdict => {
   if (owner === null) return 'unknown';
   const me = selfOwner();
-  if (owner.host !== me.host) return 'unknown';
-  if (owner.boot !== null && me.boot !== null && owner.boot !== me.boot) return 'dead';
+  if (owner.place !== me.place) return 'unknown';
   if (owner.pid === me.pid) return owner.start === me.start ? 'alive' : 'dead';
   if (!pidExists(owner.pid)) return 'dead';
   // the pid is taken: by the holder, unless its start time says it is another process
@@ -124,4 +138,13 @@ export const judgeHolder = (owner: LockOwner | null): HolderVerdict => {
     if (start !== null && start !== owner.start) return 'dead';
   }
   return 'alive';
+};
+
+/** The record of the lock at `lock`, or null when there is none (or it is not a record this code wrote). */
+export const readOwner = (lock: string): LockOwner | null => {
+  try {
+    return decodeOwner(readlinkSync(lock));
+  } catch {
+    return null;
+  }
 };
