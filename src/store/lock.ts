@@ -197,7 +197,7 @@ export const acquireRunLock = async (paths: RunPaths, options: LockOptions = {})
     // jittered so racing appenders do not retry in lockstep; short, since a lock is held for
     // well under a millisecond (the fsync comes after the release)
     await sleep(Math.min(remaining, backoff * (0.5 + Math.random())));
-    backoff = Math.min(backoff * 2, 16);
+    backoff = Math.min(backoff * 2, 8);
   }
 };
 
