@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import os from 'node:os';
 
 /**
- * Who holds a run's lock. The lock is a symbolic link whose target is this record (never a path:
- * nothing follows it), so the record appears in the same `symlink()` that takes the lock and no
- * instant exists in which the lock is there and its holder is not known. Under 60 bytes, so
- * ext4 keeps it in the inode (a "fast" symlink: no block to allocate and journal).
+ * Who holds a run's lock, as the lock's own content says. The lock is a hard link to a file that
+ * holds this record (`lock-owner-file.ts`), written once per process before its first lock, so the
+ * record appears in the same `link()` that takes the lock: no instant exists in which the lock is
+ * there and its holder is not known.
  *
  * `c1:<pid>:<start>:<place>:<token>`
  *
@@ -19,8 +19,7 @@ import os from 'node:os';
  *   place whose pids this process cannot see. A hostname alone does not tell machines apart
  *   (cloned VMs, containers with a fixed hostname), so a lock from any other place is never
  *   judged by pid;
- * - `token`: names this one holding, so a takeover can check that what it moved aside is the
- *   holding it judged, and a holder can check that the lock is still its own.
+ * - `token`: 64 random bits drawn by the process, so that no two records anywhere are the same.
  */
 export type LockOwner = Readonly<{
   pid: number;
@@ -71,10 +70,10 @@ export const placeOf = (host: string, boot: string | null, pidns: string | null)
     .digest('hex')
     .slice(0, 12);
 
-let self: Omit<LockOwner, 'token'> | null = null;
+let self: LockOwner | null = null;
 
-/** This process, as a holder records itself (computed once per process). */
-export const selfOwner = (): Omit<LockOwner, 'token'> => {
+/** This process, as its lock records it (computed once per process). */
+export const selfOwner = (): LockOwner => {
   if (self === null) {
     self = {
       pid: process.pid,
@@ -84,32 +83,21 @@ export const selfOwner = (): Omit<LockOwner, 'token'> => {
         readText('/proc/sys/kernel/random/boot_id')?.trim() ?? null,
         pidNamespace(),
       ),
+      token: randomBytes(8).toString('hex'),
     };
   }
   return self;
 };
 
-/**
- * A token is 64 bits: 32 drawn once per process, then a counter from a random start, so no two
- * holdings anywhere share one (and no entropy is drawn per lock).
- */
-const processBits = randomBytes(4).toString('hex');
-let holdings = randomBytes(4).readUInt32BE(0);
-
-export const newOwner = (): LockOwner => {
-  holdings = (holdings + 1) >>> 0;
-  return { ...selfOwner(), token: `${processBits}${holdings.toString(16).padStart(8, '0')}` };
-};
-
-/** The record as the lock's link target. */
+/** The record as a lock holds it. */
 export const encodeOwner = (owner: LockOwner): string =>
   `${VERSION}:${owner.pid}:${owner.start ?? '-'}:${owner.place}:${owner.token}`;
 
 const RECORD = /^c1:([1-9][0-9]{0,9}):([0-9]{1,20}|-):([0-9a-f]{12}):([0-9a-f]{16})$/;
 
-/** A link target read back, or null when it is not a record this code wrote. */
-export const decodeOwner = (target: string): LockOwner | null => {
-  const m = RECORD.exec(target);
+/** A record read back, or null when it is not one this code wrote. */
+export const decodeOwner = (text: string): LockOwner | null => {
+  const m = RECORD.exec(text);
   if (m === null) return null;
   const [, pid, start, place, token] = m as unknown as [string, string, string, string, string];
   return { pid: Number(pid), start: start === '-' ? null : start, place, token };
@@ -140,11 +128,32 @@ export const judgeHolder = (owner: LockOwner | null): HolderVerdict => {
   return 'alive';
 };
 
-/** The record of the lock at `lock`, or null when there is none (or it is not a record this code wrote). */
-export const readOwner = (lock: string): LockOwner | null => {
+/** Longer than any record: a lock holding more is not one this code wrote. */
+const RECORD_READ = 128;
+
+/**
+ * The text of a lock that is a regular file (never through a symbolic link), or null when there
+ * is none. A lock is small and written before it is linked into place, so one read has it whole.
+ */
+export const readRecord = (lock: string): string | null => {
+  let fd: number;
   try {
-    return decodeOwner(readlinkSync(lock));
+    fd = openSync(lock, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }
+  try {
+    const buffer = Buffer.alloc(RECORD_READ);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, RECORD_READ, 0));
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The record of the lock at `lock`, or null when there is none (or it is not a record this code wrote). */
+export const readOwner = (lock: string): LockOwner | null => {
+  const text = readRecord(lock);
+  return text === null ? null : decodeOwner(text);
 };

@@ -5,9 +5,9 @@
  * is one comparison.
  */
 export const APPEND_STEPS = [
-  /** about to create the lock: nothing of this append exists yet */
+  /** about to take the lock (its record already written, in this process's owner file) */
   'acquiring',
-  /** the lock exists, with its owner record in it (one `symlink()` made both) */
+  /** the lock exists, with its owner record in it (one `link()` made both) */
   'locked',
   /** the log folded and the new lines built, nothing written */
   'folded',

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, lstatSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { linkSync, lstatSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClearanceError } from '../errors.js';
-import { decodeOwner, encodeOwner, judgeHolder, type LockOwner, newOwner, selfOwner } from './lock-owner.js';
+import { decodeOwner, judgeHolder, type LockOwner, readRecord, selfOwner } from './lock-owner.js';
+import { forgetOwnerFile, type OwnerFile, ownerFileIn, removeOwnerFileOf, stamp } from './lock-owner-file.js';
 import { reached } from './lock-steps.js';
 import type { RunPaths } from './paths.js';
 
@@ -30,8 +31,8 @@ export type RunLock = Readonly<{
 
 /** What a waiter found at the lock's path. */
 type Seen = Readonly<{
-  /** the link's target when the lock is a link (this code's lock), else null */
-  target: string | null;
+  /** the lock's content when it is a regular file (this code's lock), else null */
+  record: string | null;
   owner: LockOwner | null;
   ino: number;
   mtimeMs: number;
@@ -40,19 +41,11 @@ type Seen = Readonly<{
 
 const code = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
-const targetOf = (lock: string): string | null => {
-  try {
-    return readlinkSync(lock);
-  } catch {
-    return null;
-  }
-};
-
 /**
  * The lock as it is now, or null when there is none. A directory is the lock of a clearance
  * before this protocol (proper-lockfile's, with an `owner` file written after it): it excluded the
  * same way (both protocols create the one name exclusively), but its record is not this code's to
- * judge, so it waits out the stale period.
+ * judge, so it waits out the stale period, as anything else found there does.
  */
 const inspect = (lock: string): Seen | null => {
   let stat: ReturnType<typeof lstatSync>;
@@ -62,19 +55,20 @@ const inspect = (lock: string): Seen | null => {
     if (code(e) === 'ENOENT') return null;
     throw e;
   }
-  const target = stat.isSymbolicLink() ? targetOf(lock) : null;
-  if (stat.isSymbolicLink() && target === null) return null; // removed between the two calls
+  const record = stat.isFile() ? readRecord(lock) : null;
+  if (stat.isFile() && record === null) return null; // removed between the two calls
   return {
-    target,
-    owner: target === null ? null : decodeOwner(target),
+    record,
+    owner: record === null ? null : decodeOwner(record),
     ino: stat.ino,
     mtimeMs: stat.mtimeMs,
     directory: stat.isDirectory(),
   };
 };
 
+/** The same lock: the same inode, and (a file) the same record, so a reused inode is not mistaken for it. */
 const isSameLock = (a: Seen, b: Seen): boolean =>
-  a.target !== null || b.target !== null ? a.target === b.target : a.ino === b.ino && a.mtimeMs === b.mtimeMs;
+  a.ino === b.ino && a.record === b.record && a.directory === b.directory;
 
 const remove = (file: string, seen: Seen): void => {
   if (seen.directory) rmSync(file, { recursive: true, force: true });
@@ -84,8 +78,7 @@ const remove = (file: string, seen: Seen): void => {
 /** Put a lock moved aside by mistake back, never over a lock taken since (then its holder refuses to write). */
 const putBack = (aside: string, moved: Seen, lock: string): void => {
   try {
-    if (moved.target !== null) symlinkSync(moved.target, lock);
-    else if (moved.directory) renameSync(aside, lock);
+    if (moved.directory) renameSync(aside, lock);
     else linkSync(aside, lock);
   } catch {
     // taken meanwhile: the holder we displaced finds its lock gone before it writes, and refuses
@@ -102,7 +95,8 @@ const putBack = (aside: string, moved: Seen, lock: string): void => {
  * of this attempt's own, check that what moved is the lock that was judged (a holder may have
  * released it and another taken it in between), and only then remove it; otherwise put it back.
  */
-const takeOver = (lock: string, judged: Seen): boolean => {
+const takeOver = (paths: RunPaths, judged: Seen, dead: boolean): boolean => {
+  const { lock } = paths;
   const aside = `${lock}.${randomBytes(4).toString('hex')}.taken`;
   try {
     renameSync(lock, aside);
@@ -115,6 +109,7 @@ const takeOver = (lock: string, judged: Seen): boolean => {
   if (moved === null) return false;
   if (isSameLock(moved, judged)) {
     remove(aside, moved);
+    if (dead && judged.owner !== null) removeOwnerFileOf(paths.runs, judged.owner, judged.ino);
     return true;
   }
   putBack(aside, moved, lock);
@@ -136,27 +131,41 @@ const timeoutError = (paths: RunPaths, timeoutMs: number, seen: Seen | null): Cl
     { lock: paths.lock, timeoutMs, holder: seen?.owner ?? null },
   );
 
-/** Create the lock with its record in one step, or find it held. */
-const tryAcquire = (lock: string, target: string): boolean => {
-  try {
-    symlinkSync(target, lock);
-    return true;
-  } catch (e) {
-    if (code(e) === 'EEXIST') return false;
-    throw e;
+/**
+ * Take the lock with its record in one step: a hard link to this process's owner file, stamped
+ * first so the lock's age starts now. False when someone holds it.
+ */
+const tryAcquire = (paths: RunPaths): OwnerFile | null => {
+  for (let attempt = 0; ; attempt += 1) {
+    const file = ownerFileIn(paths.runs);
+    stamp(file);
+    try {
+      linkSync(file.path, paths.lock);
+      return file;
+    } catch (e) {
+      if (code(e) === 'EEXIST') return null;
+      // the owner file was swept (a day unused) while this process lived: make it again, once
+      if (code(e) === 'ENOENT' && attempt === 0 && !exists(file.path)) {
+        forgetOwnerFile(paths.runs);
+        continue;
+      }
+      throw e;
+    }
   }
 };
 
-/** Is the lock at `lock` the holding named `token`? (Its token alone names it: 64 bits, never reused.) */
-const isHolding = (lock: string, token: string): boolean => {
-  const target = targetOf(lock);
-  return target !== null && decodeOwner(target)?.token === token;
+const exists = (file: string): boolean => lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+
+/** Is the lock at `lock` a link to `file`? */
+const isHolding = (lock: string, file: OwnerFile): boolean => {
+  const stat = lstatSync(lock, { throwIfNoEntry: false });
+  return stat !== undefined && stat.ino === file.ino && stat.dev === file.dev;
 };
 
-const holding = (lock: string, token: string): RunLock => ({
-  held: () => isHolding(lock, token),
+const holding = (lock: string, file: OwnerFile): RunLock => ({
+  held: () => isHolding(lock, file),
   release: () => {
-    if (!isHolding(lock, token)) return;
+    if (!isHolding(lock, file)) return;
     try {
       unlinkSync(lock);
     } catch (e) {
@@ -166,8 +175,9 @@ const holding = (lock: string, token: string): RunLock => ({
 });
 
 /**
- * Take one run's inter-process lock: the symbolic link `<log>.lock`, whose target is the holder's
- * record (`lock-owner.ts`), made by one `symlink()` that fails if the name exists. While someone
+ * Take one run's inter-process lock: `<log>.lock`, a hard link to the holder's owner file, which
+ * holds its record (`lock-owner.ts`, `lock-owner-file.ts`), made by one `link()` that fails if the
+ * name exists. While someone
  * else holds it, a waiter takes it over at once when the holder is dead in this process's place,
  * after `staleMs` when the holder cannot be judged, and never when it is alive here; one deadline
  * bounds the whole wait (`lock-timeout`).
@@ -179,38 +189,24 @@ export const acquireRunLock = async (paths: RunPaths, options: LockOptions = {})
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
   const deadline = performance.now() + timeoutMs;
-  const owner = newOwner();
-  const target = encodeOwner(owner);
   reached('acquiring');
   for (let backoff = 1; ; ) {
-    if (tryAcquire(paths.lock, target)) {
+    const file = tryAcquire(paths);
+    if (file !== null) {
       reached('locked');
-      return holding(paths.lock, owner.token);
+      return holding(paths.lock, file);
     }
     const seen = inspect(paths.lock);
     const verdict = seen === null ? null : seen.owner === null ? 'unknown' : judgeHolder(seen.owner);
     const free =
       seen === null || verdict === 'dead' || (verdict === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
-    if (free && (seen === null || takeOver(paths.lock, seen)) && performance.now() < deadline) continue;
+    if (free && (seen === null || takeOver(paths, seen, verdict === 'dead')) && performance.now() < deadline)
+      continue;
     const remaining = deadline - performance.now();
     if (remaining <= 0) throw timeoutError(paths, timeoutMs, seen);
     // jittered so racing appenders do not retry in lockstep; short, since a lock is held for
     // well under a millisecond (the fsync comes after the release)
     await sleep(Math.min(remaining, backoff * (0.5 + Math.random())));
     backoff = Math.min(backoff * 2, 8);
-  }
-};
-
-/** Hold one run's lock while `fn` runs (see `acquireRunLock`). */
-export const withRunLock = async <T>(
-  paths: RunPaths,
-  fn: (lock: RunLock) => T | Promise<T>,
-  options: LockOptions = {},
-): Promise<T> => {
-  const lock = await acquireRunLock(paths, options);
-  try {
-    return await fn(lock);
-  } finally {
-    lock.release();
   }
 };

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { lutimes, mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,6 @@ import {
   encodeOwner,
   judgeHolder,
   type LockOwner,
-  newOwner,
   processStart,
   readOwner,
   selfOwner,
@@ -29,32 +28,33 @@ const longAgo = new Date(Date.now() - 60_000);
 const inputsOf = (log: Buffer): string[] =>
   parseLog(log).events.flatMap((e) => (e.type === 'revision.captured' ? [e.data.inputSha] : []));
 
-/** Replace the lock with the same holding as a process elsewhere (another machine or container) would see it. */
+const elsewhere = 'e15e3e4e5e6e';
+
+/**
+ * Make a held lock look as a process elsewhere (another machine or container) sees it: the same
+ * file (the holder's own, rewritten in place), recording a place that is not this one, and old.
+ */
 const asFromElsewhere = async (lock: string, owner: LockOwner): Promise<void> => {
-  await unlink(lock);
-  await symlink(encodeOwner({ ...owner, place: 'e15e3e4e5e6e' }), lock);
-  await lutimes(lock, longAgo, longAgo);
+  await writeFile(lock, encodeOwner({ ...owner, place: elsewhere }));
+  await utimes(lock, longAgo, longAgo);
 };
 
 describe('the lock owner record', () => {
-  it('round-trips, and fits in an ext4 inode (a fast symlink: under 60 bytes) at its longest', () => {
-    const me = newOwner();
+  it('round-trips, and nothing else reads as one', () => {
+    const me = selfOwner();
     expect(decodeOwner(encodeOwner(me))).toEqual(me);
-    expect(newOwner().token).not.toBe(me.token);
-    const longest = { pid: 4_194_304, start: '9'.repeat(12), place: 'f'.repeat(12), token: 'f'.repeat(16) };
-    expect(encodeOwner(longest).length).toBeLessThan(60);
     expect(decodeOwner(encodeOwner({ ...me, start: null }))?.start).toBeNull();
-    for (const junk of ['', 'c1:', '../owner', `c2${encodeOwner(me).slice(2)}`, `${encodeOwner(me)}0`])
+    for (const junk of ['', 'c1:', '{"pid":1}', `c2${encodeOwner(me).slice(2)}`, `${encodeOwner(me)}0`])
       expect(decodeOwner(junk)).toBeNull();
   });
 
   it('tells a live holder, a dead one, a reused pid and another place apart', () => {
-    const me = newOwner();
+    const me = selfOwner();
     expect(me.pid).toBe(process.pid);
     expect(judgeHolder(me)).toBe('alive');
     expect(judgeHolder(null)).toBe('unknown');
     // another machine, boot or pid namespace: its pids mean nothing here
-    expect(judgeHolder({ ...me, place: 'e15e3e4e5e6e' })).toBe('unknown');
+    expect(judgeHolder({ ...me, place: elsewhere })).toBe('unknown');
     expect(judgeHolder({ ...me, pid: 2 ** 22 + 1 })).toBe('dead');
     if (process.platform === 'linux') {
       expect(me.start).toBe(processStart(process.pid));
@@ -76,7 +76,7 @@ describe('a holder paused or killed while it holds the lock (real processes)', (
       expect(owner).toMatchObject({ pid: holder.child.pid, place: selfOwner().place });
       if (process.platform === 'linux') expect(owner?.start).toBe(processStart(holder.child.pid as number));
       // long past any stale period: a lock judged by its age would be taken over now
-      await lutimes(paths.lock, longAgo, longAgo);
+      await utimes(paths.lock, longAgo, longAgo);
       const before = await bytesOf(paths.log);
       const waiter = await append(dir, 'run-1', capture('from-waiter'), {
         by,
@@ -101,8 +101,7 @@ describe('a holder paused or killed while it holds the lock (real processes)', (
   it('a lock from elsewhere (another machine or container) waits out the stale period, then is taken over', async () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
-    const elsewhere = { ...newOwner(), pid: 4242, place: 'e15e3e4e5e6e' };
-    await symlink(encodeOwner(elsewhere), paths.lock);
+    await writeFile(paths.lock, encodeOwner({ ...selfOwner(), pid: 4242, place: elsewhere }));
     const before = await bytesOf(paths.log);
     const fresh = await append(dir, 'run-1', capture('too-soon'), { by, timeoutMs: 300 }).catch(
       (e: unknown) => e,
@@ -112,7 +111,7 @@ describe('a holder paused or killed while it holds the lock (real processes)', (
       'process 4242 on another machine or container holds it',
     );
     expect(await bytesOf(paths.log)).toEqual(before);
-    await lutimes(paths.lock, longAgo, longAgo);
+    await utimes(paths.lock, longAgo, longAgo);
     const stale = await append(dir, 'run-1', capture('once-stale'), { by, timeoutMs: 1_500 });
     expect(stale.appended[0]?.seq).toBe(5);
     expect(readOwner(paths.lock)).toBeNull();
@@ -190,8 +189,8 @@ describe('a holder paused or killed while it holds the lock (real processes)', (
       const other = spawn('sleep', ['30'], { stdio: 'ignore' });
       try {
         // the record of a holder that had this pid once: same place, another start time
-        const reused = { ...newOwner(), pid: other.pid as number, start: '1' };
-        await symlink(encodeOwner(reused), paths.lock);
+        const reused = { ...selfOwner(), pid: other.pid as number, start: '1' };
+        await writeFile(paths.lock, encodeOwner(reused));
         expect(judgeHolder(reused)).toBe('dead');
         const result = await append(dir, 'run-1', capture('after-reuse'), { by, timeoutMs: 1_500 });
         expect(result.appended[0]?.seq).toBe(5);
@@ -213,9 +212,27 @@ describe('a holder paused or killed while it holds the lock (real processes)', (
     );
     expect(isClearanceError(fresh) && fresh.code).toBe('lock-timeout');
     expect(await bytesOf(paths.log)).toEqual(before);
-    await lutimes(paths.lock, longAgo, longAgo);
+    await utimes(paths.lock, longAgo, longAgo);
     const stale = await append(dir, 'run-1', capture('once-stale'), { by, timeoutMs: 1_500 });
     expect(stale.appended[0]?.seq).toBe(5);
     expect(inputsOf(await readFile(paths.log)).at(-1)).toBe('once-stale');
+  });
+
+  it("a process's owner file goes when it exits, and a killed one's when the next process makes its own", async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const owners = path.join(paths.runs, '.lock-owners');
+    const mine = (await readdir(owners)).filter((name) => name.includes(`-${process.pid}-`));
+    expect(mine).toHaveLength(1);
+    const killed = await startStoppingAppender(dir, 'run-1', 'killed', 'folded');
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    expect((await readdir(owners)).some((name) => name.includes(`-${killed.pid}-`))).toBe(true);
+    // a lock left by the killed holder is taken over; its owner file, linked no more, is swept
+    const next = await startStoppingAppender(dir, 'run-1', 'next', 'anchored');
+    next.child.kill('SIGCONT');
+    expect(await next.exited).toBe(0);
+    expect(next.said()).toContain('appended 5');
+    expect(await readdir(owners)).toEqual(mine);
   });
 });
