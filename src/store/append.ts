@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, fsync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import { ClearanceError } from '../errors.js';
 import type { StoredEvent } from '../events/event.js';
 import type { Folded } from '../projections/fold.js';
@@ -60,18 +60,6 @@ const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT'
 /** A step's lines, written and not yet synced. */
 type Unsynced = Readonly<{ fd: number; headFd: number; end: number; head: Head; result: AppendResult }>;
 
-/** The last step's lines and their fsync, started on the thread pool (see `appendBatch`). */
-type Syncing = Unsynced & Readonly<{ synced: Promise<void> }>;
-
-const fsyncInBackground = (fd: number): Promise<void> => {
-  const synced = new Promise<void>((resolve, reject) => {
-    fsync(fd, (e) => (e === null ? resolve() : reject(e)));
-  });
-  // awaited by appendBatch once the lock is released; never left unobserved if something throws first
-  synced.catch(() => undefined);
-  return synced;
-};
-
 /** Rewrite the anchor, unless the log has grown since (then a later append's anchor is the one to keep). */
 const anchor = (u: Unsynced): void => {
   if (fstatSync(u.fd).size === u.end) writeHead(u.headFd, u.head);
@@ -86,9 +74,8 @@ const closeAll = (fds: ReadonlyArray<number | null>): void => {
  * other appenders wait. Folds the log from the newest checkpoint that still matches it, then for
  * each step builds and checks its events, verifies that the lock is still this holding's and the
  * log still exactly what was folded, and writes at the end. Each step but the last is fsynced,
- * anchored and acknowledged before the next is built. The last step's fsync is started on the
- * thread pool before the checkpoint is encoded and written, so that CPU work overlaps the wait
- * for the disk; `appendBatch` awaits it once the lock is released.
+ * anchored and acknowledged before the next is built; the last is returned written and unsynced,
+ * with its files open, for `appendBatch` to sync once the lock is released.
  */
 const appendLocked = (
   paths: RunPaths,
@@ -97,7 +84,7 @@ const appendLocked = (
   options: AppendOptions,
   lock: RunLock,
   acknowledge: (result: AppendResult) => void,
-): Syncing | null => {
+): Unsynced | null => {
   let fd: number;
   try {
     fd = openNoFollow(paths.log, constants.O_RDWR | constants.O_APPEND);
@@ -111,7 +98,6 @@ const appendLocked = (
   // the checkpoint on disk is rewritten only when this append moved past the one it started from
   let startedAt = -1;
   let unsynced: Unsynced | null = null;
-  let syncing: Syncing | null = null;
   const sync = (u: Unsynced): void => {
     fsyncSync(u.fd);
     anchor(u);
@@ -198,8 +184,7 @@ const appendLocked = (
       };
       tornTail = null;
     }
-    if (unsynced !== null) syncing = { ...unsynced, synced: fsyncInBackground(unsynced.fd) };
-    return syncing;
+    return unsynced;
   } finally {
     if (writing || checkpoint === null) forgetCheckpoint(paths.log);
     else {
@@ -208,7 +193,7 @@ const appendLocked = (
       reached('checkpointed');
     }
     // the last step's files stay open until it is synced
-    if (syncing === null) closeAll([headFd, fd]);
+    if (unsynced === null) closeAll([headFd, fd]);
   }
 };
 
@@ -249,28 +234,29 @@ export const appendBatch = async (
     // no runs directory at all: the lock could not even be made
     throw isMissing(e) ? missingRun(paths, runId) : e;
   });
-  let syncing: Syncing | null;
+  let unsynced: Unsynced | null;
   try {
-    syncing = appendLocked(paths, runId, steps, options, lock, acknowledge);
+    unsynced = appendLocked(paths, runId, steps, options, lock, acknowledge);
   } finally {
     lock.release();
   }
   reached('released');
-  if (syncing === null) return results;
+  if (unsynced === null) return results;
+  // synchronous, as the anchor's is: a thread-pool hop costs more than it could overlap (measured)
   try {
     try {
-      await syncing.synced;
+      fsyncSync(unsynced.fd);
     } catch (e) {
       forgetCheckpoint(paths.log);
       throw e;
     }
     reached('synced');
-    anchor(syncing);
+    anchor(unsynced);
     reached('anchored');
   } finally {
-    closeAll([syncing.headFd, syncing.fd]);
+    closeAll([unsynced.headFd, unsynced.fd]);
   }
-  acknowledge(syncing.result);
+  acknowledge(unsynced.result);
   return results;
 };
 
