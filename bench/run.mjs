@@ -6,7 +6,7 @@ import { runFoldBench } from './fold.mjs';
 import { printFoldScalingBench } from './fold-scaling.mjs';
 import { mcpStatusBench, printOperationsBench, recordPathBench } from './operations.mjs';
 import { postgresBench, printPostgresBench } from './postgres.mjs';
-import { appendBench, concurrentBench, manyRunsBench, readBench } from './store.mjs';
+import { appendBench, concurrentBench, lockAlternativesBench, manyRunsBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
 const wanted = (name) => only === undefined || only === name;
@@ -71,6 +71,24 @@ if (wanted('concurrent')) {
   console.log(
     `          ${r.writers} processes doing the anchor's writeSync+fsyncSync to one file: ${rate(r.rates.raw)}; this build ${r.ranged(r.ofRaw)}× it`,
   );
+}
+if (wanted('locks')) {
+  const r = await lockAlternativesBench();
+  const ms = (xs) => `${r.ranged(xs, 3)} ms`;
+  console.log(
+    `locks     each around the anchor's writeSync+fsyncSync of one line, round-robin over 100 files (${ms(r.ms.raw)}); ratio = anchor / side, medians per repeat:`,
+  );
+  const named = {
+    linkLock: "this build's lock: link() of the owner file, unlink() after",
+    directoryLock: "the lock before: proper-lockfile's mkdir + owner file, both removed after",
+    tmpfsDirectoryLock: 'that directory lock on /dev/shm (excludes only processes sharing that tmpfs)',
+    fdatasync: 'the anchor with fdatasync instead of fsync (the size must still be synced)',
+    ofdLock: 'an OFD lock (fcntl F_OFD_SETLK, fs-native-extensions) on the log itself',
+  };
+  for (const [name, text] of Object.entries(named))
+    if (r.ms[name] !== undefined)
+      console.log(`          ${text}: ${ms(r.ms[name])}; ratio ${r.ranged(r.ratios[name])}×`);
+  if (!r.ofd) console.log('          (OFD lock: npm install --no-save fs-native-extensions to measure it)');
 }
 if (wanted('runs')) {
   const r = await manyRunsBench();

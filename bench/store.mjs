@@ -2,7 +2,21 @@
 // over 10,000 runs vs one; read+verify of 100,000 events vs readline+JSON.parse. Each figure is measured side by side in one run. (Cold start is
 // in coldstart.mjs.)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, createReadStream, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -320,6 +334,98 @@ export const concurrentBench = async ({ writers = 8, count = 60, repeats = 3 } =
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * The lock's own cost, and the alternatives issue 22 names, each around the anchor's same
+ * `writeSync` + `fsyncSync`, round-robin over `runs` files, one operation of each side in turn:
+ * this build's lock (a `link()` of a per-process owner file, `unlink()` after); the lock before it
+ * (proper-lockfile's `mkdir`, an owner file written into it, both removed after); that directory
+ * lock on tmpfs (`/dev/shm`) instead of the store's disk; the anchor with `fdatasync` instead of
+ * `fsync`; and an OFD lock (`fcntl`, through fs-native-extensions) when that package is installed
+ * (it is not a dependency: `npm install --no-save fs-native-extensions` to measure it). The ratio
+ * is the anchor's median over the side's, per repeat.
+ */
+export const lockAlternativesBench = async ({ repeats = 5, rounds = 200, runs = 100 } = {}) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
+  const shm = existsSync('/dev/shm') ? await mkdtemp('/dev/shm/clearance-bench-') : null;
+  const ofd = await import('fs-native-extensions').then(
+    (m) => m.default ?? m,
+    () => null,
+  );
+  try {
+    const line = Buffer.from(`${'x'.repeat(300)}\n`);
+    const files = Array.from({ length: runs }, (_, k) => path.join(dir, `run-${k}.jsonl`));
+    const fds = files.map((f) => openSync(f, 'a'));
+    const record = 'c1:4194304:123456789012:3fa2b1c09d8e:0123456789abcdef';
+    const owner = path.join(dir, 'owner');
+    await writeFile(owner, record);
+    let k = -1;
+    const next = () => {
+      k = (k + 1) % runs;
+      return k;
+    };
+    const durable = (i, sync = fsyncSync) => {
+      writeSync(fds[i], line);
+      sync(fds[i]);
+    };
+    const directoryLock = (lock, i) => {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'owner'), record, { flag: 'wx' });
+      durable(i);
+      unlinkSync(path.join(lock, 'owner'));
+      rmdirSync(lock);
+    };
+    const sides = {
+      raw: () => durable(next()),
+      linkLock: () => {
+        const i = next();
+        linkSync(owner, `${files[i]}.lock`);
+        writeSync(fds[i], line);
+        unlinkSync(`${files[i]}.lock`);
+        fsyncSync(fds[i]);
+      },
+      directoryLock: () => {
+        const i = next();
+        directoryLock(`${files[i]}.lock`, i);
+      },
+      ...(shm === null
+        ? {}
+        : { tmpfsDirectoryLock: () => directoryLock(path.join(shm, `run-${next()}.lock`), k) }),
+      fdatasync: () => durable(next(), fdatasyncSync),
+      ...(ofd === null
+        ? {}
+        : {
+            ofdLock: () => {
+              const i = next();
+              if (!ofd.tryLock(fds[i])) throw new Error('bench: the OFD lock was held');
+              writeSync(fds[i], line);
+              ofd.unlock(fds[i]);
+              fsyncSync(fds[i]);
+            },
+          }),
+    };
+    for (const side of Object.values(sides)) for (let i = 0; i < runs; i += 1) side();
+    const ms = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+    for (let r = 0; r < repeats; r += 1) {
+      const times = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+      for (let i = 0; i < rounds; i += 1)
+        for (const [name, side] of Object.entries(sides)) {
+          const t = performance.now();
+          side();
+          times[name].push(performance.now() - t);
+        }
+      for (const name of Object.keys(sides)) ms[name].push(quantile(times[name], 0.5));
+    }
+    for (const fd of fds) closeSync(fd);
+    const ratios = Object.fromEntries(
+      Object.keys(sides).map((name) => [name, ms.raw.map((raw, r) => raw / ms[name][r])]),
+    );
+    return { ms, ratios, ofd: ofd !== null, tmpfs: shm !== null, ranged };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    if (shm !== null) await rm(shm, { recursive: true, force: true });
   }
 };
 
