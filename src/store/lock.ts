@@ -4,7 +4,7 @@ import { ClearanceError } from '../errors.js';
 import { decodeOwner, judgeHolder, type LockOwner, readRecord, selfOwner } from './lock-owner.js';
 import { forgetOwnerFile, type OwnerFile, ownerFileIn, removeOwnerFileOf, stamp } from './lock-owner-file.js';
 import { reached } from './lock-steps.js';
-import { type LockWait, lockWait } from './lock-wait.js';
+import { pauseForRelease } from './lock-wait.js';
 import type { RunPaths } from './paths.js';
 
 export type LockOptions = Readonly<{
@@ -190,32 +190,22 @@ export const acquireRunLock = async (paths: RunPaths, options: LockOptions = {})
   const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
   const deadline = performance.now() + timeoutMs;
   reached('acquiring');
-  let wait: LockWait | null = null;
-  try {
-    for (let backoff = 1; ; ) {
-      const file = tryAcquire(paths);
-      if (file !== null) {
-        reached('locked');
-        return holding(paths.lock, file);
-      }
-      const seen = inspect(paths.lock);
-      const verdict = seen === null ? null : seen.owner === null ? 'unknown' : judgeHolder(seen.owner);
-      const free =
-        seen === null || verdict === 'dead' || (verdict === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
-      if (
-        free &&
-        (seen === null || takeOver(paths, seen, verdict === 'dead')) &&
-        performance.now() < deadline
-      )
-        continue;
-      const remaining = deadline - performance.now();
-      if (remaining <= 0) throw timeoutError(paths, timeoutMs, seen);
-      wait ??= lockWait(paths.lock);
-      // woken by the release; else jittered, so racing appenders do not retry in lockstep
-      await wait.pause(Math.min(remaining, backoff * (0.5 + Math.random())));
-      backoff = Math.min(backoff * 2, 8);
+  for (let backoff = 1; ; ) {
+    const file = tryAcquire(paths);
+    if (file !== null) {
+      reached('locked');
+      return holding(paths.lock, file);
     }
-  } finally {
-    wait?.close();
+    const seen = inspect(paths.lock);
+    const verdict = seen === null ? null : seen.owner === null ? 'unknown' : judgeHolder(seen.owner);
+    const free =
+      seen === null || verdict === 'dead' || (verdict === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
+    if (free && (seen === null || takeOver(paths, seen, verdict === 'dead')) && performance.now() < deadline)
+      continue;
+    const remaining = deadline - performance.now();
+    if (remaining <= 0) throw timeoutError(paths, timeoutMs, seen);
+    // woken by the release; else after a jittered pause (a holder that died releases nothing)
+    await pauseForRelease(paths.lock, Math.min(remaining, backoff * (0.5 + Math.random())));
+    backoff = Math.min(backoff * 2, 32);
   }
 };
