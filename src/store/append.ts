@@ -73,9 +73,10 @@ const closeAll = (fds: ReadonlyArray<number | null>): void => {
  * The append's critical section, synchronous on purpose: every thread-pool hop lengthens the time
  * other appenders wait. Folds the log from the newest checkpoint that still matches it, then for
  * each step builds and checks its events, verifies that the lock is still this holding's and the
- * log still exactly what was folded, and writes at the end. Each step but the last is fsynced,
- * anchored and acknowledged before the next is built; the last is returned written and unsynced,
- * with its files open, for `appendBatch` to sync once the lock is released.
+ * log still exactly what was folded, and writes at the end. Each step but the last is fsynced and
+ * acknowledged before the next is built; the last is returned written and unsynced, with its files
+ * open, for `appendBatch` to sync and anchor once the lock is released (the anchor is rewritten
+ * once an append, for its last durable line).
  */
 const appendLocked = (
   paths: RunPaths,
@@ -98,9 +99,11 @@ const appendLocked = (
   // the checkpoint on disk is rewritten only when this append moved past the one it started from
   let startedAt = -1;
   let unsynced: Unsynced | null = null;
+  // the last step synced under the lock: the anchor is rewritten once, for the last durable line
+  let synced: Unsynced | null = null;
   const sync = (u: Unsynced): void => {
     fsyncSync(u.fd);
-    anchor(u);
+    synced = u;
     acknowledge(u.result);
   };
   try {
@@ -161,10 +164,10 @@ const appendLocked = (
       if (tornTail !== null) ftruncateSync(fd, checkpoint.size);
       writeAll(fd, bytes);
       reached('written');
-      const after = fstatSync(fd);
       const size: number = checkpoint.size + bytes.length;
       checkpoint = {
-        file: { ino: after.ino, ctimeMs: after.ctimeMs },
+        // the file's change time after this append's last write is read once, at the end
+        file: checkpoint.file,
         size,
         seq: encoded.lastSeq,
         hash: encoded.lastHash,
@@ -186,8 +189,14 @@ const appendLocked = (
     }
     return unsynced;
   } finally {
+    // a step synced here and none left to sync after the release (the last wrote nothing, or was refused)
+    if (unsynced === null && synced !== null) anchor(synced);
     if (writing || checkpoint === null) forgetCheckpoint(paths.log);
     else {
+      if (checkpoint.size !== startedAt) {
+        const after = fstatSync(fd);
+        checkpoint = { ...checkpoint, file: { ino: after.ino, ctimeMs: after.ctimeMs } };
+      }
       rememberCheckpoint(paths.log, checkpoint);
       if (checkpoint.size !== startedAt) writeCheckpointQuietly(paths.cache, checkpoint);
       reached('checkpointed');
