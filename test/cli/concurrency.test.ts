@@ -8,6 +8,7 @@ import { scaled } from '../../property-tests/runs.js';
 import { fold } from '../../src/projections/fold.js';
 import { decodeCheckpoint } from '../../src/store/fold-cache.js';
 import { append, parseLog, readRunState } from '../../src/store/index.js';
+import { startAppender } from '../support/appender.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
@@ -178,5 +179,34 @@ describe('concurrent processes', () => {
     expect(results.map((r) => r.appended.length)).toEqual(inputs.map(() => 1));
     expect(new Set(results.map((r) => r.appended[0]?.seq)).size).toBe(inputs.length);
     await expectWhole(dir, 'one', inputs);
+  });
+
+  it('a command that times out on a live holder is lock-timeout (exit 5) naming it, not a lock "in the way"', async () => {
+    const dir = await tempDir();
+    expect((await cli(['--dir', dir, 'open', 'held'])).code).toBe(0);
+    const go = path.join(dir, 'go');
+    const holder = await startAppender(dir, 'held', 'from-holder', go);
+    try {
+      const log = await readFile(path.join(dir, 'runs', 'held.jsonl'));
+      const timedOut = await cli([
+        '--dir',
+        dir,
+        '--lock-timeout',
+        '200',
+        'capture',
+        'held',
+        '--input-sha',
+        'x',
+        '--json',
+      ]);
+      expect([timedOut.code, (timedOut.json.error as { code: string }).code]).toEqual([5, 'lock-timeout']);
+      expect((timedOut.json.error as { message: string }).message).toContain(
+        `process ${holder.child.pid} holds it`,
+      );
+      expect(await readFile(path.join(dir, 'runs', 'held.jsonl'))).toEqual(log);
+    } finally {
+      await writeFile(go, '');
+    }
+    expect(await holder.exited).toBe(0);
   });
 });
