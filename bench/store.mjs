@@ -230,13 +230,25 @@ export const appendBench = async ({ repeats = 5, rounds = 120, runs = 100 } = {}
   }
 };
 
-/** One writer process: `count` appends to one run as fast as it can, once `go` exists; says its span. */
+/**
+ * One writer process: warmed up by `WARM_UP` appends to a run of its own (so the figure is of
+ * appenders, not of V8 compiling them), then `count` appends to the shared run as fast as it
+ * can, once `go` exists; says its span.
+ */
+const WARM_UP = 40;
 const writerScript = (lib) => `
   import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
   const [mode, dir, runId, inputSha, count, go, me] = process.argv.slice(1);
   const { append } = mode === 'raw' ? {} : await import(${JSON.stringify(lib)});
   const fd = mode === 'raw' ? openSync(dir + '/raw.jsonl', 'a') : -1;
   const line = Buffer.from('x'.repeat(300) + '\\n');
+  const failed = (i) => [{ type: 'round.failed', data: { round: 4, inputSha, reason: 'timeout', detail: 'writer ' + me + ' attempt ' + i + ': no report within 600000 ms' } }];
+  for (let i = 0; i < ${WARM_UP}; i += 1) {
+    if (mode === 'raw') {
+      writeSync(fd, line);
+      fsyncSync(fd);
+    } else await append(dir, 'warm-' + me, failed(i), { by: 'w' + me });
+  }
   process.stdout.write('ready\\n');
   while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
   const started = performance.timeOrigin + performance.now();
@@ -244,16 +256,14 @@ const writerScript = (lib) => `
     if (mode === 'raw') {
       writeSync(fd, line);
       fsyncSync(fd);
-    } else {
-      const detail = 'writer ' + me + ' attempt ' + i + ': no report within 600000 ms';
-      await append(dir, runId, [{ type: 'round.failed', data: { round: 4, inputSha, reason: 'timeout', detail } }], { by: 'w' + me, timeoutMs: 60000 });
-    }
+    } else await append(dir, runId, failed(i), { by: 'w' + me, timeoutMs: 60000 });
   }
   process.stdout.write(JSON.stringify({ started, ended: performance.timeOrigin + performance.now() }) + '\\n');
 `;
 
 const runWriters = async (mode, lib, dir, run, writers, count) => {
   const go = path.join(dir, `go-${mode}-${Math.random().toString(16).slice(2)}`);
+  if (mode !== 'raw') for (let me = 0; me < writers; me += 1) await writeRun(dir, `warm-${me}`, run.events);
   const children = Array.from({ length: writers }, (_, me) => {
     const child = spawn(
       process.execPath,
@@ -296,14 +306,14 @@ const runWriters = async (mode, lib, dir, run, writers, count) => {
 };
 
 /**
- * Concurrent appenders to one run: `writers` processes each appending `count` events to the same
- * run as fast as they can, appends per second over the span from the first start to the last
+ * Concurrent appenders to one run: `writers` processes, each warmed up, appending `count` events
+ * each to the same run as fast as they can, appends per second over the span from the first start to the last
  * end. Against the same processes through CLEARANCE_BENCH_BEFORE_LIB's build (today's figure, when
  * given) and against `writers` processes doing the anchor's `writeSync` + `fsyncSync` to one
  * shared file (the disk's limit for that many writers, with the kernel's own sharing of
  * flushes); interleaved, repeat by repeat.
  */
-export const concurrentBench = async ({ writers = 8, count = 60, repeats = 3 } = {}) => {
+export const concurrentBench = async ({ writers = 8, count = 150, repeats = 3 } = {}) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
   const before = process.env.CLEARANCE_BENCH_BEFORE_LIB;
   const libOf = (d) => pathToFileURL(path.join(path.resolve(d), 'index.js')).href;

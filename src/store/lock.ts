@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, lstatSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { ClearanceError } from '../errors.js';
-import { decodeOwner, judgeHolder, type LockOwner, readRecord, selfOwner } from './lock-owner.js';
+import {
+  decodeOwner,
+  type HolderVerdict,
+  judgeHolder,
+  type LockOwner,
+  readRecord,
+  selfOwner,
+} from './lock-owner.js';
 import { forgetOwnerFile, type OwnerFile, ownerFileIn, removeOwnerFileOf, stamp } from './lock-owner-file.js';
 import { reached } from './lock-steps.js';
 import { pauseForRelease } from './lock-wait.js';
@@ -132,6 +139,26 @@ const timeoutError = (paths: RunPaths, timeoutMs: number, seen: Seen | null): Cl
   );
 
 /**
+ * Holders judged alive in the last moment, by record: many waiters see the same few holders in
+ * turn, and a judgement costs a `kill(pid, 0)` and a read of `/proc/<pid>/stat`. A holder that dies
+ * is judged again within `ALIVE_FOR_MS`.
+ */
+const recentlyAlive = new Map<string, number>();
+const ALIVE_FOR_MS = 50;
+
+const judge = (seen: Seen): HolderVerdict => {
+  if (seen.owner === null || seen.record === null) return 'unknown';
+  const now = performance.now();
+  const at = recentlyAlive.get(seen.record);
+  if (at !== undefined && now - at < ALIVE_FOR_MS) return 'alive';
+  const verdict = judgeHolder(seen.owner);
+  if (recentlyAlive.size > 256) recentlyAlive.clear();
+  if (verdict === 'alive') recentlyAlive.set(seen.record, now);
+  else recentlyAlive.delete(seen.record);
+  return verdict;
+};
+
+/**
  * Take the lock with its record in one step: a hard link to this process's owner file, stamped
  * first so the lock's age starts now. False when someone holds it.
  */
@@ -190,14 +217,17 @@ export const acquireRunLock = async (paths: RunPaths, options: LockOptions = {})
   const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
   const deadline = performance.now() + timeoutMs;
   reached('acquiring');
-  for (let backoff = 1; ; ) {
-    const file = tryAcquire(paths);
+  // after a wait, look before trying: a waiter that finds the lock taken again (most of them, when
+  // many wait) judges it without stamping its file or failing a link()
+  for (let backoff = 1, waited = false; ; waited = true) {
+    const found = waited ? inspect(paths.lock) : null;
+    const file = found === null ? tryAcquire(paths) : null;
     if (file !== null) {
       reached('locked');
       return holding(paths.lock, file);
     }
-    const seen = inspect(paths.lock);
-    const verdict = seen === null ? null : seen.owner === null ? 'unknown' : judgeHolder(seen.owner);
+    const seen = found ?? inspect(paths.lock);
+    const verdict = seen === null ? null : judge(seen);
     const free =
       seen === null || verdict === 'dead' || (verdict === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
     if (free && (seen === null || takeOver(paths, seen, verdict === 'dead')) && performance.now() < deadline)
