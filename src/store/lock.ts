@@ -160,7 +160,7 @@ const judge = (seen: Seen): HolderVerdict => {
 
 /**
  * Take the lock with its record in one step: a hard link to this process's owner file, stamped
- * first so the lock's age starts now. False when someone holds it.
+ * first so the lock's age starts now; null when someone holds it.
  */
 const tryAcquire = (paths: RunPaths): OwnerFile | null => {
   for (let attempt = 0; ; attempt += 1) {
