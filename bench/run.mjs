@@ -6,12 +6,11 @@ import { runFoldBench } from './fold.mjs';
 import { printFoldScalingBench } from './fold-scaling.mjs';
 import { mcpStatusBench, printOperationsBench, recordPathBench } from './operations.mjs';
 import { postgresBench, printPostgresBench } from './postgres.mjs';
-import { appendBench, manyRunsBench, readBench } from './store.mjs';
+import { appendBench, concurrentBench, lockAlternativesBench, manyRunsBench, readBench } from './store.mjs';
 
 const only = process.argv[2];
 const wanted = (name) => only === undefined || only === name;
 const fmt = (n) => Math.round(n).toLocaleString('en');
-const line = (xs) => `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)} ms`;
 console.log(
   `clearance benchmarks — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${os.platform()}\n`,
 );
@@ -27,23 +26,69 @@ if (wanted('append')) {
   const r = await appendBench();
   const ms = (xs) => `${r.ranged(xs, 3)} ms`;
   console.log(
-    `append    anchor: synchronous writeSync+fsyncSync of one line (${line(r.rawMs)}); ratios are anchor time / append time, ranges over repeats`,
+    `append    anchor: synchronous writeSync+fsyncSync of one line, round-robin over ${r.runs} files (${ms(r.rawMs)}); ratio = anchor time / append time, medians of ${r.rounds} interleaved operations, ranges over ${r.repeats} repeats`,
   );
   console.log(
-    `          one durable append, 13-event run: ${ms(r.ms.small)}; ratio ${r.ranged(r.single)}× (target ≥ 0.5×)`,
+    `          one durable append, round-robin over ${r.runs} 13-event runs: ${ms(r.ms.single)}; ratio ${r.ranged(r.single)}× (target ≥ 0.5×)`,
   );
   console.log(
-    `          one durable append, 10,000-event run: ${ms(r.ms.large)}; ratio ${r.ranged(r.singleLarge)}×`,
+    `          the same, the checkpoint read from disk as a fresh CLI process does: ${ms(r.ms.fresh)}; ratio ${r.ranged(r.fresh)}×`,
   );
   console.log(
-    `          cost at 10,000 events / at 13: ${r.ranged(r.growth)}× in process, ${r.ranged(r.growthFresh)}× with the checkpoint read from disk as a fresh CLI process does (target ≤ 1.5×)`,
+    `          appendBatch of 10 (per append, each fsynced before the next): ${ms(r.ms.batch)}; ratio ${r.ranged(r.batch)}× (target ≥ 0.8×)`,
   );
   console.log(
-    `          one append with the checkpoint read from disk, 13-event run: ${ms(r.ms.smallFresh)}; ratio ${r.ranged(r.fresh)}×`,
+    `          one durable append to a 10,000-event run: ${ms(r.ms.large)}; ratio ${r.ranged(r.singleLarge)}×; cost at 10,000 events / at 13: ${r.ranged(r.growth)}× (target ≤ 1.5×)`,
   );
+  if (r.before === null)
+    console.log(
+      '          (set CLEARANCE_BENCH_BEFORE_LIB=<an older build>/lib to measure it beside this one)',
+    );
+  else {
+    console.log(
+      `          before (${r.before}): one append ${ms(r.ms.singleBefore)}, ratio ${r.ranged(r.singleBefore)}×; appendBatch of 10 ${ms(r.ms.batchBefore)}, ratio ${r.ranged(r.batchBefore)}×`,
+    );
+    console.log(
+      `          this build against it: one append ${r.ranged(r.singleSpeedup)}× faster, appendBatch ${r.ranged(r.batchSpeedup)}× faster`,
+    );
+  }
+}
+if (wanted('concurrent')) {
+  const r = await concurrentBench();
+  const rate = (xs) => `${r.ranged(xs, 0)} appends/s`;
   console.log(
-    `          appendBatch of 10 (per append, each fsynced): ${ms(r.ms.batch)}; ratio ${r.ranged(r.batch)}× (target ≥ 0.8×)`,
+    `concurrent ${r.writers} processes appending ${r.count} events each to one run, ranges over ${r.repeats} interleaved repeats:`,
   );
+  console.log(`          this build: ${rate(r.rates.after)}`);
+  if (r.speedup === null)
+    console.log(
+      "          (set CLEARANCE_BENCH_BEFORE_LIB=<an older build>/lib to measure today's figure beside it; target ≥ 3× it)",
+    );
+  else
+    console.log(
+      `          before (${r.before}): ${rate(r.rates.before)}; this build ${r.ranged(r.speedup)}× it (target ≥ 3×)`,
+    );
+  console.log(
+    `          ${r.writers} processes doing the anchor's writeSync+fsyncSync to one file: ${rate(r.rates.raw)}; this build ${r.ranged(r.ofRaw)}× it`,
+  );
+}
+if (wanted('locks')) {
+  const r = await lockAlternativesBench();
+  const ms = (xs) => `${r.ranged(xs, 3)} ms`;
+  console.log(
+    `locks     each around the anchor's writeSync+fsyncSync of one line, round-robin over 100 files (${ms(r.ms.raw)}); ratio = anchor / side, medians per repeat:`,
+  );
+  const named = {
+    linkLock: "this build's lock: link() of the owner file, unlink() after",
+    directoryLock: "the lock before: proper-lockfile's mkdir + owner file, both removed after",
+    tmpfsDirectoryLock: 'that directory lock on /dev/shm (excludes only processes sharing that tmpfs)',
+    fdatasync: 'the anchor with fdatasync instead of fsync (the size must still be synced)',
+    ofdLock: 'an OFD lock (fcntl F_OFD_SETLK, fs-native-extensions) on the log itself',
+  };
+  for (const [name, text] of Object.entries(named))
+    if (r.ms[name] !== undefined)
+      console.log(`          ${text}: ${ms(r.ms[name])}; ratio ${r.ranged(r.ratios[name])}×`);
+  if (!r.ofd) console.log('          (OFD lock: npm install --no-save fs-native-extensions to measure it)');
 }
 if (wanted('runs')) {
   const r = await manyRunsBench();

@@ -1,13 +1,27 @@
-// Store benchmarks: durable append vs a synchronous write+fsync; status over 10,000 runs vs one; read+verify
-// of 100,000 events vs readline+JSON.parse. Each figure is measured side by side in one run. (Cold start is
+// Store benchmarks: durable append vs a synchronous write+fsync (single, batch, concurrent writers); status
+// over 10,000 runs vs one; read+verify of 100,000 events vs readline+JSON.parse. Each figure is measured side by side in one run. (Cold start is
 // in coldstart.mjs.)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, createReadStream, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fold } from '../lib/fold.js';
 import {
   append,
@@ -65,89 +79,363 @@ const openRunOf = (runId, size) => {
   return { events, inputSha };
 };
 
+const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+/**
+ * The library to measure against, when CLEARANCE_BENCH_BEFORE_LIB names an older build's `lib/`
+ * (with its dependencies installed beside it): its `append` and `appendBatch`, run interleaved
+ * with this build's in the same process, on runs of their own.
+ */
+const beforeLib = async (dir = process.env.CLEARANCE_BENCH_BEFORE_LIB) => {
+  if (dir === undefined || dir === '') return null;
+  const store = await import(pathToFileURL(path.join(path.resolve(dir), 'index.js')).href);
+  const cache = await import(pathToFileURL(path.join(path.resolve(dir), 'store', 'fold-cache.js')).href);
+  return {
+    dir: path.resolve(dir),
+    append: store.append,
+    appendBatch: store.appendBatch,
+    forget: cache.forgetCheckpoint,
+  };
+};
+
 /**
  * Durable append against its limit, measured as the physicist would: the anchor is a synchronous
- * `writeSync` + `fsyncSync` of the same bytes to a plain file, and every side runs in interleaved
- * windows of one run, so a change in the disk's mood moves them all. Per repeat, each ratio is the
- * anchor's time per operation over the side's; the ranges are over repeats.
+ * `writeSync` + `fsyncSync` of a line of the same size to a plain file, and the sides take turns
+ * one operation at a time, so a burst of someone else's I/O lands on every side alike. Appends go
+ * round-robin over `runs` realistic 13-event runs, each append to another run than the one before
+ * (a fleet of review loops, one process serving them); the anchor writes round-robin over as many
+ * plain files. Per repeat, each ratio is the anchor's median time over the side's median time;
+ * the ranges are over repeats.
  *
- * Sides: one append to a 13-event run and to a 10,000-event run (in process: the checkpoint kept in
- * memory), the same as a fresh CLI process does it (the checkpoint read from disk), and `appendBatch`
- * of 10 steps (one hold of the lock, each step fsynced).
+ * Sides: one append (the checkpoint kept in memory, as a long-lived process has it); the same with
+ * the checkpoint read from disk, as a fresh CLI process does; `appendBatch` of 10 steps (one hold
+ * of the lock, each step fsynced before the next, per append); one append to a 10,000-event run (the
+ * cost of history); and, with CLEARANCE_BENCH_BEFORE_LIB, the single and batch appends of that
+ * older build.
  */
-export const appendBench = async (repeats = 7, window = 40) => {
+export const appendBench = async ({ repeats = 5, rounds = 120, runs = 100 } = {}) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
+  const before = await beforeLib();
   try {
-    const small = openRunOf('small', 12);
-    const large = openRunOf('large', 9_999);
-    await writeRun(dir, 'small', small.events);
-    await writeRun(dir, 'large', large.events);
+    const fleet = [];
+    for (let k = 0; k < runs; k += 1) {
+      const run = { id: `run-${k}`, ...openRunOf(`run-${k}`, 12) };
+      await writeRun(dir, run.id, run.events);
+      fleet.push(run);
+    }
+    const large = { id: 'large', ...openRunOf('large', 9_999) };
+    await writeRun(dir, large.id, large.events);
+    const beforeDir = path.join(dir, 'before');
+    const beforeFleet = [];
+    if (before !== null)
+      for (let k = 0; k < runs; k += 1) {
+        const run = { id: `run-${k}`, ...openRunOf(`run-${k}`, 12) };
+        await writeRun(beforeDir, run.id, run.events);
+        beforeFleet.push(run);
+      }
     const failure = (run, i) => [failedAttempt(4, run.inputSha, i)];
     // the anchor's bytes: one line the size of an appended one
     const line = Buffer.from(
       encodeEvents(
-        failure(small, 0),
+        failure(fleet[0], 0),
         { seq: 13, hash: ZERO_HASH },
         { at: new Date().toISOString(), by: 'bench' },
       ).text,
     );
-    const raw = openSync(path.join(dir, 'raw.jsonl'), 'a');
-    const log = (id) => path.join(dir, 'runs', `${id}.jsonl`);
+    const raw = Array.from({ length: runs }, (_, k) => openSync(path.join(dir, `raw-${k}.jsonl`), 'a'));
+    const log = (d, id) => path.join(d, 'runs', `${id}.jsonl`);
     let n = 0;
-    const next = () => {
+    const turn = {};
+    const next = (side, of) => {
+      turn[side] = ((turn[side] ?? -1) + 1) % of.length;
+      n += 1;
+      return of[turn[side]];
+    };
+    const attempt = () => {
       n += 1;
       return n;
     };
+    const batchOf = (run) => Array.from({ length: 10 }, () => failure(run, attempt()));
+    const by = { by: 'bench' };
     const sides = {
       raw: async () => {
-        writeSync(raw, line);
-        fsyncSync(raw);
+        const fd = next('raw', raw);
+        writeSync(fd, line);
+        fsyncSync(fd);
       },
-      small: () => append(dir, 'small', failure(small, next()), { by: 'bench' }),
-      large: () => append(dir, 'large', failure(large, next()), { by: 'bench' }),
-      smallFresh: () => {
-        forgetCheckpoint(log('small'));
-        return append(dir, 'small', failure(small, next()), { by: 'bench' });
+      single: () => {
+        const run = next('single', fleet);
+        return append(dir, run.id, failure(run, n), by);
       },
-      largeFresh: () => {
-        forgetCheckpoint(log('large'));
-        return append(dir, 'large', failure(large, next()), { by: 'bench' });
+      fresh: () => {
+        const run = next('fresh', fleet);
+        forgetCheckpoint(log(dir, run.id));
+        return append(dir, run.id, failure(run, n), by);
       },
-      batch: () =>
-        appendBatch(
-          dir,
-          'small',
-          Array.from({ length: 10 }, () => failure(small, next())),
-          { by: 'bench' },
-        ),
+      batch: () => {
+        const run = next('batch', fleet);
+        return appendBatch(dir, run.id, batchOf(run), by);
+      },
+      large: () => append(dir, large.id, failure(large, attempt()), by),
+      ...(before === null
+        ? {}
+        : {
+            singleBefore: () => {
+              const run = next('singleBefore', beforeFleet);
+              return before.append(beforeDir, run.id, failure(run, n), by);
+            },
+            batchBefore: () => {
+              const run = next('batchBefore', beforeFleet);
+              return before.appendBatch(beforeDir, run.id, batchOf(run), by);
+            },
+          }),
     };
-    const perOp = { batch: 10 };
+    const perOp = { batch: 10, batchBefore: 10 };
     // warm up: the first append to each run folds it whole and writes its checkpoint
-    for (const side of Object.values(sides)) for (let i = 0; i < 3; i += 1) await side();
+    for (const side of Object.values(sides)) for (let i = 0; i < runs + 3; i += 1) await side();
     const ms = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
     for (let r = 0; r < repeats; r += 1) {
-      for (const [name, side] of Object.entries(sides)) {
-        const t = performance.now();
-        for (let i = 0; i < window; i += 1) await side();
-        ms[name].push((performance.now() - t) / window / (perOp[name] ?? 1));
-      }
+      const times = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+      for (let i = 0; i < rounds; i += 1)
+        for (const [name, side] of Object.entries(sides)) {
+          const t = performance.now();
+          await side();
+          times[name].push((performance.now() - t) / (perOp[name] ?? 1));
+        }
+      for (const name of Object.keys(sides)) ms[name].push(quantile(times[name], 0.5));
     }
-    closeSync(raw);
-    const ratio = (name) => ms.raw.map((rawMs, r) => rawMs / ms[name][r]);
-    const growth = (big, little) => ms[big].map((b, r) => b / ms[little][r]);
+    for (const fd of raw) closeSync(fd);
+    const ratio = (name) => (ms[name] === undefined ? null : ms.raw.map((rawMs, r) => rawMs / ms[name][r]));
+    const versus = (a, b) => (ms[b] === undefined ? null : ms[b].map((x, r) => x / ms[a][r]));
     return {
+      runs,
+      rounds,
+      repeats,
       rawMs: ms.raw,
       ms,
-      single: ratio('small'),
-      singleLarge: ratio('large'),
-      fresh: ratio('smallFresh'),
+      single: ratio('single'),
+      fresh: ratio('fresh'),
       batch: ratio('batch'),
-      growth: growth('large', 'small'),
-      growthFresh: growth('largeFresh', 'smallFresh'),
+      singleLarge: ratio('large'),
+      growth: ms.large.map((x, r) => x / ms.single[r]),
+      singleBefore: ratio('singleBefore'),
+      batchBefore: ratio('batchBefore'),
+      singleSpeedup: versus('single', 'singleBefore'),
+      batchSpeedup: versus('batch', 'batchBefore'),
+      before: before?.dir ?? null,
       ranged,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * One writer process: warmed up by `WARM_UP` appends to a run of its own (so the figure is of
+ * appenders, not of V8 compiling them), then `count` appends to the shared run as fast as it
+ * can, once `go` exists; says its span.
+ */
+const WARM_UP = 40;
+const writerScript = (lib) => `
+  import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+  const [mode, dir, runId, inputSha, count, go, me] = process.argv.slice(1);
+  const { append } = mode === 'raw' ? {} : await import(${JSON.stringify(lib)});
+  const fd = mode === 'raw' ? openSync(dir + '/raw.jsonl', 'a') : -1;
+  const line = Buffer.from('x'.repeat(300) + '\\n');
+  const failed = (i) => [{ type: 'round.failed', data: { round: 4, inputSha, reason: 'timeout', detail: 'writer ' + me + ' attempt ' + i + ': no report within 600000 ms' } }];
+  for (let i = 0; i < ${WARM_UP}; i += 1) {
+    if (mode === 'raw') {
+      writeSync(fd, line);
+      fsyncSync(fd);
+    } else await append(dir, 'warm-' + me, failed(i), { by: 'w' + me });
+  }
+  process.stdout.write('ready\\n');
+  while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
+  const started = performance.timeOrigin + performance.now();
+  for (let i = 0; i < Number(count); i += 1) {
+    if (mode === 'raw') {
+      writeSync(fd, line);
+      fsyncSync(fd);
+    } else await append(dir, runId, failed(i), { by: 'w' + me, timeoutMs: 60000 });
+  }
+  process.stdout.write(JSON.stringify({ started, ended: performance.timeOrigin + performance.now() }) + '\\n');
+`;
+
+const runWriters = async (mode, lib, dir, run, writers, count) => {
+  const go = path.join(dir, `go-${mode}-${Math.random().toString(16).slice(2)}`);
+  if (mode !== 'raw') for (let me = 0; me < writers; me += 1) await writeRun(dir, `warm-${me}`, run.events);
+  const children = Array.from({ length: writers }, (_, me) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        writerScript(lib),
+        mode,
+        dir,
+        run.id,
+        run.inputSha,
+        String(count),
+        go,
+        String(me),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    return { out: () => out, exited };
+  });
+  while (!children.every((c) => c.out().includes('ready'))) await new Promise((r) => setTimeout(r, 5));
+  await writeFile(go, '');
+  const codes = await Promise.all(children.map((c) => c.exited));
+  if (codes.some((c) => c !== 0))
+    throw new Error(`bench: a ${mode} writer failed (exit ${codes.join(', ')})`);
+  const spans = children.map((c) =>
+    JSON.parse(
+      c
+        .out()
+        .split('\n')
+        .find((l) => l.startsWith('{')),
+    ),
+  );
+  const wall = Math.max(...spans.map((s) => s.ended)) - Math.min(...spans.map((s) => s.started));
+  return (writers * count * 1000) / wall;
+};
+
+/**
+ * Concurrent appenders to one run: `writers` processes, each warmed up, appending `count` events
+ * each to the same run as fast as they can, appends per second over the span from the first start to the last
+ * end. Against the same processes through CLEARANCE_BENCH_BEFORE_LIB's build (today's figure, when
+ * given) and against `writers` processes doing the anchor's `writeSync` + `fsyncSync` to one
+ * shared file (the disk's limit for that many writers, with the kernel's own sharing of
+ * flushes); interleaved, repeat by repeat.
+ */
+export const concurrentBench = async ({ writers = 8, count = 150, repeats = 3 } = {}) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
+  const before = process.env.CLEARANCE_BENCH_BEFORE_LIB;
+  const libOf = (d) => pathToFileURL(path.join(path.resolve(d), 'index.js')).href;
+  const here = libOf(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../lib'));
+  try {
+    const run = { id: 'busy', ...openRunOf('busy', 12) };
+    const rates = { after: [], before: [], raw: [] };
+    for (let r = 0; r < repeats; r += 1) {
+      const after = path.join(dir, `after-${r}`);
+      await writeRun(after, run.id, run.events);
+      rates.after.push(await runWriters('append', here, after, run, writers, count));
+      if (before !== undefined && before !== '') {
+        const old = path.join(dir, `before-${r}`);
+        await writeRun(old, run.id, run.events);
+        rates.before.push(await runWriters('append', libOf(before), old, run, writers, count));
+      }
+      rates.raw.push(await runWriters('raw', here, dir, run, writers, count));
+    }
+    return {
+      writers,
+      count,
+      repeats,
+      rates,
+      speedup: rates.before.length === 0 ? null : rates.after.map((a, i) => a / rates.before[i]),
+      ofRaw: rates.after.map((a, i) => a / rates.raw[i]),
+      before: before || null,
+      ranged,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * The lock's own cost, and the alternatives issue 22 names, each around the anchor's same
+ * `writeSync` + `fsyncSync`, round-robin over `runs` files, one operation of each side in turn:
+ * this build's lock (a `link()` of a per-process owner file, `unlink()` after); the lock before it
+ * (proper-lockfile's `mkdir`, an owner file written into it, both removed after); that directory
+ * lock on tmpfs (`/dev/shm`) instead of the store's disk; the anchor with `fdatasync` instead of
+ * `fsync`; and an OFD lock (`fcntl`, through fs-native-extensions) when that package is installed
+ * (it is not a dependency: `npm install --no-save fs-native-extensions` to measure it). The ratio
+ * is the anchor's median over the side's, per repeat.
+ */
+export const lockAlternativesBench = async ({ repeats = 5, rounds = 200, runs = 100 } = {}) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'clearance-bench-'));
+  const shm = existsSync('/dev/shm') ? await mkdtemp('/dev/shm/clearance-bench-') : null;
+  const ofd = await import('fs-native-extensions').then(
+    (m) => m.default ?? m,
+    () => null,
+  );
+  try {
+    const line = Buffer.from(`${'x'.repeat(300)}\n`);
+    const files = Array.from({ length: runs }, (_, k) => path.join(dir, `run-${k}.jsonl`));
+    const fds = files.map((f) => openSync(f, 'a'));
+    const record = 'c1:4194304:123456789012:3fa2b1c09d8e:0123456789abcdef';
+    const owner = path.join(dir, 'owner');
+    await writeFile(owner, record);
+    let k = -1;
+    const next = () => {
+      k = (k + 1) % runs;
+      return k;
+    };
+    const durable = (i, sync = fsyncSync) => {
+      writeSync(fds[i], line);
+      sync(fds[i]);
+    };
+    const directoryLock = (lock, i) => {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'owner'), record, { flag: 'wx' });
+      durable(i);
+      unlinkSync(path.join(lock, 'owner'));
+      rmdirSync(lock);
+    };
+    const sides = {
+      raw: () => durable(next()),
+      linkLock: () => {
+        const i = next();
+        linkSync(owner, `${files[i]}.lock`);
+        writeSync(fds[i], line);
+        unlinkSync(`${files[i]}.lock`);
+        fsyncSync(fds[i]);
+      },
+      directoryLock: () => {
+        const i = next();
+        directoryLock(`${files[i]}.lock`, i);
+      },
+      ...(shm === null
+        ? {}
+        : { tmpfsDirectoryLock: () => directoryLock(path.join(shm, `run-${next()}.lock`), k) }),
+      fdatasync: () => durable(next(), fdatasyncSync),
+      ...(ofd === null
+        ? {}
+        : {
+            ofdLock: () => {
+              const i = next();
+              if (!ofd.tryLock(fds[i])) throw new Error('bench: the OFD lock was held');
+              writeSync(fds[i], line);
+              ofd.unlock(fds[i]);
+              fsyncSync(fds[i]);
+            },
+          }),
+    };
+    for (const side of Object.values(sides)) for (let i = 0; i < runs; i += 1) side();
+    const ms = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+    for (let r = 0; r < repeats; r += 1) {
+      const times = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+      for (let i = 0; i < rounds; i += 1)
+        for (const [name, side] of Object.entries(sides)) {
+          const t = performance.now();
+          side();
+          times[name].push(performance.now() - t);
+        }
+      for (const name of Object.keys(sides)) ms[name].push(quantile(times[name], 0.5));
+    }
+    for (const fd of fds) closeSync(fd);
+    const ratios = Object.fromEntries(
+      Object.keys(sides).map((name) => [name, ms.raw.map((raw, r) => raw / ms[name][r])]),
+    );
+    return { ms, ratios, ofd: ofd !== null, tmpfs: shm !== null, ranged };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    if (shm !== null) await rm(shm, { recursive: true, force: true });
   }
 };
 

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { ClearanceError, isClearanceError } from '../errors.js';
+import { readOwner } from '../store/lock-owner.js';
 
 type ErrnoError = Error & { code: string; syscall?: string; path?: string; dest?: string };
 
@@ -116,7 +117,8 @@ export const describeErrno = (error: unknown, dir: string | undefined): Clearanc
 };
 
 /**
- * A lock that times out because its path is a regular file was never held by anyone: say so,
+ * A lock that times out because its path is a regular file that holds no holder's record (a
+ * clearance lock is a file holding one, src/store/lock-owner.ts) was never held by anyone: say so,
  * rather than "another process is appending", which would send the user waiting for nobody.
  */
 export const describeLockInTheWay = (error: unknown): ClearanceError | undefined => {
@@ -127,10 +129,10 @@ export const describeLockInTheWay = (error: unknown): ClearanceError | undefined
     : isErrno(error) && error.path?.endsWith('.lock')
       ? error.path
       : undefined;
-  if (typeof lock !== 'string' || !isRegularFile(lock)) return undefined;
+  if (typeof lock !== 'string' || !isRegularFile(lock) || readOwner(lock) !== null) return undefined;
   return new ClearanceError(
     'store-unusable',
-    `the lock ${lock} is a file, not a lock directory, so no process can hold it: remove it (no clearance process creates a file there)`,
+    `the lock ${lock} is a file that records no holder, so no process holds it: remove it (a clearance lock records its holder)`,
     { lock },
   );
 };

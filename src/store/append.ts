@@ -12,8 +12,9 @@ import {
   writeCheckpoint,
 } from './fold-cache.js';
 import { openHead, readHead, writeHead } from './head.js';
-import { type LockOptions, withRunLock } from './lock.js';
-import type { TornTail } from './log-format.js';
+import { acquireRunLock, type LockOptions, type RunLock } from './lock.js';
+import { reached } from './lock-steps.js';
+import type { Head, TornTail } from './log-format.js';
 import { openNoFollow } from './no-follow.js';
 import { type RunPaths, runPaths } from './paths.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from './prepare-append.js';
@@ -56,19 +57,35 @@ const missingRun = (paths: RunPaths, runId: string) =>
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** A step's lines, written and not yet synced. */
+type Unsynced = Readonly<{ fd: number; headFd: number; end: number; head: Head; result: AppendResult }>;
+
+/** Rewrite the anchor, unless the log has grown since (then a later append's anchor is the one to keep). */
+const anchor = (u: Unsynced): void => {
+  if (fstatSync(u.fd).size === u.end) writeHead(u.headFd, u.head);
+};
+
+const closeAll = (fds: ReadonlyArray<number | null>): void => {
+  for (const fd of fds) if (fd !== null) closeSync(fd);
+};
+
 /**
  * The append's critical section, synchronous on purpose: every thread-pool hop lengthens the time
  * other appenders wait. Folds the log from the newest checkpoint that still matches it, then for
- * each step builds and checks its events, verifies the log is still exactly what was folded,
- * writes at the end, fsyncs and only then counts the step as appended.
+ * each step builds and checks its events, verifies that the lock is still this holding's and the
+ * log still exactly what was folded, and writes at the end. Each step but the last is fsynced and
+ * acknowledged before the next is built; the last is returned written and unsynced, with its files
+ * open, for `appendBatch` to sync and anchor once the lock is released (the anchor is rewritten
+ * once an append, for its last durable line).
  */
 const appendLocked = (
   paths: RunPaths,
   runId: string,
   steps: ReadonlyArray<EventsFor>,
   options: AppendOptions,
-  onAppended: (result: AppendResult) => void,
-): void => {
+  lock: RunLock,
+  acknowledge: (result: AppendResult) => void,
+): Unsynced | null => {
   let fd: number;
   try {
     fd = openNoFollow(paths.log, constants.O_RDWR | constants.O_APPEND);
@@ -81,6 +98,14 @@ const appendLocked = (
   let writing = false;
   // the checkpoint on disk is rewritten only when this append moved past the one it started from
   let startedAt = -1;
+  let unsynced: Unsynced | null = null;
+  // the last step synced under the lock: the anchor is rewritten once, for the last durable line
+  let synced: Unsynced | null = null;
+  const sync = (u: Unsynced): void => {
+    fsyncSync(u.fd);
+    synced = u;
+    acknowledge(u.result);
+  };
   try {
     const file = fstatSync(fd);
     const fileSize = file.size;
@@ -92,16 +117,24 @@ const appendLocked = (
     if (damaged !== null) throw damaged;
     checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
     checkpoint = checkpointOf(caught, file);
-    if (checkpoint === null) return; // unreachable: a damaged log was refused above
+    if (checkpoint === null) return null; // unreachable: a damaged log was refused above
     // opened before the log is written, so a link planted in its place refuses the append whole
     headFd = openHead(paths.head);
     let tornTail = caught.tornTail;
     let expectedSize = fileSize;
     for (const eventsFor of steps) {
       const state = checkpoint.state;
-      const plan = planAppend(state, checkpoint, eventsFor, options);
+      let plan: ReturnType<typeof planAppend>;
+      try {
+        plan = planAppend(state, checkpoint, eventsFor, options);
+      } finally {
+        // the step before is acknowledged (synced) before this one answers, refused or not
+        const before = unsynced;
+        unsynced = null;
+        if (before !== null) sync(before);
+      }
       if (plan.kind !== 'write') {
-        onAppended({
+        acknowledge({
           appended: [],
           folded: { state, trail: [] },
           repairedTail: null,
@@ -109,30 +142,32 @@ const appendLocked = (
         });
         continue;
       }
+      reached('folded');
       const { encoded, folded } = plan;
       const bytes = Buffer.from(encoded.text, 'utf8');
-      // Never write over bytes we did not read: if the log is not exactly what was folded (another
-      // writer took the lock over while this one was paused), refuse with nothing written.
+      // Never write without the lock, nor over bytes we did not read: if the lock is no longer
+      // this holding's, or the log is not exactly what was folded (another writer took the lock
+      // over while this one was paused), refuse with nothing written.
       if (
+        !lock.held() ||
         fstatSync(fd).size !== expectedSize ||
         !lastLineHolds(fd, checkpoint.size, checkpoint.lineStart, checkpoint.hash)
       ) {
         throw new ClearanceError(
           'lock-compromised',
-          `the log of run ${runId} changed while this process held its lock (another writer took the lock over): nothing was written; retry`,
-          { path: paths.log, expectedSize },
+          `the lock of run ${runId} was taken over while this process held it (it was paused past the stale period, or another writer judged it dead): nothing was written; retry`,
+          { path: paths.log, lock: paths.lock, expectedSize },
         );
       }
       writing = true;
       // a torn tail was never acknowledged: drop it so the new lines chain after the last good one
       if (tornTail !== null) ftruncateSync(fd, checkpoint.size);
       writeAll(fd, bytes);
-      fsyncSync(fd);
-      writeHead(headFd, { seq: encoded.lastSeq, hash: encoded.lastHash });
-      const after = fstatSync(fd);
+      reached('written');
       const size: number = checkpoint.size + bytes.length;
       checkpoint = {
-        file: { ino: after.ino, ctimeMs: after.ctimeMs },
+        // the file's change time after this append's last write is read once, at the end
+        file: checkpoint.file,
         size,
         seq: encoded.lastSeq,
         hash: encoded.lastHash,
@@ -143,17 +178,31 @@ const appendLocked = (
       };
       expectedSize = size;
       writing = false;
-      onAppended({ appended: encoded.stored, folded, repairedTail: tornTail, alreadyRecorded: false });
+      unsynced = {
+        fd,
+        headFd,
+        end: size,
+        head: { seq: encoded.lastSeq, hash: encoded.lastHash },
+        result: { appended: encoded.stored, folded, repairedTail: tornTail, alreadyRecorded: false },
+      };
       tornTail = null;
     }
+    return unsynced;
   } finally {
+    // a step synced here and none left to sync after the release (the last wrote nothing, or was refused)
+    if (unsynced === null && synced !== null) anchor(synced);
     if (writing || checkpoint === null) forgetCheckpoint(paths.log);
     else {
+      if (checkpoint.size !== startedAt) {
+        const after = fstatSync(fd);
+        checkpoint = { ...checkpoint, file: { ino: after.ino, ctimeMs: after.ctimeMs } };
+      }
       rememberCheckpoint(paths.log, checkpoint);
       if (checkpoint.size !== startedAt) writeCheckpointQuietly(paths.cache, checkpoint);
+      reached('checkpointed');
     }
-    if (headFd !== null) closeSync(headFd);
-    closeSync(fd);
+    // the last step's files stay open until it is synced
+    if (unsynced === null) closeAll([headFd, fd]);
   }
 };
 
@@ -171,6 +220,12 @@ const writeCheckpointQuietly = (file: string, c: FoldCheckpoint): void => {
  * state after the steps before it, checked with `evolve`, written in one write and fsynced, and
  * only then acknowledged (`onAppended`, and the result). A refused step throws, with nothing of it
  * written; the steps before it stay appended. `expectedSeq` applies to the first step.
+ *
+ * The last step is synced after the lock is released (group commit): the lock only orders the
+ * writes, so appenders in other processes write their lines while this one's fsync runs, and
+ * the kernel commits theirs with it. Its lines are acknowledged only after that fsync, as every
+ * step's are; until then they are written but not durable, and a later append folds them (if
+ * this fsync fails, the caller is told and a retry is answered "already recorded").
  */
 export const appendBatch = async (
   dir: string,
@@ -180,18 +235,37 @@ export const appendBatch = async (
 ): Promise<ReadonlyArray<AppendResult>> => {
   const paths = runPaths(dir, runId);
   const results: AppendResult[] = [];
-  await withRunLock(
-    paths,
-    () =>
-      appendLocked(paths, runId, steps, options, (result) => {
-        results.push(result);
-        options.onAppended?.(result, results.length - 1);
-      }),
-    options,
-  ).catch((e: unknown) => {
-    // no runs directory at all: the lock directory could not even be made
+  const acknowledge = (result: AppendResult): void => {
+    results.push(result);
+    options.onAppended?.(result, results.length - 1);
+  };
+  const lock = await acquireRunLock(paths, options).catch((e: unknown) => {
+    // no runs directory at all: the lock could not even be made
     throw isMissing(e) ? missingRun(paths, runId) : e;
   });
+  let unsynced: Unsynced | null;
+  try {
+    unsynced = appendLocked(paths, runId, steps, options, lock, acknowledge);
+  } finally {
+    lock.release();
+  }
+  reached('released');
+  if (unsynced === null) return results;
+  // synchronous, as the anchor's is: a thread-pool hop costs more than it could overlap (measured)
+  try {
+    try {
+      fsyncSync(unsynced.fd);
+    } catch (e) {
+      forgetCheckpoint(paths.log);
+      throw e;
+    }
+    reached('synced');
+    anchor(unsynced);
+    reached('anchored');
+  } finally {
+    closeAll([unsynced.headFd, unsynced.fd]);
+  }
+  acknowledge(unsynced.result);
   return results;
 };
 

@@ -1,34 +1,43 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, openSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import os from 'node:os';
 
 /**
- * Who holds a run's lock, recorded in the lock directory (`<log>.lock/owner`) by the holder right
- * after it takes the lock, so a waiter can tell a dead holder from a slow one:
+ * Who holds a run's lock, as the lock's own content says. The lock is a hard link to a file that
+ * holds this record (`lock-owner-file.ts`), written once per process before its first lock, so the
+ * record appears in the same `link()` that takes the lock: no instant exists in which the lock is
+ * there and its holder is not known.
  *
- * - `host` and `boot`: a holder is judged by pid only on its own host, and only during the boot it
- *   was recorded in (Linux `boot_id`; null elsewhere);
- * - `pid` and `start`: the process start time in clock ticks since boot (`/proc/<pid>/stat`, field
- *   22) tells a reused pid apart; null where `/proc` is not there, and then a live pid is trusted;
- * - `token`: a random nonce naming this one holding, so a takeover can check that the directory it
- *   moved aside is the one it judged.
+ * `c1:<pid>:<start>:<place>:<token>`
+ *
+ * - `pid` and `start`: the process and its start time in clock ticks since boot
+ *   (`/proc/<pid>/stat`, field 22), which tells a reused pid apart; `-` where `/proc` is not there,
+ *   and then a live pid is trusted;
+ * - `place`: where that pid means something, 12 hex digits of SHA-256 over the hostname, the
+ *   kernel's boot id and the pid namespace. A pid is judged only from the same place: another
+ *   machine, another boot, or another container on this machine (a pid namespace of its own) is a
+ *   place whose pids this process cannot see. A hostname alone does not tell machines apart
+ *   (cloned VMs, containers with a fixed hostname), so a lock from any other place is never
+ *   judged by pid;
+ * - `token`: 64 random bits drawn by the process, so that no two records anywhere are the same.
  */
 export type LockOwner = Readonly<{
   pid: number;
-  host: string;
-  boot: string | null;
   start: string | null;
+  place: string;
   token: string;
 }>;
 
 /** What a waiter concludes about a lock's holder. */
 export type HolderVerdict =
-  /** the holder's process is gone from this host (or this boot): take the lock over now */
+  /** the holder's process is gone from this place: take the lock over now */
   | 'dead'
-  /** a live process on this host: never taken over, however long it is paused */
+  /** a live process here: never taken over, however long it is paused */
   | 'alive'
-  /** another host, or no readable record: taken over only once the lock is older than the stale period */
+  /** another place, or no record this code can read: taken over only once older than the stale period */
   | 'unknown';
+
+const VERSION = 'c1';
 
 const readText = (file: string): string | null => {
   try {
@@ -46,58 +55,52 @@ export const processStart = (pid: number): string | null => {
   return fields[19] ?? null;
 };
 
-let self: Omit<LockOwner, 'token'> | null = null;
+const pidNamespace = (): string | null => {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+};
 
-/** This process, as a holder records itself (computed once per process). */
-const selfOwner = (): Omit<LockOwner, 'token'> => {
+/** The place of a process: its hostname, boot and pid namespace, hashed (see `LockOwner`). */
+export const placeOf = (host: string, boot: string | null, pidns: string | null): string =>
+  createHash('sha256')
+    .update(`${host}\0${boot ?? ''}\0${pidns ?? ''}`)
+    .digest('hex')
+    .slice(0, 12);
+
+let self: LockOwner | null = null;
+
+/** This process, as its lock records it (computed once per process). */
+export const selfOwner = (): LockOwner => {
   if (self === null) {
     self = {
       pid: process.pid,
-      host: os.hostname(),
-      boot: readText('/proc/sys/kernel/random/boot_id')?.trim() ?? null,
       start: processStart(process.pid),
+      place: placeOf(
+        os.hostname(),
+        readText('/proc/sys/kernel/random/boot_id')?.trim() ?? null,
+        pidNamespace(),
+      ),
+      token: randomBytes(8).toString('hex'),
     };
   }
   return self;
 };
 
-export const newOwner = (): LockOwner => ({ ...selfOwner(), token: randomBytes(8).toString('hex') });
+/** The record as a lock holds it. */
+export const encodeOwner = (owner: LockOwner): string =>
+  `${VERSION}:${owner.pid}:${owner.start ?? '-'}:${owner.place}:${owner.token}`;
 
-export const ownerFile = (lock: string): string => `${lock}/owner`;
+const RECORD = /^c1:([1-9][0-9]{0,9}):([0-9]{1,20}|-):([0-9a-f]{12}):([0-9a-f]{16})$/;
 
-/**
- * Record the holder in a lock directory it has just created. O_EXCL: a new file in a new
- * directory, never a planted one, and never through a symlink.
- */
-export const writeOwner = (lock: string, owner: LockOwner): void => {
-  const fd = openSync(
-    ownerFile(lock),
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    writeSync(fd, JSON.stringify(owner));
-  } finally {
-    closeSync(fd);
-  }
-};
-
-/** The record in a lock directory, or null when there is none (not yet written, or an older holder). */
-export const readOwner = (lock: string): LockOwner | null => {
-  const text = readText(ownerFile(lock));
-  if (text === null) return null;
-  try {
-    const v = JSON.parse(text) as Partial<LockOwner>;
-    return Number.isInteger(v.pid) &&
-      typeof v.host === 'string' &&
-      typeof v.token === 'string' &&
-      (v.boot === null || typeof v.boot === 'string') &&
-      (v.start === null || typeof v.start === 'string')
-      ? (v as LockOwner)
-      : null;
-  } catch {
-    return null;
-  }
+/** A record read back, or null when it is not one this code wrote. */
+export const decodeOwner = (text: string): LockOwner | null => {
+  const m = RECORD.exec(text);
+  if (m === null) return null;
+  const [, pid, start, place, token] = m as unknown as [string, string, string, string, string];
+  return { pid: Number(pid), start: start === '-' ? null : start, place, token };
 };
 
 const pidExists = (pid: number): boolean => {
@@ -110,12 +113,11 @@ const pidExists = (pid: number): boolean => {
   }
 };
 
-/** Judge a recorded holder from this host's point of view. */
+/** Judge a recorded holder from this process's place. */
 export const judgeHolder = (owner: LockOwner | null): HolderVerdict => {
   if (owner === null) return 'unknown';
   const me = selfOwner();
-  if (owner.host !== me.host) return 'unknown';
-  if (owner.boot !== null && me.boot !== null && owner.boot !== me.boot) return 'dead';
+  if (owner.place !== me.place) return 'unknown';
   if (owner.pid === me.pid) return owner.start === me.start ? 'alive' : 'dead';
   if (!pidExists(owner.pid)) return 'dead';
   // the pid is taken: by the holder, unless its start time says it is another process
@@ -124,4 +126,34 @@ export const judgeHolder = (owner: LockOwner | null): HolderVerdict => {
     if (start !== null && start !== owner.start) return 'dead';
   }
   return 'alive';
+};
+
+/** Longer than any record: a lock holding more is not one this code wrote. */
+const RECORD_READ = 128;
+
+/**
+ * The text of a lock that is a regular file (never through a symbolic link), or null when there
+ * is none. A lock is small and written before it is linked into place, so one read has it whole.
+ */
+export const readRecord = (lock: string): string | null => {
+  let fd: number;
+  try {
+    fd = openSync(lock, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const buffer = Buffer.alloc(RECORD_READ);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, RECORD_READ, 0));
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The record of the lock at `lock`, or null when there is none (or it is not a record this code wrote). */
+export const readOwner = (lock: string): LockOwner | null => {
+  const text = readRecord(lock);
+  return text === null ? null : decodeOwner(text);
 };

@@ -1,38 +1,26 @@
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  openSync,
-  readSync,
-  realpathSync,
-  renameSync,
-  rmdirSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-} from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { randomBytes } from 'node:crypto';
+import { linkSync, lstatSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { ClearanceError } from '../errors.js';
-import { judgeHolder, type LockOwner, newOwner, ownerFile, readOwner, writeOwner } from './lock-owner.js';
+import {
+  decodeOwner,
+  type HolderVerdict,
+  judgeHolder,
+  type LockOwner,
+  readRecord,
+  selfOwner,
+} from './lock-owner.js';
+import { forgetOwnerFile, type OwnerFile, ownerFileIn, removeOwnerFileOf, stamp } from './lock-owner-file.js';
+import { reached } from './lock-steps.js';
+import { pauseForRelease } from './lock-wait.js';
 import type { RunPaths } from './paths.js';
-
-/**
- * proper-lockfile (and graceful-fs, which it loads and which patches `fs`) only for a command that
- * appends: reads take no lock, and `status` should not pay for loading them at start-up.
- */
-let properLockfile: Promise<typeof import('proper-lockfile')> | undefined;
-const lockfile = () => {
-  properLockfile ??= import('proper-lockfile').then((m) => m.default);
-  return properLockfile;
-};
 
 export type LockOptions = Readonly<{
   /** how long to keep trying for the lock before `lock-timeout` (default 10 s) */
   timeoutMs?: number;
   /**
-   * a lock whose holder cannot be judged (another host, or no owner record) is taken over once
-   * its directory is older than this (default 10 s); a dead holder on this host is taken over at
-   * once, a live one never
+   * a lock whose holder cannot be judged (another machine or container, or no record this code
+   * reads) is taken over once it is older than this (default 10 s); a dead holder in this
+   * process's place is taken over at once, a live one never
    */
   staleMs?: number;
 }>;
@@ -40,194 +28,214 @@ export type LockOptions = Readonly<{
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 export const DEFAULT_LOCK_STALE_MS = 10_000;
 
+/** One holding of a run's lock. */
+export type RunLock = Readonly<{
+  /** Is the lock still this holding's? Asked immediately before every write. */
+  held: () => boolean;
+  /** Give the lock back, unless it is no longer ours (then it is someone else's to remove). */
+  release: () => void;
+}>;
+
+/** What a waiter found at the lock's path. */
+type Seen = Readonly<{
+  /** the lock's content when it is a regular file (this code's lock), else null */
+  record: string | null;
+  owner: LockOwner | null;
+  ino: number;
+  mtimeMs: number;
+  directory: boolean;
+}>;
+
+const code = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
+
 /**
- * proper-lockfile's fs adapter, built once per process: its mtime-precision probe (a `utimes` and a
- * `stat`) is cached on the adapter object, so a fresh adapter per call ran it on every append. The
- * methods are synchronous and call back before returning, so `lockfile.lock` does its work without
- * a thread-pool hop.
+ * The lock as it is now, or null when there is none. A directory is the lock of a clearance
+ * before this protocol (proper-lockfile's, with an `owner` file written after it): it excluded the
+ * same way (both protocols create the one name exclusively), but its record is not this code's to
+ * judge, so it waits out the stale period, as anything else found there does.
  */
-const syncCallback =
-  <A extends unknown[], R>(f: (...args: A) => R) =>
-  (...args: [...A, (err: unknown, result?: R) => void]): void => {
-    const callback = args.pop() as (err: unknown, result?: R) => void;
-    let result: R;
-    try {
-      result = f(...(args as unknown as A));
-    } catch (e) {
-      callback(e);
-      return;
-    }
-    callback(null, result);
+const inspect = (lock: string): Seen | null => {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(lock);
+  } catch (e) {
+    if (code(e) === 'ENOENT') return null;
+    throw e;
+  }
+  const record = stat.isFile() ? readRecord(lock) : null;
+  if (stat.isFile() && record === null) return null; // removed between the two calls
+  return {
+    record,
+    owner: record === null ? null : decodeOwner(record),
+    ino: stat.ino,
+    mtimeMs: stat.mtimeMs,
+    directory: stat.isDirectory(),
   };
-
-const LOCK_FS = {
-  mkdir: syncCallback((p: string) => mkdirSync(p)),
-  stat: syncCallback((p: string) => statSync(p)),
-  rmdir: syncCallback((p: string) => rmdirSync(p)),
-  utimes: syncCallback((p: string, a: Date, m: Date) => utimesSync(p, a, m)),
-  realpath: syncCallback((p: string) => realpathSync(p)),
-  rmdirSync,
 };
 
-/**
- * proper-lockfile's own staleness (mtime refreshed by a timer) is switched off: a timer cannot run
- * while the holder is paused or inside its synchronous critical section, so it would hand a live
- * holder's lock to a waiter. Who may take a lock over is decided here, from the owner record.
- */
-const NEVER_STALE = 2 ** 40;
-const NEVER_REFRESH = 2 ** 30;
+/** The same lock: the same inode, and (a file) the same record, so a reused inode is not mistaken for it. */
+const isSameLock = (a: Seen, b: Seen): boolean =>
+  a.ino === b.ino && a.record === b.record && a.directory === b.directory;
 
-/** Remove a lock directory and its owner record, if it is still there. */
-const removeLockDir = (dir: string): void => {
+const remove = (file: string, seen: Seen): void => {
+  if (seen.directory) rmSync(file, { recursive: true, force: true });
+  else unlinkSync(file);
+};
+
+/** Put a lock moved aside by mistake back, never over a lock taken since (then its holder refuses to write). */
+const putBack = (aside: string, moved: Seen, lock: string): void => {
   try {
-    unlinkSync(ownerFile(dir));
+    if (moved.directory) renameSync(aside, lock);
+    else linkSync(aside, lock);
   } catch {
-    // no record: an older holder, or one that died before writing it
+    // taken meanwhile: the holder we displaced finds its lock gone before it writes, and refuses
   }
   try {
-    rmdirSync(dir);
+    remove(aside, moved);
   } catch {
-    // already gone
+    // renamed back
   }
 };
 
 /**
- * Take over a lock judged free: move the directory aside to a name derived from the holder we
- * judged, check that what moved is that holder's lock (another waiter may have taken it over and
- * a new holder locked again meanwhile), and only then remove it. A second waiter judging the same
- * holder cannot move a newer lock onto the same name while the first still holds it aside.
+ * Take over a lock judged free (its holder dead, or unknown and stale): move it aside to a name
+ * of this attempt's own, check that what moved is the lock that was judged (a holder may have
+ * released it and another taken it in between), and only then remove it; otherwise put it back.
  */
-const takeOver = (lock: string, judged: LockOwner | null, mtimeMs: number, staleMs: number): boolean => {
-  const aside = `${lock}.${judged?.token ?? `m${Math.round(mtimeMs)}`}.taken`;
+const takeOver = (paths: RunPaths, judged: Seen, dead: boolean): boolean => {
+  const { lock } = paths;
+  const aside = `${lock}.${randomBytes(4).toString('hex')}.taken`;
   try {
     renameSync(lock, aside);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // the same holder's lock moved aside by a waiter that died before removing it: clear it once stale
-    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && isOlderThan(aside, staleMs)) removeLockDir(aside);
-    return false; // released meanwhile, or another waiter is taking it over: try again after a pause
-  }
-  const moved = readOwner(aside);
-  if ((moved?.token ?? null) !== (judged?.token ?? null)) {
-    try {
-      renameSync(aside, lock); // not the one we judged: put it back
-      return false;
-    } catch {
-      // a new lock was taken meanwhile; the holder we displaced will refuse at its pre-write check
-    }
-  }
-  removeLockDir(aside);
-  return true;
-};
-
-const isOlderThan = (dir: string, ms: number): boolean => {
-  try {
-    return statSync(dir).mtimeMs < Date.now() - ms;
-  } catch {
-    return false;
-  }
-};
-
-/** Is this holder's token still the one recorded in the lock directory? Read before releasing it. */
-const stillOurs = (lock: string, owner: LockOwner): boolean => {
-  let fd: number;
-  try {
-    fd = openSync(ownerFile(lock), constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return false;
-  }
-  try {
-    const buffer = Buffer.alloc(512);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, n).includes(owner.token);
-  } finally {
-    closeSync(fd);
-  }
-};
-
-const timeoutError = (paths: RunPaths, timeoutMs: number, holder: LockOwner | null): ClearanceError =>
-  new ClearanceError(
-    'lock-timeout',
-    `could not take the lock ${paths.lock} within ${timeoutMs} ms: ${
-      holder === null
-        ? 'another clearance process is appending to this run'
-        : `process ${holder.pid} on ${holder.host} holds it`
-    } (a dead holder on this host is taken over at once; retry, or raise --lock-timeout)`,
-    { lock: paths.lock, timeoutMs, holder },
-  );
-
-/** One attempt: the release function, or null when the lock is held by someone else. */
-const tryLock = async (paths: RunPaths): Promise<(() => Promise<void>) | null> => {
-  try {
-    return await (await lockfile()).lock(paths.log, {
-      realpath: false,
-      lockfilePath: paths.lock,
-      stale: NEVER_STALE,
-      update: NEVER_REFRESH,
-      // biome-ignore lint/suspicious/noExplicitAny: proper-lockfile types its fs option as typeof fs
-      fs: LOCK_FS as any,
-      onCompromised: () => undefined,
-    });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return null;
+    if (code(e) === 'ENOENT') return false; // released meanwhile: try again
     throw e;
   }
+  reached('moved-aside');
+  const moved = inspect(aside);
+  if (moved === null) return false;
+  if (isSameLock(moved, judged)) {
+    remove(aside, moved);
+    if (dead && judged.owner !== null) removeOwnerFileOf(paths.runs, judged.owner, judged.ino);
+    return true;
+  }
+  putBack(aside, moved, lock);
+  return false;
+};
+
+const holderText = (seen: Seen | null): string => {
+  const owner = seen?.owner ?? null;
+  if (owner === null) return 'another clearance process is appending to this run';
+  return owner.place === selfOwner().place
+    ? `process ${owner.pid} holds it`
+    : `process ${owner.pid} on another machine or container holds it`;
+};
+
+const timeoutError = (paths: RunPaths, timeoutMs: number, seen: Seen | null): ClearanceError =>
+  new ClearanceError(
+    'lock-timeout',
+    `could not take the lock ${paths.lock} within ${timeoutMs} ms: ${holderText(seen)} (a dead holder on this machine is taken over at once; retry, or raise --lock-timeout)`,
+    { lock: paths.lock, timeoutMs, holder: seen?.owner ?? null },
+  );
+
+/**
+ * Holders judged alive in the last moment, by record: many waiters see the same few holders in
+ * turn, and a judgement costs a `kill(pid, 0)` and a read of `/proc/<pid>/stat`. A holder that dies
+ * is judged again within `ALIVE_FOR_MS`.
+ */
+const recentlyAlive = new Map<string, number>();
+const ALIVE_FOR_MS = 50;
+
+const judge = (seen: Seen): HolderVerdict => {
+  if (seen.owner === null || seen.record === null) return 'unknown';
+  const now = performance.now();
+  const at = recentlyAlive.get(seen.record);
+  if (at !== undefined && now - at < ALIVE_FOR_MS) return 'alive';
+  const verdict = judgeHolder(seen.owner);
+  if (recentlyAlive.size > 256) recentlyAlive.clear();
+  if (verdict === 'alive') recentlyAlive.set(seen.record, now);
+  else recentlyAlive.delete(seen.record);
+  return verdict;
 };
 
 /**
- * Hold one run's inter-process lock (a `<log>.lock` directory, proper-lockfile) while `fn` runs,
- * with the holder recorded in it (`lock-owner.ts`). While it is held by someone else, a waiter
- * takes it over at once when the holder is dead on this host, after `staleMs` when the holder
- * cannot be judged, and never when it is alive here; one deadline bounds the whole wait.
+ * Take the lock with its record in one step: a hard link to this process's owner file, stamped
+ * first so the lock's age starts now; null when someone holds it.
+ */
+const tryAcquire = (paths: RunPaths): OwnerFile | null => {
+  for (let attempt = 0; ; attempt += 1) {
+    const file = ownerFileIn(paths.runs);
+    stamp(file);
+    try {
+      linkSync(file.path, paths.lock);
+      return file;
+    } catch (e) {
+      if (code(e) === 'EEXIST') return null;
+      // the owner file was swept (a day unused) while this process lived: make it again, once
+      if (code(e) === 'ENOENT' && attempt === 0 && !exists(file.path)) {
+        forgetOwnerFile(paths.runs);
+        continue;
+      }
+      throw e;
+    }
+  }
+};
+
+const exists = (file: string): boolean => lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+
+/** Is the lock at `lock` a link to `file`? */
+const isHolding = (lock: string, file: OwnerFile): boolean => {
+  const stat = lstatSync(lock, { throwIfNoEntry: false });
+  return stat !== undefined && stat.ino === file.ino && stat.dev === file.dev;
+};
+
+const holding = (lock: string, file: OwnerFile): RunLock => ({
+  held: () => isHolding(lock, file),
+  release: () => {
+    if (!isHolding(lock, file)) return;
+    try {
+      unlinkSync(lock);
+    } catch (e) {
+      if (code(e) !== 'ENOENT') throw e;
+    }
+  },
+});
+
+/**
+ * Take one run's inter-process lock: `<log>.lock`, a hard link to the holder's owner file, which
+ * holds its record (`lock-owner.ts`, `lock-owner-file.ts`), made by one `link()` that fails if the
+ * name exists. While someone
+ * else holds it, a waiter takes it over at once when the holder is dead in this process's place,
+ * after `staleMs` when the holder cannot be judged, and never when it is alive here; one deadline
+ * bounds the whole wait (`lock-timeout`).
  *
  * The lock is not what keeps the log safe on its own: `append` also checks, immediately before it
- * writes, that the log is still the size and last hash it folded, and writes at the end only.
+ * writes, that the lock is still its own and that the log is still the size and last hash it folded.
  */
-export const withRunLock = async <T>(
-  paths: RunPaths,
-  fn: () => T | Promise<T>,
-  options: LockOptions = {},
-): Promise<T> => {
+export const acquireRunLock = async (paths: RunPaths, options: LockOptions = {}): Promise<RunLock> => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
   const deadline = performance.now() + timeoutMs;
-  let release: (() => Promise<void>) | null = null;
-  for (let backoff = 2; release === null; backoff = Math.min(backoff * 2, 50)) {
-    release = await tryLock(paths);
-    if (release !== null) break;
-    const holder = readOwner(paths.lock);
-    const verdict = judgeHolder(holder);
-    if (verdict === 'dead' && takeOver(paths.lock, holder, 0, staleMs)) continue;
-    if (verdict === 'unknown') {
-      const mtimeMs = (() => {
-        try {
-          return statSync(paths.lock).mtimeMs;
-        } catch {
-          return null; // released meanwhile
-        }
-      })();
-      if (mtimeMs === null) continue;
-      if (mtimeMs < Date.now() - staleMs && takeOver(paths.lock, holder, mtimeMs, staleMs)) continue;
+  reached('acquiring');
+  // after a wait, look before trying: a waiter that finds the lock taken again (most of them, when
+  // many wait) judges it without stamping its file or failing a link()
+  for (let backoff = 1, waited = false; ; waited = true) {
+    const found = waited ? inspect(paths.lock) : null;
+    const file = found === null ? tryAcquire(paths) : null;
+    if (file !== null) {
+      reached('locked');
+      return holding(paths.lock, file);
     }
+    const seen = found ?? inspect(paths.lock);
+    const verdict = seen === null ? null : judge(seen);
+    const free =
+      seen === null || verdict === 'dead' || (verdict === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
+    if (free && (seen === null || takeOver(paths, seen, verdict === 'dead')) && performance.now() < deadline)
+      continue;
     const remaining = deadline - performance.now();
-    if (remaining <= 0) throw timeoutError(paths, timeoutMs, holder);
-    // jittered so racing appenders do not retry in lockstep
-    await sleep(Math.min(remaining, backoff * (0.5 + Math.random())));
-  }
-  const owner = newOwner();
-  try {
-    writeOwner(paths.lock, owner);
-  } catch (e) {
-    await release().catch(() => undefined);
-    throw e;
-  }
-  try {
-    return await fn();
-  } finally {
-    // taken over while we held it (judged stale from another host)? then nothing there is ours to remove
-    if (stillOurs(paths.lock, owner)) {
-      unlinkSync(ownerFile(paths.lock));
-      await release().catch(() => undefined);
-    }
+    if (remaining <= 0) throw timeoutError(paths, timeoutMs, seen);
+    // woken by the release; else after a jittered pause (a holder that died releases nothing)
+    await pauseForRelease(paths.lock, Math.min(remaining, backoff * (0.5 + Math.random())));
+    backoff = Math.min(backoff * 2, 32);
   }
 };

@@ -14,6 +14,7 @@ import {
 import {
   append,
   appendBatch,
+  readHead,
   readRun,
   readRunState,
   readRunStatus,
@@ -194,6 +195,8 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     expect(results[2]?.folded.state.capture?.inputSha).toBe('after-after-one');
     expect((await readRunState(dir, 'run-1')).lastSeq).toBe(7);
     expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.seq).toBe(7);
+    // the anchor is rewritten once, after the last step's fsync, for the last line
+    expect(readHead(paths.head).head?.seq).toBe(7);
   });
 
   it('a refused step writes nothing of itself; the steps before it stay appended', async () => {
@@ -210,5 +213,7 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     expect(afterFirst).not.toBeNull();
     expect(await bytesOf(paths.log)).toEqual(afterFirst);
     expect((await readRunState(dir, 'run-1')).state.status).toBe('converged');
+    // the step that was synced is anchored, though the one after it was refused
+    expect(readHead(paths.head).head?.seq).toBe(5);
   });
 });

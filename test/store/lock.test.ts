@@ -1,7 +1,9 @@
-import { readdir, stat, utimes } from 'node:fs/promises';
+import { link, readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isClearanceError, roundRecorded } from '../../src/index.js';
 import { append } from '../../src/store/index.js';
+import { pauseForRelease } from '../../src/store/lock-wait.js';
 import { holdLock, kill } from '../support/holder.js';
 import { by, bytesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -37,5 +39,20 @@ describe('the run lock', () => {
     const result = await append(dir, 'run-1', [roundRecorded(round2Fixing())], { by, timeoutMs: 2_000 });
     expect(result.folded.state.status).toBe('converged');
     expect(await readdir(paths.runs)).not.toContain('run-1.jsonl.lock');
+  });
+
+  it('a waiter is woken by the release of the lock it found, not by its timer', async () => {
+    const dir = await tempDir();
+    const owner = path.join(dir, 'owner');
+    const lock = path.join(dir, 'run.jsonl.lock');
+    await writeFile(owner, 'a holder');
+    await link(owner, lock);
+    // a timer far past this test's own timeout: only the release can end the pause in time
+    const woken = pauseForRelease(lock, 3_600_000);
+    await unlink(lock);
+    await woken;
+    expect(await readdir(dir)).toEqual(['owner']);
+    // a lock already gone ends the pause at once
+    await pauseForRelease(lock, 3_600_000);
   });
 });

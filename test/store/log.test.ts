@@ -50,7 +50,9 @@ describe('the run log', () => {
       { by },
     );
     expect(await codeOf(again)).toBe('run-exists');
+    // beside the run's files only the appending processes' lock owner files (src/store/lock-owner-file.ts)
     expect((await readdir(runPaths(dir, 'run-1').runs)).sort()).toEqual([
+      '.lock-owners',
       'run-1.fold',
       'run-1.head',
       'run-1.jsonl',
