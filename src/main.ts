@@ -1,36 +1,40 @@
-import { enableCompileCache } from './cli/compile-cache.js';
+// The program's entry, the first chunk dist/cli.js loads (src/cli/launcher.ts): the command line,
+// with the MCP server handed in as the one service it starts but never imports (the two front doors
+// stand side by side on the operations layer; only this entry knows both). Each command is imported
+// only when it runs: start-up time is what a CI script calling clearance many times pays. No
+// top-level await: the bundle's chunks are classic scripts, loaded through V8's code cache.
+const main = async (): Promise<number> => {
+  const { watchOutput } = await import('./cli/output.js');
+  const { run } = await import('./cli/program.js');
 
-// The executable's entry: the command line, with the MCP server handed in as the one service it
-// starts but never imports (the two front doors stand side by side on the operations layer; only
-// this entry knows both). Everything else is imported after the compile cache is on, and each
-// command only when it runs: start-up time is what a CI script calling clearance many times pays.
-enableCompileCache(process.env);
-const { watchOutput } = await import('./cli/output.js');
-const { run } = await import('./cli/program.js');
+  const exit = (status: number): void => process.exit(status);
+  const tell = (message: string): void => {
+    try {
+      process.stderr.write(message);
+    } catch {
+      // stderr is gone too: the exit status is all that is left to say it
+    }
+  };
+  watchOutput(process.stdout, exit, tell);
+  watchOutput(process.stderr, exit, () => undefined);
 
-const exit = (status: number): void => process.exit(status);
-const tell = (message: string): void => {
-  try {
-    process.stderr.write(message);
-  } catch {
-    // stderr is gone too: the exit status is all that is left to say it
-  }
-};
-watchOutput(process.stdout, exit, tell);
-watchOutput(process.stderr, exit, () => undefined);
-
-process.exitCode = await run(
-  process.argv.slice(2),
-  {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    onInterrupt: (handler) => {
-      process.on('SIGINT', handler);
-      return () => process.off('SIGINT', handler);
+  return run(
+    process.argv.slice(2),
+    {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      env: process.env,
+      onInterrupt: (handler) => {
+        process.on('SIGINT', handler);
+        return () => process.off('SIGINT', handler);
+      },
     },
-  },
-  // loaded only when `clearance mcp` serves: no other command's start-up evaluates the MCP SDK
-  { serveMcp: async (options) => (await import('./mcp/server.js')).serveStdio(options) },
-);
+    // loaded only when `clearance mcp` serves: no other command's start-up evaluates the MCP SDK
+    { serveMcp: async (options) => (await import('./mcp/server.js')).serveStdio(options) },
+  );
+};
+
+void main().then((status) => {
+  process.exitCode = status;
+});
