@@ -23,7 +23,9 @@ const main = async (): Promise<number> => {
     {
       stdout: process.stdout,
       stderr: process.stderr,
-      stdin: process.stdin,
+      // the stream is made on the first read: Node builds process.stdin eagerly on first access,
+      // with the stream modules behind it, and only a `-` input ever reads it
+      stdin: { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() },
       env: process.env,
       onInterrupt: (handler) => {
         process.on('SIGINT', handler);
