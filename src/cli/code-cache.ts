@@ -3,8 +3,10 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -40,6 +42,21 @@ export const userCacheDir = (env: NodeJS.ProcessEnv): string | undefined => {
   return base === undefined ? undefined : path.join(base, 'clearance', 'code-cache');
 };
 
+/** How many builds' caches are kept: an upgrade, or a checkout rebuilt all day, leaves no more. */
+export const KEPT_BUILDS = 8;
+
+/** Remove all but the newest KEPT_BUILDS build directories under `base`, when a new one is made. */
+const pruneBuilds = (base: string): void => {
+  const builds = readdirSync(base, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^[0-9a-f]{16}-v[0-9.]+-\w+$/.test(e.name))
+    .map((e) => {
+      const dir = path.join(base, e.name);
+      return { dir, mtime: statSync(dir).mtimeMs };
+    })
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { dir } of builds.slice(KEPT_BUILDS)) rmSync(dir, { recursive: true, force: true });
+};
+
 /**
  * This build's cache directory, created for this user alone, or `undefined` where there must be
  * none: `NODE_DISABLE_COMPILE_CACHE=1`, no home, a path inside the working tree, a directory
@@ -54,9 +71,15 @@ export const codeCacheDir = (env: NodeJS.ProcessEnv, build: string): string | un
     if (!fromHere.startsWith('..') && !path.isAbsolute(fromHere)) return undefined;
     // one directory per build and Node: two installed versions or two Nodes never overwrite each other
     const dir = path.join(base, `${build}-${process.version}-${process.arch}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const made = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
     const uid = process.getuid?.();
     if (uid !== undefined && [base, dir].some((d) => statSync(d).uid !== uid)) return undefined;
+    if (made)
+      try {
+        pruneBuilds(base);
+      } catch {
+        // another process pruned first, or left one it could not remove: no harm either way
+      }
     return dir;
   } catch {
     return undefined;

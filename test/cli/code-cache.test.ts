@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chunkLoader, codeCacheDir } from '../../src/cli/code-cache.js';
+import { chunkLoader, codeCacheDir, KEPT_BUILDS } from '../../src/cli/code-cache.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -75,6 +75,28 @@ describe('the code cache directory', () => {
     expect(codeCacheDir({ XDG_CACHE_HOME: file }, build)).toBeUndefined();
     expect(codeCacheDir({ XDG_CACHE_HOME: inTree }, build)).toBeUndefined();
     expect(existsSync(inTree)).toBe(false);
+  });
+
+  it('keeps the newest builds only, and nothing else under it is touched', async () => {
+    const home = await tempDir();
+    const base = path.join(home, 'clearance', 'code-cache');
+    const old = Array.from(
+      { length: KEPT_BUILDS + 2 },
+      (_, i) => `${String(i).padStart(16, 'a')}-v20.0.0-x64`,
+    );
+    for (const [i, name] of old.entries()) {
+      mkdirSync(path.join(base, name), { recursive: true });
+      const when = new Date(Date.now() - (old.length - i) * 60_000);
+      utimesSync(path.join(base, name), when, when);
+    }
+    mkdirSync(path.join(base, 'notes'));
+    const dir = codeCacheDir({ XDG_CACHE_HOME: home }, build);
+    const left = readdirSync(base).sort();
+    expect(left).toEqual([...old.slice(-(KEPT_BUILDS - 1)), path.basename(dir as string), 'notes'].sort());
+    // an existing directory prunes nothing
+    mkdirSync(path.join(base, old[0] as string));
+    codeCacheDir({ XDG_CACHE_HOME: home }, build);
+    expect(readdirSync(base)).toContain(old[0]);
   });
 
   it('is never read from a directory another user owns (run as root: the directory is given away)', async () => {
