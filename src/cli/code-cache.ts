@@ -71,9 +71,15 @@ export const codeCacheDir = (env: NodeJS.ProcessEnv, build: string): string | un
     if (!fromHere.startsWith('..') && !path.isAbsolute(fromHere)) return undefined;
     // one directory per build and Node: two installed versions or two Nodes never overwrite each other
     const dir = path.join(base, `${build}-${process.version}-${process.arch}`);
-    const made = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+    let here = statSync(dir, { throwIfNoEntry: false });
+    const made = here === undefined;
+    if (made) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      here = statSync(dir);
+    }
     const uid = process.getuid?.();
-    if (uid !== undefined && [base, dir].some((d) => statSync(d).uid !== uid)) return undefined;
+    if (here === undefined || !here.isDirectory()) return undefined;
+    if (uid !== undefined && (here.uid !== uid || statSync(base).uid !== uid)) return undefined;
     if (made)
       try {
         pruneBuilds(base);
