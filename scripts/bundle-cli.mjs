@@ -40,6 +40,19 @@ const refuseWarnings = (what, warnings) => {
     );
 };
 
+// esbuild's CommonJS output copies a module's exports (each a getter, for ES modules' live bindings)
+// onto a second object of getters: the io-ts and zod chunks export hundreds of names, and the copy,
+// and a second getter on every call across chunks, cost more than their code. The exports object
+// itself, marked as an ES module, is what importers read (through __toESM for an import()).
+const COPYING = '__toCommonJS=mod=>__copyProps(__defProp({},"__esModule",{value:!0}),mod)';
+const IN_PLACE = '__toCommonJS=mod=>__defProp(mod,"__esModule",{value:!0})';
+const exportInPlace = (name, code) => {
+  if (!code.includes('__toCommonJS')) return code;
+  if (code.split(COPYING).length !== 2)
+    throw new Error(`${name}: esbuild's __toCommonJS helper is not the one scripts/bundle-cli.mjs replaces`);
+  return code.replace(COPYING, IN_PLACE);
+};
+
 const program = await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist/chunks',
@@ -73,7 +86,7 @@ for (const file of program.outputFiles) {
     logLevel: 'silent',
   });
   refuseWarnings(name, converted.warnings);
-  chunks.push({ name, code: converted.code });
+  chunks.push({ name, code: exportInPlace(name, converted.code) });
 }
 
 // The build's identity, in every cache key: V8 checks only a source's length against its cache
