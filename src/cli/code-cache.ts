@@ -60,7 +60,7 @@ const pruneBuilds = (base: string): void => {
 /**
  * This build's cache directory, created for this user alone, or `undefined` where there must be
  * none: `NODE_DISABLE_COMPILE_CACHE=1`, no home, a path inside the working tree, a directory
- * another user owns (whose cached code we must not run), or any failure to create it.
+ * another user owns or may write to (whose cached code we must not run), or any failure to create it.
  */
 export const codeCacheDir = (env: NodeJS.ProcessEnv, build: string): string | undefined => {
   if (env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
@@ -77,9 +77,11 @@ export const codeCacheDir = (env: NodeJS.ProcessEnv, build: string): string | un
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       here = statSync(dir);
     }
-    const uid = process.getuid?.();
     if (here === undefined || !here.isDirectory()) return undefined;
-    if (uid !== undefined && (here.uid !== uid || statSync(base).uid !== uid)) return undefined;
+    // code another user could have written is never run: both directories ours, and ours alone to write
+    const uid = process.getuid?.();
+    if (uid !== undefined)
+      for (const d of [here, statSync(base)]) if (d.uid !== uid || (d.mode & 0o022) !== 0) return undefined;
     if (made)
       try {
         pruneBuilds(base);

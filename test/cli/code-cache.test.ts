@@ -108,6 +108,19 @@ describe('the code cache directory', () => {
     const dir = codeCacheDir({ XDG_CACHE_HOME: home }, build);
     expect(dir === undefined).toBe(root);
   });
+
+  it('is never read from a directory others may write to', async () => {
+    const home = await tempDir();
+    const dir = codeCacheDir({ XDG_CACHE_HOME: home }, build) as string;
+    expect(dir).toBeDefined();
+    chmodSync(dir, 0o777);
+    expect(codeCacheDir({ XDG_CACHE_HOME: home }, build)).toBeUndefined();
+    chmodSync(dir, 0o700);
+    chmodSync(path.dirname(dir), 0o770);
+    expect(codeCacheDir({ XDG_CACHE_HOME: home }, build)).toBeUndefined();
+    chmodSync(path.dirname(dir), 0o755);
+    expect(codeCacheDir({ XDG_CACHE_HOME: home }, build)).toBe(dir);
+  });
 });
 
 describe('loading chunks through the code cache', () => {
