@@ -98,7 +98,7 @@ export const codeCacheDir = (env: NodeJS.ProcessEnv, build: string): string | un
 type Module = { exports: Record<string, unknown> };
 type Wrapper = (exports: unknown, require: (spec: string) => unknown, module: Module) => void;
 
-/** The outcome of one chunk's load, for the benchmark and the tests: whether its cache was used. */
+/** The outcome of one chunk's load, for the tests: whether its cache was used. */
 export type ChunkLoad = Readonly<{ file: string; cache: 'used' | 'rejected' | 'absent' | 'off' }>;
 
 export type ChunkLoader = Readonly<{
