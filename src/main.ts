@@ -1,12 +1,16 @@
-// The program's entry, the first chunk dist/cli.js loads (src/cli/launcher.ts): the command line,
-// with the MCP server handed in as the one service it starts but never imports (the two front doors
-// stand side by side on the operations layer; only this entry knows both). Each command is imported
-// only when it runs: start-up time is what a CI script calling clearance many times pays. No
-// top-level await: the bundle's chunks are classic scripts, loaded through V8's code cache.
-const main = async (): Promise<number> => {
-  const { watchOutput } = await import('./cli/output.js');
-  const { run } = await import('./cli/program.js');
+import { watchOutput } from './cli/output.js';
+import { run } from './cli/program.js';
 
+// The program's entry, the first chunk dist/cli.js loads and starts (src/cli/launcher.ts): the
+// command line, with the MCP server handed in as the one service it starts but never imports (the
+// two front doors stand side by side on the operations layer; only this entry knows both). Each
+// command is imported only when it runs: start-up time is what a CI script calling clearance many
+// times pays. No top-level await: the bundle's chunks are classic scripts, loaded through V8's code
+// cache. `run` is exported for the tests of the built CLI that run several command lines in one process.
+export { run };
+
+/** Run this process's command line and set its exit status. */
+export const start = (): void => {
   const exit = (status: number): void => process.exit(status);
   const tell = (message: string): void => {
     try {
@@ -18,7 +22,7 @@ const main = async (): Promise<number> => {
   watchOutput(process.stdout, exit, tell);
   watchOutput(process.stderr, exit, () => undefined);
 
-  return run(
+  void run(
     process.argv.slice(2),
     {
       stdout: process.stdout,
@@ -34,9 +38,7 @@ const main = async (): Promise<number> => {
     },
     // loaded only when `clearance mcp` serves: no other command's start-up evaluates the MCP SDK
     { serveMcp: async (options) => (await import('./mcp/server.js')).serveStdio(options) },
-  );
+  ).then((status) => {
+    process.exitCode = status;
+  });
 };
-
-void main().then((status) => {
-  process.exitCode = status;
-});

@@ -169,8 +169,8 @@ export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Prom
     : runHere(args, options);
 
 /**
- * What runs the commands of `cliEach` in one process of the built bundle: it finds the program
- * chunk the entry's first chunk requires, runs each command line through its `run(argv, io)` in turn, and prints
+ * What runs the commands of `cliEach` in one process of the built bundle: it loads the program's
+ * entry chunk the launcher names (which exports `run` and starts nothing by itself), runs each command line through its `run(argv, io)` in turn, and prints
  * every outcome as one JSON array.
  */
 const EACH = `
@@ -181,10 +181,8 @@ const [entry, list] = process.argv.slice(1);
 const main = /\\bmain:"(chunks\\/main-[A-Z0-9]+\\.js)"/.exec(readFileSync(entry, 'utf8'))?.[1];
 if (main === undefined) throw new Error(entry + ' names no program chunk');
 const mainFile = path.join(path.dirname(entry), main);
-const program = /require\\("(\\.\\/program-[^"]+)"\\)/.exec(readFileSync(mainFile, 'utf8'))?.[1];
-if (program === undefined) throw new Error(mainFile + ' requires no program chunk');
 // the chunks are CommonJS-shaped scripts (dist/package.json): Node's own require runs them, uncached
-const { run } = createRequire(mainFile)(program);
+const { run } = createRequire(mainFile)(mainFile);
 const outcomes = [];
 for (const argv of JSON.parse(list)) {
   let stdout = '';
