@@ -45,7 +45,9 @@ describe('Node modules a start-up may not need', () => {
 
   it('refuse to be written to, and leave every other module to Node', () => {
     const { asked, require } = recording();
-    const timers = require('timers/promises') as Record<string, unknown>;
+    // the bare name too, as CommonJS dependencies write it
+    const bare = 'timers/promises';
+    const timers = require(bare) as Record<string, unknown>;
     expect(() => {
       timers.setTimeout = () => undefined;
     }).toThrow(TypeError);
