@@ -5,7 +5,6 @@ import pc from 'picocolors';
 import { ClearanceError } from '../errors.js';
 import { checkedName } from '../operations/context.js';
 import { openStoreAt, parseStoreLocation, type StoreLocation } from '../operations/store-location.js';
-import { sharedGitDirOf } from '../revision/shared-git-dir.js';
 import type { Store } from '../store/store.js';
 import type { Io } from './io.js';
 
@@ -82,7 +81,10 @@ const storeDirOf = async (
   repo: string | undefined,
 ): Promise<string> => {
   if (named !== undefined) return parseDir(named);
-  const shared = STORELESS.has(command.name()) ? undefined : await sharedGitDirOf(path.resolve(repo ?? '.'));
+  // imported only here: git's module loads child_process, which a store named by --dir never needs
+  const shared = STORELESS.has(command.name())
+    ? undefined
+    : await (await import('../revision/shared-git-dir.js')).sharedGitDirOf(path.resolve(repo ?? '.'));
   return shared === undefined ? path.resolve('.clearance') : path.join(shared, 'clearance');
 };
 

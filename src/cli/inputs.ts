@@ -1,36 +1,11 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { DEFAULT_MAX_BYTES } from '../completion/budget.js';
 import { type BoundedInput, readBoundedInput, readBoundedStream } from '../completion/read-bounded.js';
 import { parseStrictJson } from '../completion/strict-json.js';
 import { decodeUtf8 } from '../completion/utf8.js';
 import { ClearanceError } from '../errors.js';
-import type { Rename } from '../events/event.js';
-import { COST_KEYS, type Cost } from '../events/policy.js';
 import type { Io } from './context.js';
-
-/** Repeatable options (`--touched a --touched b`) collect into an array. */
-export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export const parseRename = (value: string, previous: Rename[] = []): Rename[] => {
-  const at = value.indexOf('=');
-  if (at <= 0 || at === value.length - 1)
-    throw new InvalidArgumentError(`expected OLD=NEW, got ${JSON.stringify(value)}`);
-  return [...previous, { from: value.slice(0, at), to: value.slice(at + 1) }];
-};
-
-export const parsePositiveInt = (value: string): number => {
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new InvalidArgumentError(`expected a positive integer, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-};
-
-export const parseNonNegativeInt = (value: string): number => {
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new InvalidArgumentError(`expected an integer >= 0, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-};
+import { parsePositiveInt } from './option-values.js';
 
 /**
  * The largest `--max-bytes` accepted: the text of an input must fit in one JavaScript string
@@ -136,30 +111,4 @@ export const parseJsonInput = (text: string, source: string, refuse: Refuse): un
     ...(parsed.path === undefined ? {} : { at: parsed.path }),
     ...(parsed.offset === undefined ? {} : { offset: parsed.offset }),
   });
-};
-
-/**
- * `tokens=1200,usd=0.04,seconds=35`: a cost or an estimate, in any of three units. Only its form is
- * read here (known units, numbers); that each amount is finite and >= 0 is the rule `costIsReal`
- * (rules/budget.ts), which refuses it `invalid-cost` like a cost from any other door.
- */
-export const parseCost = (value: string): Cost => {
-  const cost: { -readonly [K in keyof Cost]: number } = {};
-  for (const part of value.split(',')) {
-    const [key, amount] = part.split('=');
-    const n = Number(amount);
-    if (
-      key === undefined ||
-      !(COST_KEYS as ReadonlyArray<string>).includes(key.trim()) ||
-      amount === undefined ||
-      amount.trim() === '' ||
-      Number.isNaN(n)
-    ) {
-      throw new InvalidArgumentError(
-        `expected units=amount pairs such as tokens=1200,usd=0.04,seconds=35; got ${JSON.stringify(part)}`,
-      );
-    }
-    cost[key.trim() as keyof Cost] = n;
-  }
-  return cost;
 };

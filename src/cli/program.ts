@@ -7,7 +7,7 @@ import type { Io } from './context.js';
 import { EXIT, exitTable } from './exit-codes.js';
 import { defaultFrom } from './help-topics/environment.js';
 import { registerHelp } from './help-topics/index.js';
-import { parsePositiveInt } from './inputs.js';
+import { parsePositiveInt } from './option-values.js';
 import { printFailure } from './output.js';
 import type { Services } from './services.js';
 

@@ -5,7 +5,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type WaitOptions,
 } from '../completion/budget.js';
-import { parsePositiveInt } from './inputs.js';
+import { parsePositiveInt } from './option-values.js';
 
 export type WaitFlags = { timeoutMs?: number; pollMs?: number; maxBytes?: number };
 

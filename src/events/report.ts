@@ -1,42 +1,27 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
-import { ACTOR_NAME_MAX, ACTOR_NAME_PATTERN, actorNameProblem, invalidActorText } from './actor-name.js';
-import { invalidOneLineText, ONE_LINE_PATTERN, oneLineProblem } from './one-line.js';
+import { ACTOR_NAME_MAX, ACTOR_NAME_PATTERN } from './actor-name.js';
+import { ONE_LINE_PATTERN } from './one-line.js';
 import { type Rejection, type RejectionCode, rejection } from './rejection.js';
-import { invalidPathText, REPO_PATH_PATTERN, repoPathProblem } from './repo-path.js';
+import { REPO_PATH_PATTERN } from './repo-path.js';
+import { REPORT_LIMITS } from './report-limits.js';
+import { checkReportShape } from './report-shape.js';
+import {
+  actorNameText,
+  isActorName,
+  isCandidateFile,
+  isOneLine,
+  isRepoPath,
+  isWellFormed,
+  LONE_SURROGATE_TEXT,
+  oneLineText,
+  repoPathText,
+} from './report-text.js';
 import { describeIssues } from './schema-issues.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 
+export { REPORT_LIMITS } from './report-limits.js';
 export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
-
-/**
- * What one report may hold, at most. Real multi-finder reports reach about 80 KB in all, with
- * summaries of a few hundred characters and evidence of a few thousand; these bounds leave room
- * for that many times over, while keeping one field from holding a whole log. Lengths count
- * UTF-16 code units (JavaScript string length), as JSON Schema's `maxLength` does for zod.
- * Published in `clearance schema report` as `maxLength` / `maxItems`; listed in docs/reports.md.
- */
-export const REPORT_LIMITS = {
-  runId: 128,
-  inputSha: 256,
-  file: 4096,
-  section: 1024,
-  category: 128,
-  summary: 2000,
-  severity: 64,
-  evidence: 16_000,
-  principle: 1000,
-  reproduction: 4000,
-  findingId: 64,
-  reviewer: ACTOR_NAME_MAX,
-  notExaminedItem: 2000,
-  notExamined: 200,
-  candidates: 1000,
-  decisions: 10_000,
-} as const;
-
-/** A code point between U+D800 and U+DFFF in `u` mode is half a surrogate pair, alone. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /**
  * The codes a field's own check refuses with (its issue carries `params: { code }`), rather than
@@ -61,42 +46,25 @@ const text = (max: number) =>
   z
     .string()
     .max(max)
-    .refine((s) => !LONE_SURROGATE.test(s), {
-      message: 'contains a lone surrogate (half of a UTF-16 pair): text must be well-formed Unicode',
-      params: { code: 'invalid-text' },
-    });
+    .refine(isWellFormed, { message: LONE_SURROGATE_TEXT, params: { code: 'invalid-text' } });
 
 /**
- * A door check on a string (`repo-path.ts`, `one-line.ts`, `actor-name.ts`): the field refused
- * with `code` and a message quoting the value escaped, and its `pattern` published in the JSON
- * Schema. It judges new input only: a log's events are decoded by io-ts and judged by the rules,
- * so a log written before these checks replays unchanged.
+ * A door check on a string (`repo-path.ts`, `one-line.ts`, `actor-name.ts`, through report-text.ts):
+ * the field refused with `code` and a message quoting the value escaped, and its `pattern`
+ * published in the JSON Schema. It judges new input only: a log's events are decoded by io-ts and
+ * judged by the rules, so a log written before these checks replays unchanged.
  */
 const checked =
-  (
-    problemOf: (value: string) => string | undefined,
-    message: (value: string, problem: string) => string,
-    code: FieldCode,
-    pattern: string,
-  ) =>
+  (holds: (value: string) => boolean, message: (value: string) => string, code: FieldCode, pattern: string) =>
   <S extends z.ZodString>(schema: S): S =>
     schema
-      .superRefine((value, ctx) => {
-        const problem = problemOf(value);
-        if (problem !== undefined)
-          ctx.addIssue({ code: 'custom', message: message(value, problem), params: { code } });
-      })
+      .refine(holds, { error: (issue) => message(issue.input as string), params: { code } })
       .meta({ pattern });
 
-const asRepoPath = checked(repoPathProblem, invalidPathText, 'invalid-path', REPO_PATH_PATTERN);
+const asRepoPath = checked(isRepoPath, repoPathText, 'invalid-path', REPO_PATH_PATTERN);
 // an empty file is left to the candidate rule, which has refused it as `empty-field` since v1
-const asCandidateFile = checked(
-  (value) => (value === '' ? undefined : repoPathProblem(value)),
-  invalidPathText,
-  'invalid-path',
-  REPO_PATH_PATTERN,
-);
-const asOneLine = checked(oneLineProblem, invalidOneLineText, 'invalid-text', ONE_LINE_PATTERN);
+const asCandidateFile = checked(isCandidateFile, repoPathText, 'invalid-path', REPO_PATH_PATTERN);
+const asOneLine = checked(isOneLine, oneLineText, 'invalid-text', ONE_LINE_PATTERN);
 
 /**
  * A person's or reviewer's name (`actor-name.ts`). Its length is part of the name's grammar
@@ -106,124 +74,15 @@ const asOneLine = checked(oneLineProblem, invalidOneLineText, 'invalid-text', ON
 const actorName = () =>
   z
     .string()
-    .refine((s) => !LONE_SURROGATE.test(s), {
-      message: 'contains a lone surrogate (half of a UTF-16 pair): text must be well-formed Unicode',
-      params: { code: 'invalid-text' },
-    })
-    .superRefine((value, ctx) => {
-      const problem = actorNameProblem(value);
-      if (problem !== undefined && !LONE_SURROGATE.test(value))
-        ctx.addIssue({
-          code: 'custom',
-          message: invalidActorText(value, problem),
-          params: { code: 'invalid-actor' },
-        });
+    .refine(isWellFormed, { message: LONE_SURROGATE_TEXT, params: { code: 'invalid-text' } })
+    .refine(isActorName, {
+      error: (issue) => actorNameText(issue.input as string),
+      params: { code: 'invalid-actor' },
     })
     .meta({ maxLength: ACTOR_NAME_MAX, pattern: ACTOR_NAME_PATTERN });
 
 /** Numbers are exact: beyond 2^53 JSON parsers silently round (9007199254740993 reads as ...992). */
 const safeNumber = () => z.number().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
-
-/**
- * The round report: what a reviewer hands in for one round. zod checks its *shape* here, at the
- * boundary (types, required keys, no unknown keys anywhere: a misspelt key is refused with its
- * path, never dropped). What the values must *mean* (line >= 1, a known severity, the right round)
- * is decided by the rules in `src/projections`, so one rule lives in one place.
- */
-export const CandidateSchema = z
-  .strictObject({
-    file: asCandidateFile(text(REPORT_LIMITS.file)).describe(
-      'path of the file the finding is about, relative to the repository root, with / between names (no ., .. or empty name, no backslash, scheme or control character)',
-    ),
-    line: safeNumber().optional().describe('1-based line number (an integer >= 1); give a line or a section'),
-    section: asOneLine(text(REPORT_LIMITS.section))
-      .optional()
-      .describe('for a document artifact: the heading the finding is about, instead of a line'),
-    category: asOneLine(text(REPORT_LIMITS.category)).describe(
-      'what kind of finding this is, e.g. correctness, security, tests',
-    ),
-    summary: asOneLine(text(REPORT_LIMITS.summary)).describe('one sentence, one line: what is wrong'),
-    severity: asOneLine(text(REPORT_LIMITS.severity)).describe(
-      'a severity the run policy knows, e.g. major or nit under the default policy',
-    ),
-    confirmed: z
-      .boolean()
-      .optional()
-      .describe('the seed form: true admits the candidate as confirmed; give this or a verdict, not both'),
-    verdict: z
-      .enum(CANDIDATE_VERDICTS)
-      .optional()
-      .describe(
-        'a verifier form instead of confirmed: confirmed or plausible count (the policy says whether plausible blocks), refuted is dropped and kept on the record',
-      ),
-    introducedByDiff: z
-      .boolean()
-      .optional()
-      .describe(
-        "false when the problem was there before the reviewed change: the finding takes the policy's non-blocking pre-existing severity",
-      ),
-    sameAs: text(REPORT_LIMITS.findingId)
-      .optional()
-      .describe(
-        'the id (or a unique prefix of at least 8) of an open finding this candidate is: it corroborates that finding instead of opening a new one',
-      ),
-    evidence: text(REPORT_LIMITS.evidence).describe(
-      'why this is a real finding: a failure scenario, a reproduction, a quote',
-    ),
-    principle: text(REPORT_LIMITS.principle)
-      .optional()
-      .describe(
-        'the principle a design finding rests on (required for design findings under the standard policy)',
-      ),
-    reproduction: z
-      .strictObject({
-        command: text(REPORT_LIMITS.reproduction).describe('the command that shows the problem'),
-        expected: text(REPORT_LIMITS.reproduction).describe('what it does while the problem is there'),
-      })
-      .optional()
-      .describe('how to show the finding again: a re-review starts by re-running these'),
-  })
-  .describe('a new finding offered by the reviewer');
-
-export const DecisionSchema = z
-  .strictObject({
-    id: text(REPORT_LIMITS.findingId).describe(
-      'the id of an existing open finding (or of a fixed one, to reopen it): all 64 hex characters, or a unique prefix of at least 8',
-    ),
-    status: z
-      .enum(DECISION_STATUSES)
-      .describe(
-        'fixed, open or withdrawn for an open finding; reopened for a fixed finding whose fix did not hold',
-      ),
-    evidence: text(REPORT_LIMITS.evidence).describe(
-      'why: what changed, why it still stands, or (reopened) what shows the fix did not hold',
-    ),
-  })
-  .describe('a ruling on an existing open finding, or the reopening of a fixed one');
-
-/**
- * A verifier's ruling on a candidate of the round, named by its key (file, category, summary: the
- * finding id's inputs). The merge applies it to every matching candidate across the round's
- * contributions (src/projections/rules/verification.ts).
- */
-export const VerificationSchema = z
-  .strictObject({
-    file: asRepoPath(text(REPORT_LIMITS.file)).describe("the candidate's file, as its finder gave it"),
-    category: asOneLine(text(REPORT_LIMITS.category)).describe("the candidate's category"),
-    summary: asOneLine(text(REPORT_LIMITS.summary)).describe("the candidate's summary, exactly"),
-    verdict: z.enum(CANDIDATE_VERDICTS),
-    evidence: text(REPORT_LIMITS.evidence).describe(
-      'why: what the verifier checked, a quote, a reproduction',
-    ),
-    severity: asOneLine(text(REPORT_LIMITS.severity))
-      .optional()
-      .describe('a severity of the policy: re-grades the candidate'),
-    introducedByDiff: z
-      .boolean()
-      .optional()
-      .describe("the verifier's word on whether the reviewed change introduced it"),
-  })
-  .describe("a verifier's ruling on another contribution's candidate");
 
 /**
  * An amount spent or allowed (a report's cost, a stage's, a policy's budget): its shape, the one
@@ -237,36 +96,158 @@ export const CostSchema = z
   })
   .describe('an amount in tokens, usd and seconds; a unit absent is nothing');
 
-export const ReportSchema = z
-  .strictObject({
-    runId: text(REPORT_LIMITS.runId).describe('the run this report belongs to'),
-    round: safeNumber().describe('the round this report answers: the run round + 1'),
-    inputSha: text(REPORT_LIMITS.inputSha).describe('the inputSha of the revision captured for this round'),
-    completed: z.boolean().describe('true only when the review finished; anything else is refused'),
-    candidates: z.array(CandidateSchema).max(REPORT_LIMITS.candidates).default([]),
-    decisions: z.array(DecisionSchema).max(REPORT_LIMITS.decisions).default([]),
-    verifications: z
-      .array(VerificationSchema)
-      .max(REPORT_LIMITS.candidates)
-      .optional()
-      .describe(
-        "a verifier's rulings on candidates of the round's other contributions (clearance contribute)",
+/**
+ * The report's schemas, built on first use and once: building zod's schema graph and its first
+ * parse cost `record` about a quarter of a bare Node start, and a well-formed report is checked
+ * without them (report-shape.ts). Each is exported as a `z.lazy` of the one built here, so it parses, describes
+ * itself and converts to JSON Schema as the schema itself does.
+ */
+const build = () => {
+  /**
+   * The round report: what a reviewer hands in for one round. zod checks its *shape* here, at the
+   * boundary (types, required keys, no unknown keys anywhere: a misspelt key is refused with its
+   * path, never dropped). What the values must *mean* (line >= 1, a known severity, the right round)
+   * is decided by the rules in `src/projections`, so one rule lives in one place.
+   */
+  const candidate = z
+    .strictObject({
+      file: asCandidateFile(text(REPORT_LIMITS.file)).describe(
+        'path of the file the finding is about, relative to the repository root, with / between names (no ., .. or empty name, no backslash, scheme or control character)',
       ),
-    verdict: z
-      .enum(VERDICTS)
-      .optional()
-      .describe('optional; when present it must equal the verdict clearance derives'),
-    notExamined: z
-      .array(text(REPORT_LIMITS.notExaminedItem))
-      .max(REPORT_LIMITS.notExamined)
-      .optional()
-      .describe('what the reviewer did not look at, and why'),
-    reviewer: actorName()
-      .optional()
-      .describe('who wrote the report: one line of printable text, at most 256 characters'),
-    cost: CostSchema.optional().describe('what producing this report cost'),
-  })
-  .describe('clearance round report, v1');
+      line: safeNumber()
+        .optional()
+        .describe('1-based line number (an integer >= 1); give a line or a section'),
+      section: asOneLine(text(REPORT_LIMITS.section))
+        .optional()
+        .describe('for a document artifact: the heading the finding is about, instead of a line'),
+      category: asOneLine(text(REPORT_LIMITS.category)).describe(
+        'what kind of finding this is, e.g. correctness, security, tests',
+      ),
+      summary: asOneLine(text(REPORT_LIMITS.summary)).describe('one sentence, one line: what is wrong'),
+      severity: asOneLine(text(REPORT_LIMITS.severity)).describe(
+        'a severity the run policy knows, e.g. major or nit under the default policy',
+      ),
+      confirmed: z
+        .boolean()
+        .optional()
+        .describe('the seed form: true admits the candidate as confirmed; give this or a verdict, not both'),
+      verdict: z
+        .enum(CANDIDATE_VERDICTS)
+        .optional()
+        .describe(
+          'a verifier form instead of confirmed: confirmed or plausible count (the policy says whether plausible blocks), refuted is dropped and kept on the record',
+        ),
+      introducedByDiff: z
+        .boolean()
+        .optional()
+        .describe(
+          "false when the problem was there before the reviewed change: the finding takes the policy's non-blocking pre-existing severity",
+        ),
+      sameAs: text(REPORT_LIMITS.findingId)
+        .optional()
+        .describe(
+          'the id (or a unique prefix of at least 8) of an open finding this candidate is: it corroborates that finding instead of opening a new one',
+        ),
+      evidence: text(REPORT_LIMITS.evidence).describe(
+        'why this is a real finding: a failure scenario, a reproduction, a quote',
+      ),
+      principle: text(REPORT_LIMITS.principle)
+        .optional()
+        .describe(
+          'the principle a design finding rests on (required for design findings under the standard policy)',
+        ),
+      reproduction: z
+        .strictObject({
+          command: text(REPORT_LIMITS.reproduction).describe('the command that shows the problem'),
+          expected: text(REPORT_LIMITS.reproduction).describe('what it does while the problem is there'),
+        })
+        .optional()
+        .describe('how to show the finding again: a re-review starts by re-running these'),
+    })
+    .describe('a new finding offered by the reviewer');
+
+  const decision = z
+    .strictObject({
+      id: text(REPORT_LIMITS.findingId).describe(
+        'the id of an existing open finding (or of a fixed one, to reopen it): all 64 hex characters, or a unique prefix of at least 8',
+      ),
+      status: z
+        .enum(DECISION_STATUSES)
+        .describe(
+          'fixed, open or withdrawn for an open finding; reopened for a fixed finding whose fix did not hold',
+        ),
+      evidence: text(REPORT_LIMITS.evidence).describe(
+        'why: what changed, why it still stands, or (reopened) what shows the fix did not hold',
+      ),
+    })
+    .describe('a ruling on an existing open finding, or the reopening of a fixed one');
+
+  /**
+   * A verifier's ruling on a candidate of the round, named by its key (file, category, summary: the
+   * finding id's inputs). The merge applies it to every matching candidate across the round's
+   * contributions (src/projections/rules/verification.ts).
+   */
+  const verification = z
+    .strictObject({
+      file: asRepoPath(text(REPORT_LIMITS.file)).describe("the candidate's file, as its finder gave it"),
+      category: asOneLine(text(REPORT_LIMITS.category)).describe("the candidate's category"),
+      summary: asOneLine(text(REPORT_LIMITS.summary)).describe("the candidate's summary, exactly"),
+      verdict: z.enum(CANDIDATE_VERDICTS),
+      evidence: text(REPORT_LIMITS.evidence).describe(
+        'why: what the verifier checked, a quote, a reproduction',
+      ),
+      severity: asOneLine(text(REPORT_LIMITS.severity))
+        .optional()
+        .describe('a severity of the policy: re-grades the candidate'),
+      introducedByDiff: z
+        .boolean()
+        .optional()
+        .describe("the verifier's word on whether the reviewed change introduced it"),
+    })
+    .describe("a verifier's ruling on another contribution's candidate");
+
+  const report = z
+    .strictObject({
+      runId: text(REPORT_LIMITS.runId).describe('the run this report belongs to'),
+      round: safeNumber().describe('the round this report answers: the run round + 1'),
+      inputSha: text(REPORT_LIMITS.inputSha).describe('the inputSha of the revision captured for this round'),
+      completed: z.boolean().describe('true only when the review finished; anything else is refused'),
+      candidates: z.array(candidate).max(REPORT_LIMITS.candidates).default([]),
+      decisions: z.array(decision).max(REPORT_LIMITS.decisions).default([]),
+      verifications: z
+        .array(verification)
+        .max(REPORT_LIMITS.candidates)
+        .optional()
+        .describe(
+          "a verifier's rulings on candidates of the round's other contributions (clearance contribute)",
+        ),
+      verdict: z
+        .enum(VERDICTS)
+        .optional()
+        .describe('optional; when present it must equal the verdict clearance derives'),
+      notExamined: z
+        .array(text(REPORT_LIMITS.notExaminedItem))
+        .max(REPORT_LIMITS.notExamined)
+        .optional()
+        .describe('what the reviewer did not look at, and why'),
+      reviewer: actorName()
+        .optional()
+        .describe('who wrote the report: one line of printable text, at most 256 characters'),
+      cost: CostSchema.optional().describe('what producing this report cost'),
+    })
+    .describe('clearance round report, v1');
+  return { candidate, decision, verification, report };
+};
+let built: ReturnType<typeof build> | undefined;
+const schemas = (): ReturnType<typeof build> => {
+  built ??= build();
+  return built;
+};
+
+export const CandidateSchema = z.lazy(() => schemas().candidate);
+export const DecisionSchema = z.lazy(() => schemas().decision);
+export const VerificationSchema = z.lazy(() => schemas().verification);
+export const ReportSchema = z.lazy(() => schemas().report);
 
 export type Candidate = z.output<typeof CandidateSchema>;
 export type Decision = z.output<typeof DecisionSchema>;
@@ -287,6 +268,9 @@ const codeOf = (issue: z.core.$ZodIssue): RejectionCode => {
 
 /** Validate untrusted input as a round report. Every issue is named in the message, the first in `path`. */
 export const parseReport = (input: unknown): E.Either<Rejection, RoundReport> => {
+  // the same value zod gives back, without building zod's schemas, for a report it accepts
+  const shaped = checkReportShape<RoundReport>(input);
+  if (shaped !== undefined) return E.right(shaped);
   const parsed = ReportSchema.safeParse(input);
   if (parsed.success) return E.right(parsed.data);
   const described = describeIssues(parsed.error.issues, 'report');

@@ -169,17 +169,20 @@ export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}): Prom
     : runHere(args, options);
 
 /**
- * What runs the commands of `cliEach` in one process of the built bundle: it finds the program
- * module the entry imports, runs each command line through its `run(argv, io)` in turn, and prints
+ * What runs the commands of `cliEach` in one process of the built bundle: it loads the program's
+ * entry chunk the launcher names (which exports `run` and starts nothing by itself), runs each command line through its `run(argv, io)` in turn, and prints
  * every outcome as one JSON array.
  */
 const EACH = `
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 const [entry, list] = process.argv.slice(1);
-const program = /import\\("(\\.\\/chunks\\/program-[^"]+)"\\)/.exec(readFileSync(entry, 'utf8'))?.[1];
-if (program === undefined) throw new Error(entry + ' imports no program module');
-const { run } = await import(new URL(program, pathToFileURL(entry)).href);
+const main = /\\bmain:"(chunks\\/main-[A-Z0-9]+\\.js)"/.exec(readFileSync(entry, 'utf8'))?.[1];
+if (main === undefined) throw new Error(entry + ' names no program chunk');
+const mainFile = path.join(path.dirname(entry), main);
+// the chunks are CommonJS-shaped scripts (dist/package.json): Node's own require runs them, uncached
+const { run } = createRequire(mainFile)(mainFile);
 const outcomes = [];
 for (const argv of JSON.parse(list)) {
   let stdout = '';

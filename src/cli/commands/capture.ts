@@ -5,7 +5,7 @@ import { type CaptureResult, capture } from '../../operations/capture.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { collect, parseRename } from '../inputs.js';
+import { collect, parseRename } from '../option-values.js';
 
 type Options = {
   repo?: string;

@@ -5,7 +5,7 @@ import { signerOf } from '../../signing/signer.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { parsePositiveInt } from '../inputs.js';
+import { parsePositiveInt } from '../option-values.js';
 import { personOf } from '../person.js';
 
 export const registerExtend = (program: Command, io: Io): Command =>

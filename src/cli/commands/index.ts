@@ -25,7 +25,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   replay: async () => (await import('./read-commands.js')).registerReplay,
   explain: async () => (await import('./read-commands.js')).registerExplain,
   feedback: async () => (await import('./read-commands.js')).registerFeedback,
-  gate: async () => (await import('./read-commands.js')).registerGate,
+  gate: async () => (await import('./gate.js')).registerGate,
   next: async () => (await import('./read-commands.js')).registerNext,
   may: async () => (await import('./read-commands.js')).registerMay,
   cost: async () => (await import('./read-commands.js')).registerCost,

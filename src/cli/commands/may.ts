@@ -7,7 +7,7 @@ import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { collect, parseCost } from '../inputs.js';
+import { collect, parseCost } from '../option-values.js';
 
 export const registerMay = (program: Command, io: Io): Command =>
   program

@@ -5,7 +5,8 @@ import { open } from '../../operations/open.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { collect, maxBytesOption, parseRename } from '../inputs.js';
+import { maxBytesOption } from '../inputs.js';
+import { collect, parseRename } from '../option-values.js';
 import { policyFrom } from '../policy-input.js';
 
 type Options = {

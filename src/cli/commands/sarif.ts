@@ -3,7 +3,7 @@ import { sarif } from '../../operations/artifacts.js';
 import { jsonText } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { parsePositiveInt } from '../inputs.js';
+import { parsePositiveInt } from '../option-values.js';
 
 export const registerSarif = (program: Command, io: Io): Command =>
   program

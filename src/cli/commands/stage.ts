@@ -6,7 +6,8 @@ import { describeCost } from '../../projections/views/cost.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { collect, maxBytesOption, parseCost, readInput } from '../inputs.js';
+import { maxBytesOption, readInput } from '../inputs.js';
+import { collect, parseCost } from '../option-values.js';
 
 type Options = {
   start?: boolean;

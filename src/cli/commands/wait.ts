@@ -6,7 +6,7 @@ import { wait } from '../../operations/reports.js';
 import { jsonText } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { parsePositiveInt } from '../inputs.js';
+import { parsePositiveInt } from '../option-values.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
 

@@ -66,13 +66,18 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
   {
     name: 'XDG_CACHE_HOME',
     meaning:
-      "where Node's compile cache is kept (<dir>/clearance/compile-cache), on Node >= 22.1; NODE_COMPILE_CACHE wins, NODE_DISABLE_COMPILE_CACHE=1 turns it off",
+      "where the CLI keeps V8's compiled code for its next start (<dir>/clearance/code-cache), never inside the working tree",
     unset: '~/.cache (~/Library/Caches on macOS)',
   },
   {
     name: 'LOCALAPPDATA',
-    meaning: "Windows: where Node's compile cache is kept, as XDG_CACHE_HOME elsewhere",
-    unset: 'no compile cache on Windows',
+    meaning: "Windows: where the CLI keeps V8's compiled code, as XDG_CACHE_HOME elsewhere",
+    unset: 'no code cache on Windows',
+  },
+  {
+    name: 'NODE_DISABLE_COMPILE_CACHE',
+    meaning: "1 turns the CLI's code cache off: every start compiles its code again",
+    unset: 'the code cache is on',
   },
   {
     name: 'CLEARANCE_PROPERTY_RUNS',

@@ -1,0 +1,397 @@
+import { inspect } from 'node:util';
+import * as fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import { numRuns } from '../../property-tests/runs.js';
+import { parseReport, ReportSchema } from '../../src/events/report.js';
+import { checkReportShape, REPORT_SHAPE, type Shape } from '../../src/events/report-shape.js';
+import { TEXT_CHECKS, type TextCheck } from '../../src/events/report-text.js';
+import { describeIssues } from '../../src/events/schema-issues.js';
+
+// report-shape.ts writes zod's ReportSchema down as data and checks a report against it without
+// zod. Two things make that safe: the data is what zod's schema says (derived here from the
+// schema's own definitions), and on generated reports, well formed and not, the check accepts
+// exactly what zod accepts and gives back exactly zod's value, key order and `undefined`s included.
+
+type Def = Readonly<Record<string, unknown>> & { type: string };
+const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
+const checksOf = (def: Def): Def[] => ((def.checks as unknown[] | undefined) ?? []).map(defOf);
+const checkName = new Map<unknown, TextCheck>(
+  Object.entries(TEXT_CHECKS).map(([name, fn]) => [fn, name as TextCheck]),
+);
+
+/** The shape of a zod schema, from its definition; anything report-shape.ts cannot express throws. */
+const shapeOf = (schema: unknown): Shape => {
+  const def = defOf(schema);
+  const unknownCheck = (c: Def) =>
+    new Error(`a ${def.type} check report-shape.ts does not know: ${String(c.check)}`);
+  switch (def.type) {
+    case 'lazy':
+      return shapeOf((def.getter as () => unknown)());
+    case 'string': {
+      let max: number | undefined;
+      const checks: TextCheck[] = [];
+      for (const c of checksOf(def)) {
+        if (c.check === 'max_length' && checks.length === 0 && max === undefined) max = c.maximum as number;
+        else if (c.check === 'custom' && checkName.has(c.fn)) checks.push(checkName.get(c.fn) as TextCheck);
+        else throw unknownCheck(c);
+      }
+      return max === undefined ? { kind: 'string', checks } : { kind: 'string', max, checks };
+    }
+    case 'number': {
+      const bounds: Record<string, number> = {};
+      for (const c of checksOf(def)) {
+        if ((c.check !== 'greater_than' && c.check !== 'less_than') || c.inclusive !== true)
+          throw unknownCheck(c);
+        bounds[c.check === 'greater_than' ? 'min' : 'max'] = c.value as number;
+      }
+      return { kind: 'number', min: bounds.min as number, max: bounds.max as number };
+    }
+    case 'boolean':
+      expect(checksOf(def)).toEqual([]);
+      return { kind: 'boolean' };
+    case 'enum':
+      return { kind: 'enum', values: Object.values(def.entries as Record<string, string>) };
+    case 'array': {
+      const [cap, ...more] = checksOf(def);
+      if (cap?.check !== 'max_length' || more.length > 0)
+        throw new Error('an array shape is its element and one max');
+      return { kind: 'array', max: cap.maximum as number, element: shapeOf(def.element) };
+    }
+    case 'object': {
+      expect(defOf(def.catchall).type, 'no key beyond the shape').toBe('never');
+      const shape = def.shape as Record<string, unknown>;
+      return { kind: 'object', fields: Object.keys(shape).map((key) => [key, shapeOf(shape[key])] as const) };
+    }
+    case 'optional':
+      return { kind: 'optional', inner: shapeOf(def.innerType) };
+    case 'default':
+      expect(def.defaultValue).toEqual([]);
+      return { kind: 'default-empty', inner: shapeOf(def.innerType) };
+    default:
+      throw new Error(`a zod ${def.type} report-shape.ts does not know`);
+  }
+};
+
+describe('the report shape', () => {
+  it('is what zod’s ReportSchema says, field by field and check by check', () => {
+    expect(shapeOf(ReportSchema)).toEqual(REPORT_SHAPE);
+  });
+});
+
+// ---- generated reports, near the shape and across every way to miss it
+
+const surrogatePair = '\u{1F600}';
+/** Strings at a bound: as long as allowed, one over, and one over in UTF-16 units only (zod counts code points). */
+const atBound = (max: number): fc.Arbitrary<string> =>
+  fc.constantFrom('a'.repeat(max), 'a'.repeat(max + 1), `${'a'.repeat(max - 1)}${surrogatePair}`);
+const words = fc.constantFrom(
+  'src/a.js',
+  'x',
+  'correctness',
+  'major',
+  'ada',
+  'CI bot',
+  'ok . ok',
+  '.github/x.yml',
+);
+const hostileText = fc.constantFrom(
+  '',
+  ' ',
+  'a\nb',
+  'tab\there',
+  'nul\u0000',
+  'bidi\u202e',
+  'line\u2028sep',
+  'lone\uD800',
+  'lone\uDC00x',
+  `${surrogatePair}ok`,
+  '/abs',
+  'a//b',
+  '../up',
+  'a/./b',
+  'back\\slash',
+  'C:drive',
+  'file:x',
+  'é/ü.js',
+  ' x'.repeat(140),
+);
+const notAString = fc.oneof(
+  fc.constantFrom(null, undefined, 0, 1.5, Number.NaN, true, [], {}, ['a'], { length: 3 }),
+  fc.constant(new Date(0)),
+);
+const numbers = fc.oneof(
+  fc.integer({ min: -5, max: 5 }),
+  fc.double({ noNaN: false }),
+  fc.constantFrom(
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 1,
+    Number.MIN_SAFE_INTEGER,
+    Number.MIN_SAFE_INTEGER - 1,
+    -0,
+    '1',
+    null,
+    true,
+  ),
+);
+
+/** Values for `shape`: mostly ones it accepts, and every kind of value it refuses. */
+const valueFor = (shape: Shape, depth = 0): fc.Arbitrary<unknown> => {
+  switch (shape.kind) {
+    case 'string': {
+      const good = shape.checks.includes('actor-name') ? fc.constantFrom('ada', 'CI bot', 'é') : words;
+      const edges = shape.max === undefined ? [fc.constant('n'.repeat(257))] : [atBound(shape.max)];
+      return fc.oneof(
+        { arbitrary: good, weight: 6 },
+        hostileText,
+        notAString,
+        fc.string({ maxLength: 6 }),
+        ...edges,
+      );
+    }
+    case 'number':
+      return fc.oneof({ arbitrary: fc.integer({ min: 1, max: 9 }), weight: 4 }, numbers);
+    case 'boolean':
+      return fc.oneof({ arbitrary: fc.boolean(), weight: 4 }, fc.constantFrom(0, 'true', null, undefined));
+    case 'enum':
+      return fc.oneof(
+        { arbitrary: fc.constantFrom(...shape.values), weight: 4 },
+        fc.constantFrom('Open', '', 1, null),
+      );
+    case 'array': {
+      const element = valueFor(shape.element, depth + 1);
+      const over = fc
+        .constant(null)
+        .map(() => new Array(shape.max + 1).fill(shape.element.kind === 'string' ? 'a' : {}));
+      return fc.oneof(
+        { arbitrary: fc.array(element, { maxLength: depth > 1 ? 1 : 3 }), weight: 8 },
+        { arbitrary: over, weight: 1 },
+        fc.constantFrom('[]', {}, null),
+        // a hole reads as undefined, as zod reads it
+        fc.constant(null).map(() => {
+          const holed = new Array(2);
+          holed[1] = 'a';
+          return holed;
+        }),
+      );
+    }
+    case 'object': {
+      const fields = shape.fields.map(([key, field]) =>
+        fc
+          .tuple(
+            fc.constantFrom('value', 'value', 'value', 'value', 'absent', 'undefined'),
+            valueFor(field, depth + 1),
+          )
+          .map(([how, value]) => [key, how, value] as const),
+      );
+      return fc
+        .tuple(
+          fc.tuple(...fields),
+          fc.constantFrom(
+            'plain',
+            'plain',
+            'plain',
+            'extra key',
+            'inherited key',
+            '__proto__ key',
+            'array',
+            'null',
+          ),
+        )
+        .map(([chosen, form]) => {
+          if (form === 'array') return [];
+          if (form === 'null') return null;
+          const proto = form === 'inherited key' ? { inheritedKey: 1 } : Object.prototype;
+          const out = Object.create(proto) as Record<string, unknown>;
+          for (const [key, how, value] of chosen) {
+            if (how === 'value') out[key] = value;
+            if (how === 'undefined') out[key] = undefined;
+          }
+          if (form === 'extra key') out.misspelt = 1;
+          if (form === '__proto__ key')
+            Object.defineProperty(out, '__proto__', { value: 1, enumerable: true });
+          return out;
+        });
+    }
+    case 'optional':
+      return fc.oneof({ arbitrary: valueFor(shape.inner, depth), weight: 3 }, fc.constant(undefined));
+    case 'default-empty':
+      return fc.oneof({ arbitrary: valueFor(shape.inner, depth), weight: 3 }, fc.constant(undefined));
+  }
+};
+
+/** Values `shape` accepts. */
+const validFor = (shape: Shape, depth = 0): fc.Arbitrary<unknown> => {
+  switch (shape.kind) {
+    case 'string':
+      return shape.checks.includes('actor-name') ? fc.constantFrom('ada', 'CI bot', 'é') : words;
+    case 'number':
+      return fc.oneof(
+        fc.integer({ min: 0, max: 9 }),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.constant(-0),
+      );
+    case 'boolean':
+      return fc.boolean();
+    case 'enum':
+      return fc.constantFrom(...shape.values);
+    case 'array':
+      return fc.array(validFor(shape.element, depth + 1), { maxLength: depth > 1 ? 1 : 2 });
+    case 'object':
+      return fc
+        .tuple(
+          ...shape.fields.map(([key, field]) =>
+            fc.tuple(
+              fc.constant(key),
+              fc.constantFrom('value', 'value', 'absent', 'undefined'),
+              validFor(field, depth + 1),
+            ),
+          ),
+        )
+        .map((chosen) => {
+          const out: Record<string, unknown> = {};
+          for (const [key, how, value] of chosen) {
+            const field = shape.fields.find(([k]) => k === key)?.[1];
+            const omittable = field?.kind === 'optional' || field?.kind === 'default-empty';
+            if (how === 'value' || !omittable) out[key] = value;
+            else if (how === 'undefined') out[key] = undefined;
+          }
+          return out;
+        });
+    case 'optional':
+    case 'default-empty':
+      return fc.oneof({ arbitrary: validFor(shape.inner, depth), weight: 3 }, fc.constant(undefined));
+  }
+};
+
+/** A value `shape` accepts but for one place, anywhere inside it, that holds a value of any kind. */
+const nearFor = (shape: Shape, depth = 0): fc.Arbitrary<unknown> => {
+  const wrong = (s: Shape) => fc.oneof(valueFor(s, depth + 1), nearFor(s, depth + 1));
+  switch (shape.kind) {
+    case 'object':
+      return fc.tuple(validFor(shape, depth), fc.nat(shape.fields.length - 1)).chain(([base, k]) => {
+        const [key, field] = shape.fields[k] as readonly [string, Shape];
+        return wrong(field).map((value) => ({ ...(base as object), [key]: value }));
+      });
+    case 'array':
+      return fc
+        .tuple(
+          fc.array(validFor(shape.element, depth + 1), { maxLength: 2 }),
+          wrong(shape.element),
+          fc.nat(2),
+        )
+        .map(([items, odd, at]) => {
+          const out = [...items];
+          out.splice(Math.min(at, out.length), 0, odd);
+          return out;
+        });
+    case 'optional':
+    case 'default-empty':
+      return nearFor(shape.inner, depth);
+    default:
+      return valueFor(shape, depth);
+  }
+};
+
+/** A value as zod built it, keys in order and `undefined` kept, for an exact comparison. */
+const exactly = (value: unknown): string =>
+  inspect(value, { depth: null, sorted: false, maxArrayLength: null });
+
+const compare = (input: unknown): { accepted: boolean } => {
+  const byZod = ReportSchema.safeParse(input);
+  const shaped = checkReportShape(input);
+  const parsed = parseReport(input);
+  if (byZod.success) {
+    expect(shaped, 'zod accepts, so must the check').not.toBeUndefined();
+    expect(exactly(shaped)).toBe(exactly(byZod.data));
+    expect(E.isRight(parsed) && exactly(parsed.right)).toBe(exactly(byZod.data));
+  } else {
+    expect(shaped, 'zod refuses, so must the check').toBeUndefined();
+    // the refusal is zod's: its issues, described as they always were
+    expect(E.isLeft(parsed) && parsed.left.message).toBe(
+      `invalid round report: ${describeIssues(byZod.error.issues as z.core.$ZodIssue[], 'report').text}`,
+    );
+  }
+  return { accepted: byZod.success };
+};
+
+describe('checking a report without zod', () => {
+  it('accepts exactly what zod accepts, with zod’s value, and leaves every refusal and its code to zod', () => {
+    let accepted = 0;
+    let refused = 0;
+    const codes = new Set<string>();
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          { arbitrary: validFor(REPORT_SHAPE), weight: 2 },
+          { arbitrary: nearFor(REPORT_SHAPE), weight: 5 },
+          { arbitrary: valueFor(REPORT_SHAPE), weight: 1 },
+        ),
+        (input) => {
+          if (compare(input).accepted) accepted += 1;
+          else {
+            refused += 1;
+            const parsed = parseReport(input);
+            if (E.isLeft(parsed)) codes.add(parsed.left.code);
+          }
+        },
+      ),
+      { numRuns: numRuns * 20 },
+    );
+    // the generator reaches both sides, and the door checks' own codes among the refusals
+    expect(accepted).toBeGreaterThan(numRuns);
+    expect(refused).toBeGreaterThan(numRuns);
+    for (const code of ['invalid-report', 'over-limit', 'invalid-text', 'invalid-path', 'invalid-actor'])
+      expect(codes).toContain(code);
+  });
+
+  it('holds on the reports each door check refuses, and on what JSON cannot say', () => {
+    const report = { runId: 'r', round: 1, inputSha: 'a'.repeat(40), completed: true };
+    const candidate = {
+      file: 'src/a.js',
+      line: 3,
+      category: 'correctness',
+      summary: 'Unchecked error',
+      severity: 'major',
+      confirmed: true,
+      evidence: 'e',
+    };
+    const cases: Array<[unknown, string | undefined]> = [
+      [report, undefined],
+      [{ ...report, candidates: [candidate], decisions: [] }, undefined],
+      [{ ...report, candidates: [{ ...candidate, file: '../etc/passwd' }] }, 'invalid-path'],
+      [{ ...report, candidates: [{ ...candidate, file: '' }] }, undefined],
+      [
+        {
+          ...report,
+          verifications: [{ file: '', category: 'c', summary: 's', verdict: 'refuted', evidence: 'e' }],
+        },
+        'invalid-path',
+      ],
+      [{ ...report, candidates: [{ ...candidate, summary: 'two\nlines' }] }, 'invalid-text'],
+      [{ ...report, candidates: [{ ...candidate, evidence: 'lone \uD800' }] }, 'invalid-text'],
+      [{ ...report, reviewer: ' ' }, 'invalid-actor'],
+      [{ ...report, reviewer: 'x\uD800' }, 'invalid-text'],
+      [{ ...report, reviewer: 'r'.repeat(257) }, 'invalid-actor'],
+      [{ ...report, runId: 'r'.repeat(129) }, 'over-limit'],
+      [{ ...report, runId: `${'r'.repeat(127)}${surrogatePair}` }, undefined],
+      [{ ...report, round: Number.NaN }, 'invalid-report'],
+      [{ ...report, round: Number.POSITIVE_INFINITY }, 'invalid-report'],
+      [{ ...report, round: 2 ** 53 }, 'invalid-report'],
+      [{ ...report, cost: { tokens: 1, usd: undefined } }, undefined],
+      [{ ...report, candidates: undefined, verdict: undefined }, undefined],
+      [{ ...report, notExamined: new Array(201).fill('x') }, 'over-limit'],
+      [Object.assign(Object.create({ extra: 1 }), report), 'invalid-report'],
+      [JSON.parse(`{"__proto__":1,${JSON.stringify(report).slice(1)}`), 'invalid-report'],
+    ];
+    for (const [input, code] of cases) {
+      compare(input);
+      const parsed = parseReport(input);
+      expect(E.isLeft(parsed) ? parsed.left.code : undefined, exactly(input).slice(0, 200)).toBe(code);
+    }
+  });
+});
