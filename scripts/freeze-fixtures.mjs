@@ -281,7 +281,7 @@ const endedRuled = () => {
     file('c4.json', report(run, 4, sha('c4'), { decisions: [stillOpen] })),
   ]);
   clearance(['extend', run, '--rounds', '1', '--why', 'the fix landed after the cap', '--by', PERSON]);
-  clearance(['capture', run, '--input-sha', sha('c5'), '--touched', MAJOR.file]);
+  clearance(['capture', run, '--input-sha', sha('c5'), '--touched', MAJOR.file, '--touched', OTHER.file]);
   clearance([
     'record',
     run,
@@ -757,6 +757,123 @@ const signedRulings = () => {
   return run;
 };
 
+/**
+ * A loop held to converge: a policy with converging's severities, one round allowed on unchanged
+ * input and new candidates outside the fix deferred. Round 2 on unchanged bytes is refused, then
+ * recorded as a same-input round with its reason; a third same-input round is refused at the
+ * limit; a nit past round 1, a minor past round 2 and a new major outside the fix are deferred;
+ * a reopening that repeats the fix's evidence is refused, one with new evidence reopens; a second
+ * major carried untouched until round 5 fixes both, and the run converges. `revision.captured` v2 (with and without `sameInput`).
+ */
+const converging = () => {
+  const run = 'v9-converging';
+  const policy = file('converging.json', {
+    ...PRESETS.converging,
+    name: 'converging-scoped',
+    maxRounds: 5,
+    sameInputRounds: 1,
+    newOutsideFix: 'defer',
+  });
+  const minor = (at, n) => ({
+    file: at,
+    line: n,
+    category: 'maintainability',
+    summary: `Duplicated retry loop (copy ${n})`,
+    severity: 'minor',
+    confirmed: true,
+    evidence: `the loop at line ${n} repeats the one in src/retry.js`,
+  });
+  const nitIn = (at, n) => ({ ...nit(n), file: at });
+  const id = findingId(MAJOR);
+  const decided = (status, evidence) => ({ id, status, evidence });
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('c1'), '--touched', MAJOR.file]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'c1.json',
+      report(run, 1, sha('c1'), { candidates: [MAJOR, OTHER, minor('src/api.js', 3), nit(5)] }),
+    ),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('c1')], 1);
+  clearance([
+    'capture',
+    run,
+    '--input-sha',
+    sha('c1'),
+    '--same-input',
+    '--reason',
+    'the reviewer timed out before src/api.js',
+  ]);
+  // nothing touched: both are new outside the fix; the nit is past round 1 first
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'c2.json',
+      report(run, 2, sha('c1'), { candidates: [minor('src/api.js', 30), nitIn('src/api.js', 8)] }),
+    ),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('c1'), '--same-input', '--reason', 'once more'], 1);
+  clearance(['capture', run, '--input-sha', sha('c3'), '--touched', MAJOR.file]);
+  const fix = 'close() runs in the finally block of the stream handler';
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'c3.json',
+      report(run, 3, sha('c3'), {
+        candidates: [minor(MAJOR.file, 60), { ...OTHER, file: 'src/elsewhere.js' }],
+        decisions: [decided('fixed', fix)],
+      }),
+    ),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('c4'), '--touched', MAJOR.file]);
+  clearance(
+    [
+      'record',
+      run,
+      '--report',
+      file('c4-stale.json', report(run, 4, sha('c4'), { decisions: [decided('reopened', ` ${fix} `)] })),
+    ],
+    1,
+  );
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'c4.json',
+      report(run, 4, sha('c4'), {
+        decisions: [decided('reopened', 'an abort before the stream starts skips the finally block')],
+      }),
+    ),
+  ]);
+  clearance(['capture', run, '--input-sha', sha('c5'), '--touched', MAJOR.file, '--touched', OTHER.file]);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'c5.json',
+      report(run, 5, sha('c5'), {
+        decisions: [
+          decided('fixed', 'the handle is opened inside the try now'),
+          {
+            id: findingId(OTHER),
+            status: 'fixed',
+            evidence: 'entries carry their expiry and are dropped past it',
+          },
+        ],
+      }),
+    ),
+  ]);
+  return run;
+};
+
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
@@ -764,6 +881,7 @@ const SCENARIOS = {
   v5: [reopenedTwice, stalledOpen],
   v6: [reproduced],
   v7: [signedRulings],
+  v9: [converging],
 };
 
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */
