@@ -33,5 +33,12 @@ export const recordedText = (c: Colors, r: RecordResult): string => {
       ),
     );
   }
+  for (const d of r.deferred) {
+    lines.push(
+      c.dim(
+        `  deferred ${t(d.severity)} ${shortId(d.id)} ${t(d.summary)} (${d.reason === 'until-round' ? "past its severity's last round" : 'new outside the fix'}; kept for a follow-up)`,
+      ),
+    );
+  }
   return lines.join('\n');
 };

@@ -192,6 +192,18 @@ describe('the command-line contract', () => {
     expect(verify.json.ok).toBe(true);
   });
 
+  it('demo shows a round on unchanged bytes refused and a late nit deferred, kept for a follow-up', async () => {
+    const demo = await cli(['demo']);
+    expect(demo.code).toBe(0);
+    const section = demo.stdout.slice(0, demo.stdout.indexOf('A second run, demo-blocked'));
+    expect(section).toMatch(
+      /✗ refused unchanged-input: the input captured for round 2 \([0-9a-f]{40}\) is the one round 1 reviewed/,
+    );
+    expect(section).toMatch(
+      /round 2 of demo-converges recorded: converged\n.*open → fixed\n\s+deferred nit [0-9a-f]{12} Prefer const for a binding that is never reassigned/,
+    );
+  });
+
   it('demo shows a round from three reviewers: a merge with its corroboration, a refuted candidate dropped, an absent reviewer named, then convergence', async () => {
     const demo = await cli(['demo']);
     expect(demo.code).toBe(0);

@@ -21,6 +21,14 @@ export const NIT = {
   evidence: "'Hello, ' + name + '!' builds the greeting",
 } as const;
 
+/** a nit round 2 finds: under the converging policy it is deferred to a follow-up, not admitted */
+export const LATE_NIT = {
+  ...NIT,
+  line: 12,
+  summary: 'Prefer const for a binding that is never reassigned',
+  evidence: 'let greeting is assigned once at line 12',
+} as const;
+
 export const REVISION_A = 'a1f3c5e7091b2d4f6a8c0e1f3a5b7c9d1e3f5a7b';
 export const REVISION_B = 'b2e4d6f8a0c1e3f5b7d9f1a3c5e7a9b1d3f5c7e9';
 

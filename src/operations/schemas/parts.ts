@@ -178,6 +178,26 @@ export const Suppressed = z.strictObject({
   reason: z.enum(['late', 'cap']),
 });
 
+export const Deferred = z
+  .strictObject({
+    id: Sha,
+    round: z.number().int(),
+    file: z.string(),
+    line: z.number().int().nullable(),
+    section: z.string().nullable(),
+    category: z.string(),
+    severity: z.string(),
+    summary: z.string(),
+    evidence: z.string(),
+    reviewers: z.array(z.string()).describe('who proposed it (empty for an anonymous report)'),
+    reason: z
+      .enum(['until-round', 'outside-fix'])
+      .describe(
+        "until-round: past its severity's untilRound; outside-fix: new in a file the last fix did not touch",
+      ),
+  })
+  .describe('a candidate deferred to a follow-up: kept whole, never a finding, never blocking');
+
 export const Rejection = z.strictObject({
   code: z.string().describe('the rule that refuses, e.g. over-budget'),
   message: z.string(),

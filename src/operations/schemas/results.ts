@@ -3,6 +3,7 @@ import {
   BlockedReason,
   Capture,
   Cost,
+  Deferred,
   Extension,
   FindingStatus,
   FindingStep,
@@ -103,6 +104,7 @@ export const RecordOutput = z.strictObject({
     .describe('the findings this round opened, each with its severity, citation and summary'),
   changed: z.array(z.strictObject({ id: Sha, from: z.string(), to: z.string() })),
   suppressed: z.array(Suppressed),
+  deferred: z.array(Deferred).describe('candidates this round deferred to a follow-up'),
   note: z
     .string()
     .nullable()
