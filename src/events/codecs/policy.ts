@@ -27,5 +27,11 @@ export const PolicyCodecV1 = t.intersection([
     preExistingSeverity: t.string,
     /** absent in every log written before signed rulings existed: anyone named rules there */
     signers: t.array(t.type({ principal: t.string, key: t.string })),
+    /** absent in every log written before CI checks existed: their rounds and gate know nothing of checks */
+    checks: t.type({
+      required: t.array(t.string),
+      optional: t.array(t.string),
+      expectedSkips: t.array(t.string),
+    }),
   }),
 ]);
