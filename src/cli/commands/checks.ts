@@ -4,8 +4,8 @@ import type { CheckResult } from '../../events/event.js';
 import { type ChecksResult, checks } from '../../operations/checks.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
+import { checksFromFlags, type GivenCheck } from '../check-flags.js';
 import type { Io } from '../context.js';
-import { checksFromFlags, checksFromGh } from '../gh-checks.js';
 import { maxBytesOption, parseJsonInput, readTextInput } from '../inputs.js';
 
 type Options = { from?: string; maxBytes?: number };
@@ -31,6 +31,25 @@ const recordedText = (runId: string, r: ChecksResult): string => {
       ? "the run's policy requires no checks: kept for the record"
       : `every required check passed (${r.required.map(t).join(', ')}): the round goes on to its report`;
   return `${head}${noted}\n${goesOn}`;
+};
+
+/**
+ * The checks in the file `gh pr checks --json name,state,link` wrote (or standard input): read
+ * through the one bounded reader, exact UTF-8 and JSON, then its shape. Its parser (zod) is loaded
+ * only here: `--check` alone never compiles it.
+ */
+const fromGh = async (from: string, opts: Options, io: Io): Promise<GivenCheck[]> => {
+  const text = await readTextInput(from, io, 'checks', {
+    ...(opts.maxBytes === undefined ? {} : { maxBytes: opts.maxBytes }),
+    refuse: (message, details) => new ClearanceError('usage', message, details),
+  });
+  const value = parseJsonInput(
+    text,
+    from,
+    (message, details) => new ClearanceError('usage', `not JSON: ${message}`, details),
+  );
+  const { checksFromGh } = await import('../gh-checks.js');
+  return checksFromGh(value, from === '-' ? 'standard input' : from);
 };
 
 export const registerChecks = (program: Command, io: Io): Command => {
@@ -78,20 +97,7 @@ or EXPECTED is refused: run it again when the checks have finished.`,
         if ((opts.from === undefined) === (given.length === 0))
           throw usage('checks needs --check NAME=STATE (repeatable) or --from FILE, one of the two');
         const source = opts.from === undefined ? '--check' : `--from ${opts.from === '-' ? '-' : opts.from}`;
-        const offered =
-          opts.from === undefined
-            ? checksFromFlags(given)
-            : checksFromGh(
-                parseJsonInput(
-                  await readTextInput(opts.from, io, 'checks', {
-                    ...(opts.maxBytes === undefined ? {} : { maxBytes: opts.maxBytes }),
-                    refuse: (message, details) => new ClearanceError('usage', message, details),
-                  }),
-                  opts.from,
-                  (message, details) => new ClearanceError('usage', `not JSON: ${message}`, details),
-                ),
-                opts.from === '-' ? 'standard input' : opts.from,
-              );
+        const offered = opts.from === undefined ? checksFromFlags(given) : await fromGh(opts.from, opts, io);
         const r = await checks(ctx, { runId, checks: offered, source });
         return { json: r, text: recordedText(runId, r) };
       }),
