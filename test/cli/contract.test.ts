@@ -27,6 +27,7 @@ const COMMANDS = [
   'cost',
   'reproductions',
   'reproduce',
+  'checks',
   'rule',
   'extend',
   'verify',
@@ -185,6 +186,7 @@ describe('the command-line contract', () => {
       { runId: 'demo-converges', status: 'converged' },
       { runId: 'demo-blocked', status: 'converged', convergedBy: 'Ada Lovelace' },
       { runId: 'demo-gate', status: 'converged' },
+      { runId: 'demo-checks', status: 'converged' },
       { runId: 'demo-staged', status: 'blocked' },
       { runId: 'demo-panel', status: 'converged' },
     ]);

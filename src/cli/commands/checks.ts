@@ -1,37 +1,15 @@
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
-import type { CheckResult } from '../../events/event.js';
-import { type ChecksResult, checks } from '../../operations/checks.js';
-import { plainText as t } from '../../text/untrusted.js';
+import { checks } from '../../operations/checks.js';
 import { action, examples } from '../action.js';
 import { checksFromFlags, type GivenCheck } from '../check-flags.js';
+import { checksText } from '../checks-text.js';
 import type { Io } from '../context.js';
 import { maxBytesOption, parseJsonInput, readTextInput } from '../inputs.js';
 
 type Options = { from?: string; maxBytes?: number };
 
 const usage = (message: string) => new ClearanceError('usage', message);
-
-const listed = (list: ReadonlyArray<CheckResult>): string =>
-  list.map((c) => `${t(c.name)}${c.url === undefined ? '' : ` (${t(c.url)})`}`).join(', ');
-
-/** What was recorded and what it did to the round, for a person. */
-const recordedText = (runId: string, r: ChecksResult): string => {
-  const again = r.alreadyRecorded ? 'already recorded: ' : '';
-  const each = r.checks.map((c) => `${t(c.name)} ${c.state}`).join(', ') || 'no checks';
-  const head = `${again}${r.checks.length} check(s) on round ${r.round}'s input ${t(r.inputSha.slice(0, 12))}: ${each}`;
-  const noted =
-    r.noted.length === 0
-      ? ''
-      : `\noptional check(s) failed, noted (they never end a round): ${listed(r.noted)}`;
-  if (r.result === 'ci_failed')
-    return `${head}${noted}\nround ${r.round} ended ci_failed: ${t(r.reason ?? listed(r.failed))}\nthat is the author's feedback (clearance feedback ${t(runId)}); capture the fix for round ${r.round + 1}`;
-  const goesOn =
-    r.required.length === 0
-      ? "the run's policy requires no checks: kept for the record"
-      : `every required check passed (${r.required.map(t).join(', ')}): the round goes on to its report`;
-  return `${head}${noted}\n${goesOn}`;
-};
 
 /**
  * The checks in the file `gh pr checks --json name,state,link` wrote (or standard input): read
@@ -99,7 +77,7 @@ or EXPECTED is refused: run it again when the checks have finished.`,
         const source = opts.from === undefined ? '--check' : `--from ${opts.from === '-' ? '-' : opts.from}`;
         const offered = opts.from === undefined ? checksFromFlags(given) : await fromGh(opts.from, opts, io);
         const r = await checks(ctx, { runId, checks: offered, source });
-        return { json: r, text: recordedText(runId, r) };
+        return { json: r, text: checksText(runId, r) };
       }),
     );
 };
