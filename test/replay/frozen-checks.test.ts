@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { feedbackMarkdown, fold, gateOf, nextStep, toArray } from '../../src/index.js';
+import { EventLineSchema, feedbackMarkdown, fold, gateOf, nextStep, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
 
 /**
@@ -79,5 +79,16 @@ describe('frozen v8 log: required CI checks', () => {
     expect(feedbackMarkdown(afterRound2, 'the log')).toContain(
       'Round 2 ended without a review because CI failed: required check test',
     );
+  });
+
+  it('every line is what clearance schema event describes', () => {
+    const lines = readFileSync(`${V8}${RUN}.jsonl`, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const invalid = lines.flatMap((line, i) => {
+      const parsed = EventLineSchema.safeParse(JSON.parse(line));
+      return parsed.success ? [] : [`line ${i + 1}: ${parsed.error.message}`];
+    });
+    expect(invalid).toEqual([]);
   });
 });
