@@ -4,6 +4,7 @@ import { canonicalJson } from '../events/canonical-json.js';
 import { checksRejection } from '../events/ci-check.js';
 import type { CheckResult, ChecksRecordedData } from '../events/event.js';
 import type { RunState } from '../projections/state.js';
+import { last } from '../projections/vec.js';
 import type { AppendResult } from '../store/append.js';
 import { type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
@@ -14,14 +15,17 @@ import type { ActorOptions } from './capture.js';
  * offered again before a new capture, are that record again: a retry, answered already recorded.
  */
 const recordFor = (state: RunState, checks: ReadonlyArray<CheckResult>): ChecksRecordedData => {
-  const last = state.checks;
+  const recorded = state.checks;
+  const ended = last(state.outcomes);
   if (
     state.capture === null &&
-    last !== null &&
-    last.round === state.round &&
-    canonicalJson(last.checks) === canonicalJson(checks)
+    recorded !== null &&
+    recorded.round === state.round &&
+    ended?.round === state.round &&
+    ended.result === 'ci_failed' &&
+    canonicalJson(recorded.checks) === canonicalJson(checks)
   )
-    return last;
+    return recorded;
   // no capture yet: evolve refuses it as no-revision, naming the fix
   return { round: state.round + 1, inputSha: state.capture?.inputSha ?? '', checks };
 };
