@@ -74,6 +74,7 @@ describe('decide is total: it returns Left, it never throws', () => {
       const input = replaceAt(report, places[pick % places.length] ?? [], replacement as Json);
       const result = decideSafely(run.state, input, {
         capture: valid.capture,
+        ...(valid.checks === undefined ? {} : { checks: valid.checks }),
         citations: valid.citations,
         result: valid.result,
       });
@@ -104,6 +105,7 @@ describe('decide is total: it returns Left, it never throws', () => {
       const input = replaceAt(report, place, text);
       const result = decideSafely(run.state, input, {
         capture: valid.capture,
+        ...(valid.checks === undefined ? {} : { checks: valid.checks }),
         citations: valid.citations,
         result: valid.result,
       });

@@ -23,7 +23,9 @@ const storedPerRound = (events: Parameters<typeof evolve>[1][]): Map<string, Fin
     const next = evolve(state, event);
     if (E.isLeft(next)) throw new Error(`generated run refused ${event.type}: ${next.left.message}`);
     const openBefore = findingsInOrder(state).filter((f) => f.status === 'open');
-    if (event.type === 'round.recorded' || event.type === 'round.ended') {
+    // a record of CI checks whose required check failed ends its round, as round.ended ci_failed does
+    const endedByChecks = event.type === 'checks.recorded' && next.right.round > state.round;
+    if (event.type === 'round.recorded' || event.type === 'round.ended' || endedByChecks) {
       const round = event.data.round;
       const decided = new Map(
         event.type === 'round.recorded' ? event.data.report.decisions.map((d) => [d.id, d]) : [],

@@ -25,9 +25,10 @@ describe('finding identity', () => {
   property([movingRoundArb], { numRuns })(
     'ids survive renames: the file moves, the id and what it says stay',
     ([run, choices]) => {
-      const { capture, report, citations, result: outcome } = buildRound(run.state, choices);
+      const { capture, checks, report, citations, result: outcome } = buildRound(run.state, choices);
       const result = decide(run.state, report, {
         capture,
+        ...(checks === undefined ? {} : { checks }),
         result: outcome,
         ...(citations === undefined ? {} : { citations }),
       });

@@ -186,6 +186,7 @@ const noiseEvents = (state: RunState, choices: RoundChoices, noise: Noise): Read
       if (E.isLeft(parsed)) return []; // refused at the door: no event would be written
       return reportEvents(state, parsed.right, {
         ...(made.capture === undefined ? {} : { capture: made.capture }),
+        ...(made.checks === undefined ? {} : { checks: made.checks }),
         ...(made.citations === undefined ? {} : { citations: made.citations }),
         ...(made.result === undefined ? {} : { result: made.result }),
       });

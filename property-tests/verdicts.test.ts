@@ -74,6 +74,7 @@ describe('verdicts', () => {
       const state = deepFreeze(run.state);
       const result = decide(state, round.report, {
         capture: round.capture,
+        ...(round.checks === undefined ? {} : { checks: round.checks }),
         result: round.result,
         ...(round.citations === undefined ? {} : { citations: round.citations }),
       });
@@ -83,7 +84,7 @@ describe('verdicts', () => {
   );
 
   property([reachableRunArb.filter((r) => isFinal(r.state.status)), roundChoicesArb, fc.nat()], { numRuns })(
-    'final states take no more rounds, captures, stages or failures; a converged run takes nothing at all',
+    'final states take no more rounds, captures, stages, checks or failures; a converged run takes nothing at all',
     (run, _choices, n) => {
       const state = deepFreeze(run.state);
       const round = state.round + 1 + (n % 2);
@@ -94,6 +95,10 @@ describe('verdicts', () => {
         { type: 'round.failed', data: { round, inputSha: 'x', reason: 'timeout', detail: 'late' } },
         { type: 'stage.started', data: { round, stage: 'planning', commands: [] } },
         { type: 'round.ended', data: { round, result: 'none', reason: 'nothing to review' } },
+        {
+          type: 'checks.recorded',
+          data: { round, inputSha: 'x', checks: [{ name: 'test', state: 'failed' }] },
+        },
       ];
       for (const offer of offers) {
         const result = evolve(state, offer);

@@ -701,6 +701,43 @@ const stalledOpen = () => {
   return run;
 };
 
+/**
+ * Required CI checks (v8: `checks.recorded` v1): a policy requiring `test` and `lint` (which may be
+ * skipped), with `docs` optional. Round 1: a report before its checks is refused; the checks from
+ * gh's JSON (test passed, lint skipped, docs failed: noted), then a report opens a major. Round 2:
+ * `test` failed, with its link, ends the round ci_failed (the same record again is already
+ * recorded). Round 3: every check passed, the major is fixed, the run converges.
+ */
+const requiredChecks = () => {
+  const run = 'v8-required-checks';
+  const policy = file('checks-policy.json', {
+    ...PRESETS.default,
+    name: 'ci-checks',
+    stages: [],
+    checks: { required: ['test', 'lint'], optional: ['docs'], expectedSkips: ['lint'] },
+  });
+  const touched = ['--touched', MAJOR.file];
+  clearance(['open', run, '--policy-file', policy, '--input-sha', sha('k1'), ...touched]);
+  const r1 = file('k1.json', report(run, 1, sha('k1'), { candidates: [MAJOR] }));
+  clearance(['record', run, '--report', r1], 1);
+  const gh = file('k1-checks.json', [
+    { name: 'test', state: 'SUCCESS', link: 'https://github.com/o/r/actions/runs/101/job/1' },
+    { name: 'lint', state: 'SKIPPED', link: '' },
+    { name: 'docs', state: 'FAILURE', link: 'https://github.com/o/r/actions/runs/101/job/3' },
+  ]);
+  clearance(['checks', run, '--from', gh]);
+  clearance(['record', run, '--report', r1]);
+  clearance(['capture', run, '--input-sha', sha('k2'), ...touched]);
+  const failing = ['--check', 'test=failed', '--url', 'https://github.com/o/r/actions/runs/102/job/1'];
+  clearance(['checks', run, ...failing, '--check', 'lint=passed']);
+  clearance(['checks', run, ...failing, '--check', 'lint=passed']);
+  clearance(['capture', run, '--input-sha', sha('k3'), ...touched]);
+  clearance(['checks', run, '--check', 'test=passed', '--check', 'lint=passed', '--check', 'docs=passed']);
+  const fixed = { id: findingId(MAJOR), status: 'fixed', evidence: 'closed in a finally block; test passes' };
+  clearance(['record', run, '--report', file('k3.json', report(run, 3, sha('k3'), { decisions: [fixed] }))]);
+  return run;
+};
+
 /** Which scenarios each folder freezes: a new folder freezes the events its format added. */
 /**
  * Rulings only a key holder can make: a policy pinning Ada Lovelace's Ed25519 key (made here by
@@ -881,6 +918,7 @@ const SCENARIOS = {
   v5: [reopenedTwice, stalledOpen],
   v6: [reproduced],
   v7: [signedRulings],
+  v8: [requiredChecks],
   v9: [converging],
 };
 

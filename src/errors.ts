@@ -7,6 +7,7 @@ export const GATE_REFUSALS = [
   'unverifiable',
   'artifact-changed',
   'head-moved',
+  'checks-not-passed',
 ] as const;
 export type GateRefusal = (typeof GATE_REFUSALS)[number];
 

@@ -1,4 +1,5 @@
 export { type ActorOptions, captureRound, captureWorkspace, type WorkspaceSource } from './capture.js';
+export { recordChecks } from './checks.js';
 export { type CollectOptions, collectRound } from './collect.js';
 export {
   collectContributions,

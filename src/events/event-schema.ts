@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CHECK_STATES } from './codecs/checks-recorded-v1.js';
 import { ABSENCE_REASONS } from './codecs/contribution.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
 import { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
@@ -180,6 +181,23 @@ export const EventLineSchema = z
           .string()
           .optional()
           .describe('SHA-256 of what the reproduction printed, archived under the run'),
+      }),
+    ),
+    envelope(
+      'checks.recorded',
+      1,
+      z.strictObject({
+        round: z.number().int().describe('the round in progress, whose captured input the checks ran on'),
+        inputSha: z.string(),
+        checks: z
+          .array(
+            z.strictObject({
+              name: z.string().describe('the check as CI names it'),
+              state: z.enum(CHECK_STATES),
+              url: z.string().optional().describe("the check's page (its log), an http(s) URL"),
+            }),
+          )
+          .describe('every check CI reported on that input, as it finished'),
       }),
     ),
   ])

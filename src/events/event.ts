@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import type { CHECK_STATES, CheckResultV1, ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution.js';
 import type {
   CitationCheck as CitationCheckCodec,
@@ -57,6 +58,11 @@ export type ContributionRecordedData = Readonly<
 export type ContributionAbsentData = Readonly<t.TypeOf<typeof ContributionAbsentV1>>;
 export type ReproductionRecordedData = Readonly<t.TypeOf<typeof ReproductionRecordedV1>>;
 export type ReproductionOutcome = (typeof REPRODUCTION_OUTCOMES)[number];
+export type ChecksRecordedData = Readonly<
+  Omit<t.TypeOf<typeof ChecksRecordedV1>, 'checks'> & { checks: ReadonlyArray<CheckResult> }
+>;
+export type CheckResult = Readonly<t.TypeOf<typeof CheckResultV1>>;
+export type CheckState = (typeof CHECK_STATES)[number];
 export type AbsenceReason = (typeof ABSENCE_REASONS)[number];
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export type Rename = RevisionCapturedData['renames'][number];
@@ -81,6 +87,7 @@ export type ReproductionRecorded = Readonly<{
   type: 'reproduction.recorded';
   data: ReproductionRecordedData;
 }>;
+export type ChecksRecorded = Readonly<{ type: 'checks.recorded'; data: ChecksRecordedData }>;
 
 export type DomainEvent =
   | RunOpened
@@ -95,7 +102,8 @@ export type DomainEvent =
   | RoundsExtended
   | ContributionRecorded
   | ContributionAbsent
-  | ReproductionRecorded;
+  | ReproductionRecorded
+  | ChecksRecorded;
 export type EventType = DomainEvent['type'];
 export type EventOf<K extends EventType> = Extract<DomainEvent, { type: K }>;
 

@@ -2,11 +2,16 @@ export { ACTOR_NAME_MAX, actorNameProblem, actorNameRejection } from './actor-na
 export { contributionRecorded, type RecordedOptions, roundRecorded } from './build.js';
 export { canonicalJson, reportSha } from './canonical-json.js';
 export { type CapturedPaths, type CaptureSource, capturePathsRejection } from './capture-paths.js';
+export { CHECK_STATES } from './codecs/checks-recorded-v1.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
 export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
 export { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
 export type { DecodeError } from './decode-error.js';
 export type {
+  CheckResult,
+  CheckState,
+  ChecksRecorded,
+  ChecksRecordedData,
   CitationCheck,
   DomainEvent,
   EventOf,
@@ -47,6 +52,7 @@ export {
   type BindPolicy,
   type Budget,
   blocksFor,
+  type ChecksPolicy,
   type CitationPolicy,
   COST_KEYS,
   type Cost,

@@ -69,4 +69,22 @@ export const PolicySchema = z.strictObject({
     .describe(
       'from round 2, a new candidate in a file the last fix did not touch: admit (default), advisory (never blocks) or defer (to a follow-up)',
     ),
+  checks: z
+    .strictObject({
+      required: z
+        .array(z.string())
+        .default([])
+        .describe(
+          'checks that must pass: a failure, or a skip not in expectedSkips, ends the round ci_failed',
+        ),
+      optional: z.array(z.string()).default([]).describe('checks whose failure is noted, never ci_failed'),
+      expectedSkips: z
+        .array(z.string())
+        .default([])
+        .describe('checks (required or optional) that may be skipped, or not run at all'),
+    })
+    .optional()
+    .describe(
+      "the project's CI checks by name, recorded on each round's input before its report (clearance checks); the gate approves only when every required check passed; absent: rounds and the gate know nothing of checks",
+    ),
 });

@@ -85,6 +85,20 @@ export type Policy = Readonly<{
    * deferred to a follow-up, never a finding.
    */
   newOutsideFix?: NewOutsideFixPolicy;
+  /**
+   * The project's CI checks, by name (absent: rounds and the gate know nothing of checks). Under a
+   * policy with `required` checks, each round's checks are recorded on its captured input before
+   * its report (`checks.recorded`); a required check that failed, or was skipped without being in
+   * `expectedSkips`, ends the round `ci_failed`, and the gate approves only what they passed on.
+   */
+  checks?: ChecksPolicy;
+}>;
+
+/** CI checks by name: which must pass, which are only noted, and which may be skipped (rules/checks.ts). */
+export type ChecksPolicy = Readonly<{
+  required: ReadonlyArray<string>;
+  optional: ReadonlyArray<string>;
+  expectedSkips: ReadonlyArray<string>;
 }>;
 
 /** A person who may rule, and the key their rulings are signed with (`ssh-ed25519 AAAA…`). */

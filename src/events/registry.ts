@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { jsonText } from '../text/untrusted.js';
+import { ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution.js';
 import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
 import {
@@ -99,6 +100,7 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
   'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
+  'checks.recorded': { latest: 1, versions: { 1: { codec: ChecksRecordedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

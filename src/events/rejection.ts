@@ -67,6 +67,9 @@ export const REJECTION_CODES = [
   'no-reproduction',
   'duplicate-reproduction',
   'reproduction-still-fails',
+  // the project's CI checks, under a policy that requires some
+  'missing-check',
+  'checks-not-recorded',
   // decisions only a person makes, past the cap
   'not-blocked',
   'invalid-extension',

@@ -4,6 +4,7 @@ import { PRESET_NAMES } from '../events/policy.js';
 import { CostSchema, ReportSchema } from '../events/report.js';
 import { RUN_ID_PATTERN } from '../events/run-id.js';
 import { capture } from '../operations/capture.js';
+import { checks } from '../operations/checks.js';
 import type { OperationContext } from '../operations/context.js';
 import { feedback } from '../operations/feedback.js';
 import { gate } from '../operations/gate.js';
@@ -184,7 +185,7 @@ export const TOOLS: ReadonlyArray<Tool> = [
   tool({
     name: 'next',
     description:
-      'What the driver does next (capture, rerun-reproductions, run-stage, wait-report, end-partial, stop), read off the log: ask it after any restart. clearance next.',
+      'What the driver does next (capture, record-checks, rerun-reproductions, run-stage, wait-report, end-partial, stop), read off the log: ask it after any restart. clearance next.',
     input: z.strictObject({ runId }),
     output: out.NextOutput,
     call: (ctx, a) => next(ctx, a),
@@ -247,6 +248,25 @@ export const TOOLS: ReadonlyArray<Tool> = [
         outcome: a.stillFails ? 'still-fails' : 'no-longer-fails',
         ...(a.output === undefined ? {} : { output: Buffer.from(a.output, 'utf8') }),
       }),
+  }),
+  tool({
+    name: 'checks',
+    description:
+      "Record the project's CI checks as they finished on the captured input (next answers record-checks with the required ones): each check's name, state (passed, failed, skipped) and link. From gh pr checks --json name,state,link: SUCCESS and NEUTRAL are passed, SKIPPED skipped, any other ending failed; do not record checks still running. A required check that failed, or was skipped without being an expected skip, ends the round ci_failed with a reason naming it and its link; under required checks a report is refused until they are recorded. clearance checks.",
+    input: z.strictObject({
+      runId,
+      checks: z
+        .array(
+          z.strictObject({
+            name: z.string().describe('the check as CI names it, e.g. test (ubuntu-latest)'),
+            state: z.enum(['passed', 'failed', 'skipped']).describe('how it ended'),
+            url: z.string().optional().describe('its page (the log), an http(s) URL'),
+          }),
+        )
+        .describe('every check CI reported on the captured input'),
+    }),
+    output: out.ChecksOutput,
+    call: (ctx, a) => checks(ctx, { runId: a.runId, checks: a.checks }),
   }),
   tool({
     name: 'wait',

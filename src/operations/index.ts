@@ -12,6 +12,7 @@ export {
   sarif,
 } from './artifacts.js';
 export { type CaptureInput, type CaptureResult, capture } from './capture.js';
+export { type ChecksInput, type ChecksResult, checks } from './checks.js';
 export {
   actorOf,
   checkedName,

@@ -3,6 +3,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { contributionRecorded, roundRecorded } from '../events/build.js';
 import type {
   AbsenceReason,
+  ChecksRecordedData,
   CitationCheck,
   DomainEvent,
   RevisionCapturedData,
@@ -25,6 +26,8 @@ export type Decided = Readonly<{ events: ReadonlyArray<DomainEvent>; state: RunS
 export type DecideContext = Readonly<{
   /** the revision this report reviewed, when it has not been captured yet: decided as one step */
   capture?: RevisionCapturedData;
+  /** the CI checks of that revision, when they have not been recorded yet: decided in the same step */
+  checks?: ChecksRecordedData;
   /** how each candidate's citation resolved at the captured revision (see `src/revision`) */
   citations?: ReadonlyArray<CitationCheck>;
   /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
@@ -49,8 +52,8 @@ const withFullIds = (state: RunState, report: RoundReport): RoundReport => {
 };
 
 /**
- * The events a round report becomes: the capture it reviewed (when not yet captured) and its
- * `round.recorded`. Built, not checked: the store checks them with `evolve` under the run's lock,
+ * The events a round report becomes: the capture it reviewed and its CI checks (when not yet
+ * recorded) and its `round.recorded`. Built, not checked: the store checks them with `evolve` under the run's lock,
  * once, and `decide` checks them for callers that hold the state themselves.
  */
 export const roundEvents = (
@@ -59,6 +62,7 @@ export const roundEvents = (
   context: DecideContext = {},
 ): ReadonlyArray<DomainEvent> => [
   ...(context.capture === undefined ? [] : [{ type: 'revision.captured', data: context.capture } as const]),
+  ...(context.checks === undefined ? [] : [{ type: 'checks.recorded', data: context.checks } as const]),
   roundRecorded(withFullIds(state, report), { citations: context.citations, result: context.result }),
 ];
 

@@ -4,6 +4,7 @@ import type { Rejection } from '../events/rejection.js';
 import { reportCostIsReal } from './rules/budget.js';
 import { captureRevision } from './rules/capture.js';
 import { fail } from './rules/check.js';
+import { checksRecordedBefore, recordChecks } from './rules/checks.js';
 import { recordAbsence, recordContribution } from './rules/contribution.js';
 import { failRound } from './rules/failure.js';
 import { openRun } from './rules/lifecycle.js';
@@ -26,7 +27,9 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
     case 'revision.captured':
       return captureRevision(state, event);
     case 'round.recorded':
-      return E.chain(() => recordRound(state, event))(reportCostIsReal(event.data.report));
+      return E.chainFirst((_: RunState) => checksRecordedBefore(state, event))(
+        E.chain(() => recordRound(state, event))(reportCostIsReal(event.data.report)),
+      );
     case 'round.failed':
       return failRound(state, event);
     case 'stage.started':
@@ -47,6 +50,8 @@ export const evolve = (state: RunState, event: DomainEvent): E.Either<Rejection,
       return recordAbsence(state, event);
     case 'reproduction.recorded':
       return recordReproduction(state, event);
+    case 'checks.recorded':
+      return recordChecks(state, event);
     default:
       return fail(
         'unknown-event',

@@ -104,7 +104,7 @@ export const step = (
 /** The event's note; a round closed from contributions also says whose, from the panel it added. */
 const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
   const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
-  return panel === undefined ? noteOf(event) : panelNote(panel, noteOf(event));
+  return panel === undefined ? noteOf(event, after) : panelNote(panel, noteOf(event, after));
 };
 
 /** The trail's record of one event: what it did to the run, or why it was refused. */

@@ -23,6 +23,14 @@ export {
 } from './finding-index.js';
 export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
 export { parsePolicy } from './parse-policy.js';
+export {
+  checksOn,
+  ciFailedReason,
+  missingRequired,
+  optionalFailures,
+  requiredChecksOf,
+  requiredFailures,
+} from './rules/checks.js';
 export { findingsNamed, MIN_ID_PREFIX, resolveFindingRef } from './rules/finding-ref.js';
 export { MAX_ROUNDS, policyIsUsable } from './rules/lifecycle.js';
 export {

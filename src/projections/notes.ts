@@ -1,9 +1,31 @@
-import type { DomainEvent } from '../events/event.js';
+import type { ChecksRecorded, DomainEvent } from '../events/event.js';
 import { describeCost } from './cost-text.js';
-import type { Panel } from './state.js';
+import { optionalFailures } from './rules/checks.js';
+import type { Panel, RunState } from './state.js';
+import { last } from './vec.js';
 
-/** What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who ruled and why. */
-export const noteOf = (event: DomainEvent): string | null => {
+/**
+ * What a record of CI checks said: each check and how it ended, a failed optional one noted as
+ * such, and, when a required one did not pass, that the round ended `ci_failed` and why.
+ */
+const checksNote = (event: ChecksRecorded, after: RunState | undefined): string => {
+  const { round, inputSha, checks } = event.data;
+  const policy = after?.run?.policy;
+  const optional = new Set(policy === undefined ? [] : optionalFailures(policy, checks));
+  const listed =
+    checks.length === 0
+      ? 'none'
+      : checks.map((c) => `${c.name} ${c.state}${optional.has(c) ? ' (optional: noted)' : ''}`).join(', ');
+  const ended = after?.round === round && after.checks === event.data ? last(after.outcomes) : undefined;
+  const end = ended?.result === 'ci_failed' ? `; round ended ci_failed: ${ended.reason}` : '';
+  return `checks on ${inputSha.slice(0, 12)}: ${listed}${end}`;
+};
+
+/**
+ * What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who
+ * ruled and why. `after` is the state the event left (what a record of checks did to its round).
+ */
+export const noteOf = (event: DomainEvent, after?: RunState): string | null => {
   switch (event.type) {
     case 'stage.started':
       return `stage ${event.data.stage} started${event.data.commands.length > 0 ? `, declaring ${event.data.commands.join('; ')}` : ''}`;
@@ -30,6 +52,8 @@ export const noteOf = (event: DomainEvent): string | null => {
       const output = outputSha === undefined ? '' : `, output ${outputSha.slice(0, 12)}`;
       return `reproduction of ${findingId.slice(0, 12)} re-run on ${inputSha.slice(0, 12)}: ${outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${output}`;
     }
+    case 'checks.recorded':
+      return checksNote(event, after);
     default:
       return null;
   }

@@ -1,5 +1,6 @@
 import type {
   AbsenceReason,
+  ChecksRecordedData,
   FailureReason,
   ReproductionOutcome,
   RevisionCapturedData,
@@ -283,6 +284,12 @@ export type RunState = Readonly<{
   reruns: Vec<Rerun>;
   /** the stall that blocked the run before its cap (policy `stallRounds`); an extension lifts it */
   stall: Stall | null;
+  /**
+   * the CI checks last recorded (`checks.recorded`), with the round and input they ran on: they
+   * count only while that is the input in front of the rules (the round in progress's, or the one
+   * the last round reviewed, for the gate), so a new capture needs its own
+   */
+  checks: ChecksRecordedData | null;
 }>;
 
 export const NO_STAGES: StageProgress = Object.freeze({
@@ -318,6 +325,7 @@ export const initialState: RunState = Object.freeze({
   panels: emptyVec,
   reruns: emptyVec,
   stall: null,
+  checks: null,
 });
 
 export const isFinal = (status: RunStatus): boolean => status === 'converged' || status === 'blocked';
@@ -340,5 +348,6 @@ export const maxRoundsOf = (state: RunState): number =>
 // 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
 // 9: findings held in a persistent vector with an index by id and by file and the open counts
 //    (`Findings`); contributions and absences cleared when a round ends without a report too
-// 10: deferred candidates (`deferred`), the count of same-input rounds, each outcome's `tally`
+// 10: deferred candidates (`deferred`), the count of same-input rounds, each outcome's `tally`,
+//     and the CI checks last recorded, with their round and input (`checks`)
 export const STATE_SHAPE_VERSION = 10;

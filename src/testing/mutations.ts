@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { isFinal, type RunState } from '../projections/state.js';
 import { BINDING_MUTATIONS } from './mutations/binding.js';
 import { CANDIDATES_MUTATIONS } from './mutations/candidates.js';
+import { CHECKS_MUTATIONS } from './mutations/checks.js';
 import { CONTRIBUTIONS_MUTATIONS } from './mutations/contributions.js';
 import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
 import { IDS_MUTATIONS } from './mutations/ids.js';
@@ -26,6 +27,7 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...LIFECYCLE_MUTATIONS,
   ...CONTRIBUTIONS_MUTATIONS,
   ...REPRODUCTIONS_MUTATIONS,
+  ...CHECKS_MUTATIONS,
 ];
 
 export type InvalidOffer = Readonly<{ mutation: Mutation; offer: Offer }>;

@@ -1,5 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
+import type {
+  ChecksRecordedData,
+  CitationCheck,
+  DomainEvent,
+  RevisionCapturedData,
+  RoundResult,
+} from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
 import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
@@ -15,6 +21,8 @@ export type Offer =
       kind: 'report';
       report: unknown;
       capture?: RevisionCapturedData;
+      /** the capture's CI checks, recorded in the same step, under a policy that requires them */
+      checks?: ChecksRecordedData;
       citations?: ReadonlyArray<CitationCheck>;
       result?: RoundResult;
     }>
@@ -32,6 +40,7 @@ export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunS
       return E.map((d: { state: RunState }) => d.state)(
         decideUntrusted(state, offer.report, {
           ...(offer.capture === undefined ? {} : { capture: offer.capture }),
+          ...(offer.checks === undefined ? {} : { checks: offer.checks }),
           ...(offer.citations === undefined ? {} : { citations: offer.citations }),
           ...(offer.result === undefined ? {} : { result: offer.result }),
         }),
@@ -54,12 +63,23 @@ export type Mutation = Readonly<{
 }>;
 
 export const accepting = (ctx: Context): ctx is Context & { valid: BuiltRound } => ctx.valid !== null;
+
+/** The valid round's CI checks, for an offer: none under a policy that requires none. */
+export const checksOf = (valid: BuiltRound): { checks?: ChecksRecordedData } =>
+  valid.checks === undefined ? {} : { checks: valid.checks };
+
+/** The valid round's capture as events, with its CI checks when the policy requires them. */
+export const capturedEvents = (valid: BuiltRound): DomainEvent[] => [
+  { type: 'revision.captured', data: valid.capture },
+  ...(valid.checks === undefined ? [] : [{ type: 'checks.recorded' as const, data: valid.checks }]),
+];
 export const withReport = (ctx: Context, change: (r: RoundReport) => unknown): Offer => {
   if (ctx.valid === null) throw new Error('mutation applied to a state that accepts no round');
   return {
     kind: 'report',
     report: change(ctx.valid.report),
     capture: ctx.valid.capture,
+    ...checksOf(ctx.valid),
     citations: ctx.valid.citations,
     result: ctx.valid.result,
   };
@@ -91,6 +111,7 @@ export const changeCandidate = (ctx: Context, change: (c: Candidate) => unknown)
     kind: 'report',
     report: { ...report, candidates: report.candidates.map((c, i) => (i === index ? change(c) : c)) },
     capture: ctx.valid.capture,
+    ...checksOf(ctx.valid),
     citations: ctx.valid.citations,
     result: ctx.valid.result,
   };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  type ChecksPolicy,
   DEFAULT_STAGES,
   NEW_OUTSIDE_FIX_POLICIES,
   type Policy,
@@ -26,8 +27,8 @@ const severityRuleArb: fc.Arbitrary<SeverityRule> = fc
 /**
  * Custom policies: 1..5 rounds, 1..4 severities with random admission rules, some of the
  * standard stages, sometimes a token budget small enough to run out, category rules, half the
- * time stalls caught early (`stallRounds` 2 or 3), and sometimes rounds allowed on unchanged input
- * and a rule for new candidates outside the fix.
+ * time stalls caught early (`stallRounds` 2 or 3), half the time CI checks, and sometimes rounds
+ * allowed on unchanged input and a rule for new candidates outside the fix.
  */
 const customPolicyFieldsArb = fc.record({
   name: fc.constant('custom'),
@@ -60,15 +61,45 @@ export const TEST_SIGNER = {
   key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPIyi49P+4ydJJ03hnMeqgDgSkrBVS/UzjBqmIebdm9y',
 } as const;
 
+/** The CI checks generated policies name: few, so required, optional and skipped ones mix. */
+export const CHECK_NAMES = ['test', 'lint', 'docs', 'build'] as const;
+
+/**
+ * A policy's `checks`: each name required, optional or neither, and some of the named ones
+ * expected skips. Required may be empty (then rounds and the gate ask for no checks).
+ */
+export const checksPolicyArb: fc.Arbitrary<ChecksPolicy> = fc
+  .tuple(
+    fc.array(fc.constantFrom('required', 'optional', 'unnamed'), {
+      minLength: CHECK_NAMES.length,
+      maxLength: CHECK_NAMES.length,
+    }),
+    fc.array(fc.boolean(), { minLength: CHECK_NAMES.length, maxLength: CHECK_NAMES.length }),
+  )
+  .map(([roles, skips]) => {
+    const named = (role: string) => CHECK_NAMES.filter((_, i) => roles[i] === role);
+    return {
+      required: named('required'),
+      optional: named('optional'),
+      expectedSkips: CHECK_NAMES.filter((_, i) => roles[i] !== 'unnamed' && skips[i] === true),
+    };
+  });
+
 export const customPolicyArb: fc.Arbitrary<Policy> = fc
-  .tuple(customPolicyFieldsArb, fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }), fc.boolean())
+  .tuple(
+    customPolicyFieldsArb,
+    fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }),
+    fc.boolean(),
+    fc.option(checksPolicyArb, { nil: undefined }),
+  )
   .map(
-    ([{ sameInputRounds, newOutsideFix, ...policy }, stallRounds, signed]): Policy => ({
+    ([{ sameInputRounds, newOutsideFix, ...policy }, stallRounds, signed, checks]): Policy => ({
       ...policy,
       ...(sameInputRounds === undefined ? {} : { sameInputRounds }),
       ...(newOutsideFix === undefined ? {} : { newOutsideFix }),
       ...(stallRounds === undefined ? {} : { stallRounds }),
       ...(signed ? { signers: [TEST_SIGNER] } : {}),
+      ...(checks === undefined ? {} : { checks }),
     }),
   );
 

@@ -3,9 +3,16 @@ import * as E from 'fp-ts/lib/Either.js';
 import { roundRecorded } from '../events/build.js';
 import { FAILURE_REASONS } from '../events/codecs/events-v1.js';
 import { ROUND_END_RESULTS } from '../events/codecs/events-v2.js';
-import type { CitationCheck, DomainEvent, RevisionCapturedData, RoundResult } from '../events/event.js';
+import type {
+  CheckResult,
+  ChecksRecordedData,
+  CitationCheck,
+  DomainEvent,
+  RevisionCapturedData,
+  RoundResult,
+} from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
-import { citationsRequired, sameInputRoundsOf } from '../events/policy.js';
+import { citationsRequired, type Policy, sameInputRoundsOf } from '../events/policy.js';
 import {
   type Candidate,
   type Decision,
@@ -18,6 +25,7 @@ import { placeOf } from '../projections/citation.js';
 import { evolve } from '../projections/evolve.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { overrun } from '../projections/rules/budget.js';
+import { requiredChecksOf } from '../projections/rules/checks.js';
 import { isFinal, type RunState } from '../projections/state.js';
 import { citationOf } from '../projections/views/findings.js';
 
@@ -69,7 +77,11 @@ export type RoundChoices = Readonly<{
   partial: boolean;
   /** end the round without a report */
   ending: (typeof ROUND_END_RESULTS)[number] | null;
+  /** how the CI checks end, under a policy that names checks (a required failure ends the round) */
+  ci: CiOutcome;
 }>;
+
+export type CiOutcome = 'passed' | 'optional-failed' | 'required-failed';
 
 export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
   touched: fc.array(fc.boolean(), { minLength: FILES.length, maxLength: FILES.length }),
@@ -112,12 +124,46 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
     { weight: 12, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: fc.constantFrom(...ROUND_END_RESULTS) },
   ),
+  ci: fc.oneof(
+    { weight: 6, arbitrary: fc.constant<CiOutcome>('passed') },
+    { weight: 2, arbitrary: fc.constant<CiOutcome>('optional-failed') },
+    { weight: 1, arbitrary: fc.constant<CiOutcome>('required-failed') },
+  ),
 });
+
+/**
+ * The CI checks of a captured input, under a policy that names checks: every required one passed
+ * (an expected skip skipped), the optional ones passed or failed, and a check the policy does not
+ * name; or the first required one failed, with its link. Null under a policy without checks.
+ */
+export const checksFor = (
+  policy: Policy,
+  capture: Pick<RevisionCapturedData, 'round' | 'inputSha'>,
+  ci: CiOutcome = 'passed',
+): ChecksRecordedData | null => {
+  const named = policy.checks;
+  if (named === undefined) return null;
+  const failFirst = ci === 'required-failed' && named.required.length > 0;
+  const checks: CheckResult[] = [
+    ...named.required.map((name, i): CheckResult => {
+      if (failFirst && i === 0)
+        return { name, state: 'failed', url: `https://ci.example/runs/${capture.round}/${name}` };
+      return { name, state: named.expectedSkips.includes(name) ? 'skipped' : 'passed' };
+    }),
+    ...named.optional.map(
+      (name): CheckResult => ({ name, state: ci === 'optional-failed' ? 'failed' : 'passed' }),
+    ),
+    { name: 'coverage (not in the policy)', state: 'passed' },
+  ];
+  return { round: capture.round, inputSha: capture.inputSha, checks };
+};
 
 const at = <T>(items: ReadonlyArray<T>, i: number): T => items[i % items.length] as T;
 
 export type BuiltRound = Readonly<{
   capture: RevisionCapturedData;
+  /** the capture's CI checks, all required ones passed, under a policy that requires checks */
+  checks?: ChecksRecordedData;
   report: RoundReport;
   /** every candidate's citation, resolved, when the policy requires citations to resolve */
   citations?: ReadonlyArray<CitationCheck>;
@@ -257,13 +303,25 @@ const resultFor = (state: RunState, choices: RoundChoices): RoundResult => {
   return overspent || (ranStages && unfinished) || choices.partial ? 'partial' : 'complete';
 };
 
-/** A valid next round offered as one step (its capture and its report), for a state that accepts rounds. */
+/**
+ * A valid next round offered as one step (its capture, its CI checks under a policy that requires
+ * them, and its report), for a state that accepts rounds.
+ */
 export const buildRound = (state: RunState, choices: RoundChoices, inputTag = 'in'): BuiltRound => {
   const capture = buildCapture(state, choices, inputTag);
   const captured = evolve(state, { type: 'revision.captured', data: capture });
   if (E.isLeft(captured)) throw new Error(`buildRound built an invalid capture: ${captured.left.message}`);
-  const result = resultFor(captured.right, choices);
-  return { capture, result, ...buildReport(captured.right, choices, result) };
+  const policy = captured.right.run?.policy;
+  const checks =
+    policy !== undefined && requiredChecksOf(policy).length > 0 ? checksFor(policy, capture) : null;
+  if (checks === null) {
+    const result = resultFor(captured.right, choices);
+    return { capture, result, ...buildReport(captured.right, choices, result) };
+  }
+  const checked = evolve(captured.right, { type: 'checks.recorded', data: checks });
+  if (E.isLeft(checked)) throw new Error(`buildRound built invalid checks: ${checked.left.message}`);
+  const result = resultFor(checked.right, choices);
+  return { capture, checks, result, ...buildReport(checked.right, choices, result) };
 };
 
 /** The outputs generated stages hand in; their hashes stand for archived objects. */
@@ -271,7 +329,8 @@ const outputSha = (round: number, stage: string) => sha256Hex(`output of ${stage
 
 /**
  * The events one round becomes, each checked as it is generated: perhaps a superseded capture and
- * a failed attempt, then either an early end, or stages (one failing once, some cut short by the
+ * a failed attempt, the CI checks under a policy that names them (a required failure ends the
+ * round there), then either an early end, or stages (one failing once, some cut short by the
  * budget) and the report, complete only if the round did all its work within budget.
  */
 export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArray<DomainEvent> => {
@@ -293,6 +352,13 @@ export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArr
       type: 'round.failed',
       data: { round: capture.round, inputSha: capture.inputSha, reason, detail: `generated ${reason}` },
     });
+  }
+  const policy = current.run?.policy;
+  const checks = policy === undefined ? null : checksFor(policy, capture, choices.ci);
+  if (checks !== null) {
+    push({ type: 'checks.recorded', data: checks });
+    // a required check failed: the round ended ci_failed, with them as its reason
+    if (current.round === capture.round) return events;
   }
   if (choices.ending !== null) {
     push({

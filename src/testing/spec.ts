@@ -33,8 +33,12 @@ export type Then = Readonly<{
   rejects: (code: RejectionCode, message?: string | RegExp) => Rejection;
   /** it is accepted: the state after it */
   accepts: () => RunState;
-  /** it is accepted and becomes exactly these events (Emmett's `then`): the state after them */
-  then: (events: ReadonlyArray<DomainEvent>) => RunState;
+  /**
+   * it is accepted and becomes exactly these events: the state after them. This is Emmett's
+   * `then(events)`, spelt `emits`, because an object with a `then` method is a thenable: `await`
+   * on it would call it.
+   */
+  emits: (events: ReadonlyArray<DomainEvent>) => RunState;
 }>;
 
 export type Given = Readonly<{
@@ -56,7 +60,7 @@ export type Specification = Readonly<{
 
 /**
  * Given/when/then for clearance's rules, in the style of Emmett's decider specifications:
- * `given(...events).when(report).then(events)`, `.accepts()` or `.rejects(code)`. Every offer is
+ * `given(...events).when(report).emits(events)`, `.accepts()` or `.rejects(code)`. Every offer is
  * frozen, so a rule that mutates it throws; a refusal also proves the state folded from `given`
  * and the offer are exactly as they were. Each specification keeps its own `rejectionsSeen`, so a
  * test file that makes one can assert which codes *it* reached. Assertions throw node's
@@ -99,7 +103,7 @@ export const specification = (): Specification => {
           return result.left;
         },
         accepts: () => accepts().state,
-        then: (expected) => {
+        emits: (expected) => {
           const decided = accepts();
           deepStrictEqual(decided.events, expected, 'the offer decided other events');
           return decided.state;

@@ -24,6 +24,7 @@ const ALL = [
   'cost',
   'reproductions',
   'reproduce',
+  'checks',
   'rule',
   'extend',
   'sarif',

@@ -27,6 +27,7 @@ const COMMANDS = [
   'cost',
   'reproductions',
   'reproduce',
+  'checks',
   'rule',
   'extend',
   'verify',
@@ -185,6 +186,7 @@ describe('the command-line contract', () => {
       { runId: 'demo-converges', status: 'converged' },
       { runId: 'demo-blocked', status: 'converged', convergedBy: 'Ada Lovelace' },
       { runId: 'demo-gate', status: 'converged' },
+      { runId: 'demo-checks', status: 'converged' },
       { runId: 'demo-staged', status: 'blocked' },
       { runId: 'demo-panel', status: 'converged' },
     ]);
@@ -228,5 +230,13 @@ describe('the command-line contract', () => {
     say('round 2 of demo-panel recorded: converged');
     say('style absent (missing): handed in no report before the round was closed');
     expect(demo.stdout).toContain('demo-panel: converged');
+    // and a required CI check: the report waits for it, its failure ends a round, then it passes
+    const ci = demo.stdout.slice(demo.stdout.indexOf('A run whose policy requires CI: demo-checks'));
+    expect(ci).toMatch(/refused checks-not-recorded: no CI checks were recorded for round 1's input/);
+    expect(ci).toContain(
+      'round 1 ended ci_failed: required check test (https://github.com/acme/service/actions/runs/4711/job/1) failed',
+    );
+    expect(ci).toContain('optional check(s) failed, noted (they never end a round): docs');
+    expect(ci).toMatch(/✓ approved: the artifact hashes to [0-9a-f]{12}, as round 2 reviewed/);
   });
 });

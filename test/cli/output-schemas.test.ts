@@ -233,6 +233,33 @@ describe('clearance schema output', () => {
       out,
     ]);
 
+    // CI checks under a policy that requires them: next asks for them, checks records them
+    const checked = await file('checked.json', {
+      name: 'checked',
+      maxRounds: 2,
+      severities: { major: { blocks: true } },
+      stages: [],
+      checks: { required: ['test'], optional: ['docs'], expectedSkips: [] },
+    });
+    await runInProcess([...g, 'open', 'k', '--policy-file', checked, '--input-sha', 'K'.padEnd(40, '0')]);
+    expect(await expectValid('next', [...g, 'next', 'k'])).toMatchObject({
+      action: 'record-checks',
+      required: ['test'],
+    });
+    expect(
+      await expectValid('checks', [
+        ...g,
+        'checks',
+        'k',
+        '--check',
+        'test=failed',
+        '--url',
+        'https://ci.example/runs/1',
+        '--check',
+        'docs=failed',
+      ]),
+    ).toMatchObject({ result: 'ci_failed' });
+
     // moving a run: export it, import it into another store; the directory store needs no init
     const objects = path.join(dir, 'objects');
     const exported = await expectValid('export', [...g, 'export', 'r', '--objects', objects]);

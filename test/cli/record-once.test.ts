@@ -256,6 +256,12 @@ const COMMANDS: ReadonlyArray<
     args: async () => ['reproduce', 'run-1', FINDING, '--still-fails'],
   },
   {
+    name: 'checks',
+    code: 0,
+    reads: 2,
+    args: async () => ['checks', 'run-1', '--check', 'test=passed', '--url', 'https://ci.example/1'],
+  },
+  {
     name: 'capture',
     code: 0,
     reads: 3,

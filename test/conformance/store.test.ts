@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordChecks } from '../../src/driver/checks.js';
 import { recordReproduction } from '../../src/driver/reproduce.js';
 import {
   type Decided,
@@ -177,6 +178,38 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     expect(again.alreadyRecorded).toBe(true);
     const other = recordReproduction(store, 'r1', { finding: id, outcome: 'no-longer-fails' }, { by });
     expect(await codeOf(other)).toBe('duplicate-reproduction');
+    expect(await logBytes(store, 'r1')).toBe(before);
+  });
+
+  it('records CI checks: a report waits for them, a failed required check ends the round, its retry is already recorded', async () => {
+    const { store } = await fresh(kind);
+    const policy = { ...PRESETS.default, checks: { required: ['test'], optional: [], expectedSkips: [] } };
+    await store.openRun({ ...opened('r1'), policy }, { by, capture: capture(1, 'A'), now });
+    const early = store.append(
+      'r1',
+      (state) => E.map((d: Decided) => d.events)(decide(state, report(1, 'A', { runId: 'r1' }))),
+      {
+        by,
+        now,
+      },
+    );
+    expect(await codeOf(early)).toBe('checks-not-recorded');
+    const failing = [{ name: 'test', state: 'failed' as const, url: 'https://ci.example/1' }];
+    const ended = await recordChecks(store, 'r1', failing, '--check', { by, now });
+    expect(ended.folded.state.round).toBe(1);
+    expect((await store.readRunState('r1')).state.checks).toEqual({
+      round: 1,
+      inputSha: sha('A'),
+      checks: failing,
+    });
+    const before = await logBytes(store, 'r1');
+    const retry = await recordChecks(store, 'r1', failing, '--check', { by, now });
+    expect([retry.alreadyRecorded, retry.appended]).toEqual([true, []]);
+    const hostile = recordChecks(store, 'r1', [{ name: 'te\u001bst', state: 'passed' }], '--check', {
+      by,
+      now,
+    });
+    expect(await codeOf(hostile)).toBe('invalid-text');
     expect(await logBytes(store, 'r1')).toBe(before);
   });
 

@@ -102,6 +102,8 @@ describe('what a command loads', () => {
       ['extend-', 'registerExtend'],
       ['rule-', 'registerRule'],
       ['stage-', 'registerStage'],
+      // --check alone; --from loads the parser of gh's JSON on demand
+      ['checks-', 'registerChecks'],
     ] as const)
       expect(await holdsZod(...start, await chunkOf(prefix, register)), prefix).toEqual([]);
     // and the check can fail: the command that parses reports does load zod

@@ -7,7 +7,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findingId } from '../../src/events/finding-id.js';
+import { PRESETS } from '../../src/events/policy.js';
 import { createServer } from '../../src/mcp/server.js';
+import { open } from '../../src/operations/open.js';
 import { fileStore } from '../../src/store/store.js';
 import { CLI } from '../support/cli.js';
 import { makeRepo, tempDir } from '../support/git-repo.js';
@@ -72,6 +74,7 @@ const refusal = (result: CallToolResult): { code: string; message: string } => {
 
 const TOOL_NAMES = [
   'capture',
+  'checks',
   'explain',
   'feedback',
   'findings',
@@ -241,6 +244,65 @@ describe('clearance mcp', () => {
     expect(refusal(await call(client, 'record', { runId: 'pr-2', report: round2 })).code).toBe(
       'reproduction-still-fails',
     );
+  });
+
+  it('records CI checks: next asks for them, a report waits for them, a failed required check ends the round', async () => {
+    const store = tempDir('clearance-mcp-');
+    // a policy with required checks is a file's, on the command line: the tool opens presets only
+    const policy = {
+      ...PRESETS.default,
+      name: 'ci',
+      stages: [],
+      checks: { required: ['test'], optional: ['docs'], expectedSkips: [] },
+    };
+    const input = (label: string) => label.padEnd(40, '0');
+    await open({ store: fileStore(store), by: 'tester' }, { runId: 'pr-3', policy, inputSha: input('a') });
+    const client = await connectHere(store);
+    expect(structured(await call(client, 'next', { runId: 'pr-3' }))).toMatchObject({
+      action: 'record-checks',
+      round: 1,
+      required: ['test'],
+    });
+    const round1 = { runId: 'pr-3', round: 1, inputSha: input('a'), completed: true };
+    expect(refusal(await call(client, 'record', { runId: 'pr-3', report: round1 })).code).toBe(
+      'checks-not-recorded',
+    );
+    const hostile = refusal(
+      await call(client, 'checks', {
+        runId: 'pr-3',
+        checks: [{ name: 'test', state: 'passed', url: 'javascript:alert(1)' }],
+      }),
+    );
+    expect(hostile.code).toBe('invalid-text');
+    const log = 'https://github.com/o/r/actions/runs/9';
+    const failed = structured(
+      await call(client, 'checks', {
+        runId: 'pr-3',
+        checks: [
+          { name: 'test', state: 'failed', url: log },
+          { name: 'docs', state: 'failed' },
+        ],
+      }),
+    );
+    expect(failed).toMatchObject({
+      ok: true,
+      round: 1,
+      result: 'ci_failed',
+      failed: [{ name: 'test', state: 'failed', url: log }],
+      noted: [{ name: 'docs', state: 'failed' }],
+      reason: `required check test (${log}) failed`,
+      status: 'open',
+    });
+    structured(await call(client, 'capture', { runId: 'pr-3', inputSha: input('b') }));
+    const passed = structured(
+      await call(client, 'checks', { runId: 'pr-3', checks: [{ name: 'test', state: 'passed', url: log }] }),
+    );
+    expect(passed).toMatchObject({ result: 'recorded', round: 2, failed: [], reason: null });
+    const round2 = { runId: 'pr-3', round: 2, inputSha: input('b'), completed: true };
+    expect(structured(await call(client, 'record', { runId: 'pr-3', report: round2 }))).toMatchObject({
+      round: 2,
+      status: 'converged',
+    });
   });
 
   it('stops a wait when the client cancels the request, and goes on serving', async () => {

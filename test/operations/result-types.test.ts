@@ -4,6 +4,7 @@ import type { HtmlReportResult, SarifResult } from '../../src/operations/artifac
 import type { AttestResult, VerifyAttestationResult } from '../../src/operations/attest.js';
 import type { AuditResult } from '../../src/operations/audit.js';
 import type { CaptureResult } from '../../src/operations/capture.js';
+import type { ChecksResult } from '../../src/operations/checks.js';
 import type { ContributeResult } from '../../src/operations/contributions.js';
 import type { FeedbackResult } from '../../src/operations/feedback.js';
 import type { GateResult } from '../../src/operations/gate.js';
@@ -68,6 +69,7 @@ describe('each operation result fits its published output schema', () => {
     fits<CostResult, Published<typeof out.CostOutput>>((r) => r);
     fits<ReproductionsResult, Published<typeof out.ReproductionsOutput>>((r) => r);
     fits<ReproduceResult, Published<typeof out.ReproduceOutput>>((r) => r);
+    fits<ChecksResult, Published<typeof out.ChecksOutput>>((r) => r);
     fits<RuleResult, Published<typeof out.RuleOutput>>((r) => r);
     fits<ExtendResult, Published<typeof out.ExtendOutput>>((r) => r);
     fits<SarifResult, Published<typeof out.SarifOutput>>((r) => r);
@@ -84,6 +86,6 @@ describe('each operation result fits its published output schema', () => {
     fits<VerifyAttestationResult, Published<(typeof out.AttestOutput.options)[1]>>((r) => r);
     fits<AuditResult, Published<typeof out.AuditOutput>>((r) => r);
     fits<ReviewStatement, DeepReadonly<z.output<typeof ReviewStatementSchema>>>((r) => r);
-    expect(checked).toHaveLength(31);
+    expect(checked).toHaveLength(32);
   });
 });

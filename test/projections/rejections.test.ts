@@ -13,8 +13,10 @@ import { TEST_SIGNER } from '../../src/testing/policies.js';
 import { hasControl } from '../../src/text/untrusted.js';
 import {
   allStages,
+  CHECKED_POLICY,
   candidate,
   captured,
+  checked,
   decision,
   extended,
   failed,
@@ -472,10 +474,10 @@ describe('every rule refuses with its own code, and leaves the state and the off
           decision(idOf(other).slice(0, 8).toUpperCase(), 'open'),
         ],
       });
-      // then: exactly one round.recorded, whose decisions carry the full ids
+      // it emits exactly one round.recorded, whose decisions carry the full ids
       const state = round2Touching(major.file, other.file)
         .when(offered)
-        .then([
+        .emits([
           roundRecorded({
             ...offered,
             decisions: [decision(idOf(major), 'fixed'), decision(idOf(other), 'open')],
@@ -807,6 +809,20 @@ describe('every rule refuses with its own code, and leaves the state and the off
       given(...reproducible, reproduced(2, 'B', idOf(repro), 'still-fails'))
         .when(report(2, 'B', { decisions: [decision(repro, 'fixed'), decision(other, 'open')] }))
         .rejects('reproduction-still-fails', /still fails/);
+    });
+  });
+
+  describe("the project's CI checks, under a policy that requires some", () => {
+    const waiting = [opened(CHECKED_POLICY), captured(1, 'A')] as const;
+    it('missing-check: a required check not in the record, and not one that may be skipped', () => {
+      given(...waiting)
+        .whenEvent(checked(1, 'A', [{ name: 'docs', state: 'passed' }]))
+        .rejects('missing-check', /required check\(s\) test not among the 1 check\(s\) recorded/);
+    });
+    it('checks-not-recorded: a report before its input has checks', () => {
+      given(...waiting)
+        .when(report(1, 'A'))
+        .rejects('checks-not-recorded', /no CI checks were recorded for round 1's input.*test, lint/);
     });
   });
 

@@ -8,7 +8,7 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
+import { accepted, blockedRun, checksRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
 
 /**
  * `clearance explain` prints this text to a terminal and, under `docs/github-actions.md`, to a CI
@@ -137,7 +137,7 @@ describe('explain on runs folded from hostile events', () => {
   for (const h of SAMPLES) {
     it(`a blocked run, a run in progress and a run converged by ruling: ${JSON.stringify(h).slice(0, 30)}`, () => {
       const blocked = blockedRun(h);
-      for (const events of [blocked, blocked.slice(0, -1), convergedRun(h)]) {
+      for (const events of [blocked, blocked.slice(0, -1), convergedRun(h), checksRun(h)]) {
         const text = renderExplanation(explain(accepted(events)));
         expect(runnerCommands(text)).toEqual([]);
         expect(rawControls(text)).toEqual([]);

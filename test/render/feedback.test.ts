@@ -8,7 +8,7 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
+import { accepted, blockedRun, checksRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
 import { ACTIVE_MARKDOWN, headingsOf, markdownShape } from './markdown-shape.js';
 
 /**
@@ -81,7 +81,7 @@ describe('feedback on runs folded from hostile events', () => {
   for (const h of SAMPLES)
     it(`a blocked run, a run in progress and a run converged by ruling: ${JSON.stringify(h).slice(0, 30)}`, () => {
       const inProgress = (x: string) => blockedRun(x).slice(0, -1);
-      for (const run of [blockedRun, inProgress, convergedRun]) {
+      for (const run of [blockedRun, inProgress, convergedRun, checksRun]) {
         const md = feedbackMarkdown(accepted(run(h)), 'r');
         expect(runnerCommands(md)).toEqual([]);
         expect(rawControls(md)).toEqual([]);

@@ -10,7 +10,7 @@ import {
 import { type Annotation, findingAnnotations, workflowCommands } from '../../src/render/github.js';
 import { showControls } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE_STRINGS, rawControls, runnerCommands } from '../support/actions-runner.js';
-import { accepted, blockedRun, convergedRun } from './hostile-runs.js';
+import { accepted, blockedRun, checksRun, convergedRun } from './hostile-runs.js';
 
 /**
  * `--format github` writes workflow commands on purpose: one annotation a line. Whatever a value
@@ -64,7 +64,7 @@ const everyField = (h: string): FindingView => ({
 describe('workflow commands from hostile values', () => {
   for (const h of [...HOSTILE_STRINGS, ALL_HOSTILE]) {
     it(`from runs folded from hostile events: ${JSON.stringify(h).slice(0, 40)}`, () => {
-      for (const events of [blockedRun(h), blockedRun(h).slice(0, -1), convergedRun(h)]) {
+      for (const events of [blockedRun(h), blockedRun(h).slice(0, -1), convergedRun(h), checksRun(h)]) {
         const annotations = annotationsOf(accepted(events));
         const log = workflowCommands(annotations, 'clearance findings run-1 --status open');
         expect(runnerCommands(log)).toEqual(annotations.map((a) => a.level));

@@ -14,6 +14,7 @@ import type { LoggedEvent } from '../../src/render/history.js';
 import {
   candidate,
   captured,
+  checked,
   decision,
   ended,
   extended,
@@ -103,6 +104,35 @@ export const convergedRun = (h: string): DomainEvent[] => {
   ];
   const id = findingsInOrder(accepted(round1)).map((f) => f.id)[0] as string;
   return [...round1, ruled(id, 'withdrawn', h, h)];
+};
+
+/**
+ * Under a policy requiring `test`: round 1's checks carry links `h` and a check named `h` (one the
+ * policy does not name, kept and shown); round 2's `test` fails with the link `h`, which ends the
+ * round `ci_failed` with a reason that quotes it. Names and links are checked at the door only, so
+ * a log written elsewhere may hold any.
+ */
+export const checksRun = (h: string): DomainEvent[] => {
+  const leak = hostileCandidate(h);
+  const policy = {
+    ...PRESETS.default,
+    maxRounds: 3,
+    checks: { required: ['test'], optional: [], expectedSkips: [] },
+  };
+  return [
+    opened(policy),
+    captured(1, 'A'),
+    checked(1, 'A', [
+      { name: 'test', state: 'passed', url: h },
+      { name: h, state: 'failed', url: h },
+    ]),
+    roundRecorded(report(1, 'A', { candidates: [leak] })),
+    captured(2, 'B', { touched: [leak.file] }),
+    checked(2, 'B', [
+      { name: 'test', state: 'failed', url: h },
+      { name: h, state: 'skipped' },
+    ]),
+  ];
 };
 
 /** The events as the log holds them, each appended by `by`. */

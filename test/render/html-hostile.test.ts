@@ -4,7 +4,7 @@ import { historyOf } from '../../src/render/history.js';
 import { htmlReport } from '../../src/render/html.js';
 import { html } from '../../src/render/html-template.js';
 import { ALL_HOSTILE, HOSTILE, HOSTILE_STRINGS } from '../support/actions-runner.js';
-import { blockedRun, convergedRun, logged } from './hostile-runs.js';
+import { blockedRun, checksRun, convergedRun, logged } from './hostile-runs.js';
 
 /**
  * `report --html` writes a page a person opens to audit a verdict. Every value from the log is text
@@ -36,7 +36,7 @@ const tagsOf = (document: ReturnType<typeof parseHTML>['document']): string[] =>
 
 describe('the HTML report of runs folded from hostile events', () => {
   for (const h of [...HOSTILE_STRINGS, ALL_HOSTILE])
-    for (const run of [blockedRun, convergedRun])
+    for (const run of [blockedRun, convergedRun, checksRun])
       it(`${run.name}: ${JSON.stringify(h).slice(0, 40)}`, () => {
         const { page, document } = pageOf(run(h), h);
         const benign = pageOf(run('benign'), 'benign').document;

@@ -3,7 +3,7 @@ import { costReport, explain, type RunState, statusOf } from '../../src/fold.js'
 import { type GateLine, stepSummary } from '../../src/render/summary.js';
 import { markdownText } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE_STRINGS, rawControls, runnerCommands } from '../support/actions-runner.js';
-import { accepted, blockedRun, convergedRun } from './hostile-runs.js';
+import { accepted, blockedRun, checksRun, convergedRun } from './hostile-runs.js';
 import { ACTIVE_MARKDOWN, headingsOf, markdownShape } from './markdown-shape.js';
 
 /**
@@ -24,6 +24,7 @@ const runs = {
   blocked: blockedRun,
   'in progress': (h: string) => blockedRun(h).slice(0, -1),
   'converged by ruling': convergedRun,
+  'ended by a failed required check': checksRun,
 };
 
 describe('the step summary of runs folded from hostile events', () => {

@@ -160,3 +160,21 @@ export const reproduced = (
     ...(outputSha === undefined ? {} : { outputSha }),
   },
 });
+
+/** The CI checks recorded on the input captured for `round` (labelled like `captured`). */
+export const checked = (
+  round: number,
+  input: string,
+  checks: ReadonlyArray<{ name: string; state: 'passed' | 'failed' | 'skipped'; url?: string }>,
+): DomainEvent => ({
+  type: 'checks.recorded',
+  data: { round, inputSha: sha(input), checks },
+});
+
+/** A policy of the default's rules that requires `test`, notes `docs` and lets `lint` be skipped. */
+export const CHECKED_POLICY: Policy = {
+  ...PRESETS.default,
+  name: 'checked',
+  stages: [],
+  checks: { required: ['test', 'lint'], optional: ['docs'], expectedSkips: ['lint'] },
+};

@@ -324,6 +324,16 @@ export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string 
   }
 };
 
+/** A round that ended without a report: it counts toward the cap, and never converges. */
+const endedWithout = (s: ReferenceState, round: number, result: RoundOutcome['result']): ReferenceState => ({
+  ...s,
+  status: verdictOf(s, round, result, false),
+  round,
+  capture: null,
+  lastResult: result,
+  contributions: [],
+});
+
 /** `event` applied to the reference, once the fold accepted it. */
 export const referenceStep = (s: ReferenceState, event: DomainEvent): ReferenceState => {
   switch (event.type) {
@@ -333,16 +343,17 @@ export const referenceStep = (s: ReferenceState, event: DomainEvent): ReferenceS
       return { ...s, capture: event.data };
     case 'round.recorded':
       return roundApplied(s, event);
-    case 'round.ended': {
-      const { round, result } = event.data;
-      return {
-        ...s,
-        status: verdictOf(s, round, result, false),
-        round,
-        capture: null,
-        lastResult: result,
-        contributions: [],
-      };
+    case 'round.ended':
+      return endedWithout(s, event.data.round, event.data.result);
+    case 'checks.recorded': {
+      // a required check that failed, or was skipped and may not be, ends the round ci_failed
+      const named = s.policy?.checks;
+      const fails = event.data.checks.some(
+        (c) =>
+          named?.required.includes(c.name) === true &&
+          (c.state === 'failed' || (c.state === 'skipped' && !named.expectedSkips.includes(c.name))),
+      );
+      return fails ? endedWithout(s, event.data.round, 'ci_failed') : s;
     }
     case 'finding.ruled': {
       const { findingId: id, status, why, by } = event.data;

@@ -14,7 +14,7 @@ export const registerNext = (program: Command, io: Io): Command =>
     .addHelpText(
       'after',
       `${examples('clearance next pr-236', 'clearance next pr-236 --json | jq -r .action')}
-Actions: capture, rerun-reproductions (with the list; record each with clearance reproduce), run-stage (with stage and attempt; resume when it was running), end-partial, wait-report, stop.`,
+Actions: capture, record-checks (under a policy with required checks: record them with clearance checks), rerun-reproductions (with the list; record each with clearance reproduce), run-stage (with stage and attempt; resume when it was running), end-partial, wait-report, stop.`,
     )
     .action(
       action(io, async (ctx, runId: string) => {

@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import { statusWord, trailLine } from '../format.js';
 import type { Outcome } from '../output.js';
 import { blockedLoop } from './blocked.js';
+import { checksLoop } from './checks.js';
 import { gateLoop } from './gate.js';
 import { rulingAfterCap, stagedLoop } from './lifecycle.js';
 import { convergingLoop } from './loop.js';
@@ -28,6 +29,7 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   await convergingLoop(ctx, n, converging);
   await blockedLoop(ctx, n, blocked);
   await gateLoop(ctx, n, 'demo-gate');
+  await checksLoop(ctx, n, 'demo-checks');
   await stagedLoop(ctx, n, 'demo-staged');
   await rulingAfterCap(ctx, n, blocked);
   await panelLoop(ctx, n, panel);
@@ -40,7 +42,7 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   // without git, demo-gate was skipped
   const present = (await listRuns(ctx)).runs.map((r) => r.runId);
   const finals = await Promise.all(
-    [converging, blocked, 'demo-gate', 'demo-staged', panel]
+    [converging, blocked, 'demo-gate', 'demo-checks', 'demo-staged', panel]
       .filter((runId) => present.includes(runId))
       .map(async (runId) => {
         const view = await status(ctx, { runId });

@@ -34,5 +34,11 @@ export const PolicyCodecV1 = t.intersection([
     /** absent in every log written before same-input rounds were refused: there, none is */
     sameInputRounds: t.number,
     newOutsideFix: t.keyof({ admit: null, advisory: null, defer: null }),
+    /** absent in every log written before CI checks existed: their rounds and gate know nothing of checks */
+    checks: t.type({
+      required: t.array(t.string),
+      optional: t.array(t.string),
+      expectedSkips: t.array(t.string),
+    }),
   }),
 ]);

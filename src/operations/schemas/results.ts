@@ -303,6 +303,7 @@ export const NextOutput = z.strictObject({
   action: z.enum([
     'open',
     'capture',
+    'record-checks',
     'rerun-reproductions',
     'run-stage',
     'end-partial',
@@ -321,6 +322,10 @@ export const NextOutput = z.strictObject({
     .array(ReproductionToRun)
     .optional()
     .describe('rerun-reproductions: the ones not yet re-run on the captured input'),
+  required: z
+    .array(z.string())
+    .optional()
+    .describe('record-checks: the CI checks the policy requires to pass on the captured input'),
 });
 
 export const MayOutput = z.strictObject({
@@ -371,6 +376,34 @@ export const ReproduceOutput = z.strictObject({
     .boolean()
     .describe('this outcome was already on the record for this finding and input: nothing was appended'),
   pending: z.number().int().describe('reproductions still to re-run on this input'),
+});
+
+const CheckResult = z.strictObject({
+  name: z.string(),
+  state: z.enum(['passed', 'failed', 'skipped']),
+  url: z.string().optional().describe("the check's page, an http(s) URL"),
+});
+
+export const ChecksOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  round: z.number().int().describe('the round whose captured input the checks ran on'),
+  inputSha: z.string(),
+  checks: z.array(CheckResult).describe('every check recorded, as it finished'),
+  result: z
+    .enum(['recorded', 'ci_failed'])
+    .describe('ci_failed: a required check did not pass, and the round ended with them as its reason'),
+  failed: z
+    .array(CheckResult)
+    .describe('the required checks that failed, or were skipped without being expected skips'),
+  noted: z.array(CheckResult).describe('the optional checks that failed: noted, never ci_failed'),
+  required: z.array(z.string()).describe("the checks the run's policy requires"),
+  reason: z.string().nullable().describe('why the round ended, when it ended ci_failed (the feedback)'),
+  status: RunStatus,
+  seq: Seq.nullable(),
+  alreadyRecorded: z
+    .boolean()
+    .describe('these very checks were the last recorded for this round and input: nothing was appended'),
 });
 
 export const RuleOutput = z.strictObject({

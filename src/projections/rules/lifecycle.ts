@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { actorNameProblem } from '../../events/actor-name.js';
 import type { RunOpened } from '../../events/event.js';
+import { oneLineProblem } from '../../events/one-line.js';
 import { COST_KEYS, type Policy } from '../../events/policy.js';
 import { formatPath, type Path, type Rejection } from '../../events/rejection.js';
 import { parseSshEd25519 } from '../../events/ssh-public-key.js';
@@ -45,6 +46,9 @@ const integerFrom = (n: number, min: number, max = Number.MAX_SAFE_INTEGER): boo
   Number.isInteger(n) && n >= min && n <= max;
 const names = (list: ReadonlyArray<string>): boolean => list.every((s) => !isBlank(s));
 const distinct = (list: ReadonlyArray<string>): boolean => new Set(list).size === list.length;
+/** CI check names are shown one a line (next, the gate's refusal, the trail) and matched exactly. */
+const checkNames = (list: ReadonlyArray<string>): boolean =>
+  names(list) && distinct(list) && list.every((s) => oneLineProblem(s) === undefined);
 
 /**
  * Every value rule of a policy, one line a field, in the order a refusal names them. The codecs
@@ -154,6 +158,37 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
       'an integer >= 2 (the rounds a blocking finding may be decided open in a row; one is an ordinary review), or absent to turn stalls off',
     ),
   ],
+  (p) => {
+    if (p.checks === undefined) return [];
+    const { required, optional, expectedSkips } = p.checks;
+    const named = new Set([...required, ...optional]);
+    return [
+      field(
+        ['checks', 'required'],
+        required,
+        checkNames(required),
+        'distinct, non-empty one-line check names',
+      ),
+      field(
+        ['checks', 'optional'],
+        optional,
+        checkNames(optional),
+        'distinct, non-empty one-line check names',
+      ),
+      field(
+        ['checks', 'optional'],
+        optional.filter((name) => required.includes(name)),
+        optional.every((name) => !required.includes(name)),
+        'names not also required (a check is required or optional, not both)',
+      ),
+      field(
+        ['checks', 'expectedSkips'],
+        expectedSkips,
+        distinct(expectedSkips) && expectedSkips.every((name) => named.has(name)),
+        'distinct names of required or optional checks',
+      ),
+    ];
+  },
   (p) => [
     field(
       ['experts'],

@@ -16,7 +16,9 @@ import { rerunsOn } from './reproductions.js';
  *   record for this round and input (a re-run after a crash may print other bytes: the first
  *   output stays the evidence); the other outcome for it is still refused;
  * - a capture: it is exactly the capture already waiting for the next round (capturing it again
- *   would restart that round's stages for nothing).
+ *   would restart that round's stages for nothing);
+ * - CI checks: they are exactly the checks last recorded, for the same round and input (the retry
+ *   of a record whose required failure ended the round included).
  *
  * A stage started again after a failure is a new attempt, never a retry, so stage events are not.
  */
@@ -40,6 +42,8 @@ export const alreadyRecorded = (state: RunState, event: DomainEvent): boolean =>
     }
     case 'revision.captured':
       return state.capture !== null && canonicalJson(state.capture) === canonicalJson(event.data);
+    case 'checks.recorded':
+      return state.checks !== null && canonicalJson(state.checks) === canonicalJson(event.data);
     default:
       return false;
   }

@@ -1,5 +1,12 @@
 import { GATE_REFUSALS, type GateRefusal } from '../../errors.js';
 import type { GateObservation } from '../observation.js';
+import {
+  checksOn,
+  describeRequiredFailure,
+  missingRequired,
+  requiredChecksOf,
+  requiredFailures,
+} from '../rules/checks.js';
 import type { RunState, RunStatus } from '../state.js';
 import { describeStall } from './stall.js';
 
@@ -17,6 +24,29 @@ export type GateVerdict =
   | Readonly<{ approved: false; reason: GateRefusal; message: string; status: RunStatus }>;
 
 const short = (sha: string | undefined) => (sha === undefined ? 'nothing' : sha.slice(0, 12));
+
+/**
+ * Under a policy with required checks, what keeps them from having passed on the reviewed input,
+ * or null when every one passed (or was skipped, and may be). The fold already refuses a report
+ * before its checks and ends a round whose required check failed; the gate asks again of the
+ * state it approves, so no approval ever rests on that alone.
+ */
+const checksNotPassed = (state: RunState): string | null => {
+  const { run, reviewed } = state;
+  if (run === null || reviewed === null) return null;
+  const required = requiredChecksOf(run.policy);
+  if (required.length === 0) return null;
+  const checks = checksOn(state, reviewed.round, reviewed.inputSha);
+  if (checks === null)
+    return `no CI checks were recorded for round ${reviewed.round}'s input ${reviewed.inputSha}: the policy requires ${required.join(', ')} to pass on the input it approves`;
+  const problems = [
+    ...requiredFailures(run.policy, checks.checks).map(describeRequiredFailure),
+    ...missingRequired(run.policy, checks.checks).map((name) => `required check ${name} was not recorded`),
+  ];
+  return problems.length === 0
+    ? null
+    : `the required checks did not all pass on round ${reviewed.round}'s input ${reviewed.inputSha}: ${problems.join('; ')}`;
+};
 
 /**
  * The approval gate: approved only when the run converged and the bytes in front of it are the
@@ -43,6 +73,8 @@ export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
       `run ${runId} is ${status}${stalled} after round ${state.round}, not converged: only a converged review approves`,
     );
   }
+  const checks = checksNotPassed(state);
+  if (checks !== null) return refuse('checks-not-passed', checks);
   if (reviewed.commit === undefined && reviewed.artifactSha === undefined) {
     return refuse(
       'unverifiable',

@@ -1,4 +1,5 @@
 import { depleted, overrun } from '../rules/budget.js';
+import { checksOn, requiredChecksOf } from '../rules/checks.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
 import { type ReproductionToRun, reproductionsPending } from './reproductions.js';
 import { describeStall } from './stall.js';
@@ -7,6 +8,14 @@ import { describeStall } from './stall.js';
 export type NextStep =
   | Readonly<{ action: 'open'; why: string }>
   | Readonly<{ action: 'capture'; round: number; why: string }>
+  | Readonly<{
+      action: 'record-checks';
+      round: number;
+      inputSha: string;
+      /** the checks the policy requires to pass on this input */
+      required: ReadonlyArray<string>;
+      why: string;
+    }>
   | Readonly<{
       action: 'rerun-reproductions';
       round: number;
@@ -33,7 +42,9 @@ export type NextStep =
   | Readonly<{ action: 'stop'; status: RunStatus; why: string }>;
 
 /**
- * Read off the state what the driver does next. A re-review starts by re-running the last
+ * Read off the state what the driver does next. Under a policy with required checks, a captured
+ * input's CI checks come first: a failing CI ends the round with its diagnosis before any review
+ * work is spent on it. A re-review starts by re-running the last
  * review's reproductions on the captured input, each outcome recorded. A finished stage is never run again (its output is
  * kept); a stage that was running when the driver died is run again; a failed one, too.
  */
@@ -63,6 +74,16 @@ export const nextStep = (state: RunState): NextStep => {
   }
   if (state.capture === null)
     return { action: 'capture', round, why: `round ${round} has no captured input yet` };
+  const required = requiredChecksOf(run.policy);
+  if (required.length > 0 && checksOn(state, round, state.capture.inputSha) === null) {
+    return {
+      action: 'record-checks',
+      round,
+      inputSha: state.capture.inputSha,
+      required,
+      why: `record the CI checks of round ${round}'s input when they have finished (clearance checks; required: ${required.join(', ')}): a required check that fails ends the round ci_failed, before any review`,
+    };
+  }
   const reproductions = reproductionsPending(state);
   if (reproductions.length > 0) {
     return {

@@ -5,7 +5,7 @@ import { citationsRequired, type Policy } from '../../events/policy.js';
 import type { Candidate, RoundReport } from '../../events/report.js';
 import { evolveAll } from '../../projections/decide.js';
 import { citationOf } from '../../projections/views/findings.js';
-import { accepting, type Context, type Mutation } from '../offers.js';
+import { accepting, type Context, capturedEvents, type Mutation } from '../offers.js';
 
 /**
  * Two findings whose ids begin with the same 8 hex characters, `6bf2c6ac`, found once by a
@@ -60,7 +60,7 @@ const twinsThenPrefix = (
       }))
     : undefined;
   const seeded: DomainEvent[] = [
-    { type: 'revision.captured', data: c.valid.capture },
+    ...capturedEvents(c.valid),
     roundRecorded({ ...report, candidates }, { citations, result: 'partial' }),
   ];
   const after = evolveAll(c.state, seeded);

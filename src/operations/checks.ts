@@ -1,0 +1,76 @@
+import { recordChecks } from '../driver/checks.js';
+import type { CheckResult, CheckState } from '../events/event.js';
+import { optionalFailures, requiredChecksOf, requiredFailures } from '../projections/rules/checks.js';
+import type { RunStatus } from '../projections/state.js';
+import { last } from '../projections/vec.js';
+import { actorOf, type OperationContext } from './context.js';
+
+export type ChecksInput = Readonly<{
+  runId: string;
+  /** every check CI reported on the captured input, as it finished */
+  checks: ReadonlyArray<Readonly<{ name: string; state: CheckState; url?: string | undefined }>>;
+  /** where they came from, as an error names it (default `checks`) */
+  source?: string;
+}>;
+
+export type ChecksResult = Readonly<{
+  runId: string;
+  /** the round whose input the checks ran on */
+  round: number;
+  inputSha: string;
+  checks: ReadonlyArray<CheckResult>;
+  /** `ci_failed`: a required check did not pass, and the round ended with them as its reason */
+  result: 'recorded' | 'ci_failed';
+  /** the required checks that failed, or were skipped without being expected skips */
+  failed: ReadonlyArray<CheckResult>;
+  /** the optional checks that failed: noted, never ci_failed */
+  noted: ReadonlyArray<CheckResult>;
+  /** the checks the policy requires */
+  required: ReadonlyArray<string>;
+  /** why the round ended, when it ended ci_failed */
+  reason: string | null;
+  status: RunStatus;
+  seq: number | null;
+  alreadyRecorded: boolean;
+}>;
+
+/** A check as the event holds it: no `url` key at all when it has none. */
+const asRecorded = (c: ChecksInput['checks'][number]): CheckResult =>
+  c.url === undefined ? { name: c.name, state: c.state } : { name: c.name, state: c.state, url: c.url };
+
+/**
+ * Record the project's CI checks on the input captured for the round in progress. Under a policy
+ * with required checks, one that failed (or was skipped, and may not be) ends the round `ci_failed`
+ * with a reason naming each and its link: that reason is the author's feedback. Otherwise the
+ * checks are kept for this input, and the round goes on to its report.
+ */
+export const checks = async (ctx: OperationContext, input: ChecksInput): Promise<ChecksResult> => {
+  const result = await recordChecks(
+    ctx.store,
+    input.runId,
+    input.checks.map(asRecorded),
+    input.source ?? 'checks',
+    actorOf(ctx),
+  );
+  const { state } = result.folded;
+  const recorded = state.checks;
+  const policy = state.run?.policy;
+  if (recorded === null || policy === undefined)
+    throw new Error('checks: the append succeeded but the state holds no checks');
+  const failed = requiredFailures(policy, recorded.checks);
+  const ended = failed.length > 0 ? last(state.outcomes) : undefined;
+  return {
+    runId: input.runId,
+    round: recorded.round,
+    inputSha: recorded.inputSha,
+    checks: recorded.checks,
+    result: failed.length > 0 ? 'ci_failed' : 'recorded',
+    failed,
+    noted: optionalFailures(policy, recorded.checks),
+    required: requiredChecksOf(policy),
+    reason: ended?.reason ?? null,
+    status: state.status,
+    seq: result.appended[0]?.seq ?? null,
+    alreadyRecorded: result.alreadyRecorded,
+  };
+};
