@@ -324,24 +324,25 @@ describe('checking a report without zod', () => {
     let accepted = 0;
     let refused = 0;
     const codes = new Set<string>();
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          { arbitrary: validFor(REPORT_SHAPE), weight: 2 },
-          { arbitrary: nearFor(REPORT_SHAPE), weight: 5 },
-          { arbitrary: valueFor(REPORT_SHAPE), weight: 1 },
-        ),
-        (input) => {
-          if (compare(input).accepted) accepted += 1;
-          else {
-            refused += 1;
-            const parsed = parseReport(input);
-            if (E.isLeft(parsed)) codes.add(parsed.left.code);
-          }
-        },
+    const property = fc.property(
+      fc.oneof(
+        { arbitrary: validFor(REPORT_SHAPE), weight: 2 },
+        { arbitrary: nearFor(REPORT_SHAPE), weight: 5 },
+        { arbitrary: valueFor(REPORT_SHAPE), weight: 1 },
       ),
-      { numRuns: numRuns * 20 },
+      (input) => {
+        if (compare(input).accepted) accepted += 1;
+        else {
+          refused += 1;
+          const parsed = parseReport(input);
+          if (E.isLeft(parsed)) codes.add(parsed.left.code);
+        }
+      },
     );
+    // fresh seeds every run, and one fixed seed: a rare door code missed by chance is still
+    // reached, while a generator that can no longer reach it fails every time
+    fc.assert(property, { numRuns: numRuns * 20 });
+    fc.assert(property, { numRuns: 1000, seed: 20261201 });
     // the generator reaches both sides, and the door checks' own codes among the refusals
     expect(accepted).toBeGreaterThan(numRuns);
     expect(refused).toBeGreaterThan(numRuns);

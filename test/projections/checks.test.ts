@@ -150,7 +150,13 @@ describe('what the checks do to the round', () => {
       .whenEvent(failing)
       .accepts();
     expect(toArray(state.outcomes)).toEqual([
-      { round: 1, result: 'ci_failed', reason: `required check test (${URL1}) failed` },
+      {
+        round: 1,
+        result: 'ci_failed',
+        reason: `required check test (${URL1}) failed`,
+        // a round ended by CI changed no finding
+        tally: expect.objectContaining({ opened: 0, fixed: 0, deferred: 0 }),
+      },
     ]);
     // exactly what round.ended ci_failed does: the round is over, its capture and stages gone
     expect([state.round, state.status, state.capture, state.stages.finished, state.contributions]).toEqual([
@@ -181,6 +187,7 @@ describe('what the checks do to the round', () => {
         round: 1,
         result: 'ci_failed',
         reason: 'required check test was skipped, and it is not an expected skip',
+        tally: expect.any(Object),
       },
     ]);
     const bothFail = given(...waiting)
@@ -247,7 +254,7 @@ describe('what the checks do to the round', () => {
       .whenEvent(checked(1, 'A', [{ name: 'test', state: 'failed' }]))
       .accepts();
     expect(toArray(failedNow.outcomes)).toEqual([
-      { round: 1, result: 'ci_failed', reason: 'required check test failed' },
+      { round: 1, result: 'ci_failed', reason: 'required check test failed', tally: expect.any(Object) },
     ]);
   });
 

@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
-import { citationsRequired, type Policy } from '../../events/policy.js';
+import { citationsRequired, newOutsideFixOf, type Policy } from '../../events/policy.js';
 import type { Candidate, RoundReport } from '../../events/report.js';
 import { evolveAll } from '../../projections/decide.js';
 import { citationOf } from '../../projections/views/findings.js';
-import { accepting, type Context, capturedEvents, type Mutation } from '../offers.js';
+import { accepting, type Context, capturedEvents, type Mutation, touchedBy } from '../offers.js';
 
 /**
  * Two findings whose ids begin with the same 8 hex characters, `6bf2c6ac`, found once by a
@@ -23,10 +23,19 @@ const admittingSeverity = (c: Context): string | undefined => {
   const { state, valid } = c;
   if (state.run === null || valid === null) return undefined;
   const round = state.round + 1;
+  const { policy } = state.run;
+  // from round 2 a new candidate in a file the fix did not touch may be deferred, whatever its severity
+  if (
+    round >= 2 &&
+    newOutsideFixOf(policy) === 'defer' &&
+    !touchedBy(valid.capture).has(TWINS[0]?.file ?? '')
+  )
+    return undefined;
   const offered = (name: string) => valid.report.candidates.filter((x) => x.severity === name).length;
-  return Object.entries(state.run.policy.severities).find(
+  return Object.entries(policy.severities).find(
     ([name, rule]) =>
       !(rule.firstRoundOnly && round > 1) &&
+      !(rule.untilRound !== undefined && round > rule.untilRound) &&
       (rule.maxAdmitted === null || rule.maxAdmitted - (state.admitted[name] ?? 0) - offered(name) >= 2),
   )?.[0];
 };
