@@ -1,5 +1,5 @@
 import { findingOf } from '../projections/finding-index.js';
-import type { FindingStatus, RunStatus, Suppressed } from '../projections/state.js';
+import type { Deferred, FindingStatus, RunStatus, Suppressed } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { citationOf } from '../projections/views/findings.js';
 import type { AppendResult } from '../store/append.js';
@@ -23,6 +23,8 @@ export type RecordResult = Readonly<{
   openedFindings: ReadonlyArray<OpenedFinding>;
   changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
   suppressed: ReadonlyArray<Suppressed>;
+  /** candidates the round deferred to a follow-up */
+  deferred: ReadonlyArray<Deferred>;
   /** what the round was made of (a merge, an absent reviewer) or why it ended, in a line */
   note: string | null;
   repairedTail: TornTail | null;
@@ -52,6 +54,7 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
     }),
     changed: entry?.changed ?? [],
     suppressed: entry?.suppressed ?? [],
+    deferred: entry?.deferred ?? [],
     note: appended.alreadyRecorded ? null : (entry?.note ?? null),
     repairedTail: appended.repairedTail,
     alreadyRecorded: appended.alreadyRecorded,

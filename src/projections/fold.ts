@@ -4,6 +4,7 @@ import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
 import { noteOf, panelNote } from './notes.js';
 import {
+  type Deferred,
   type Finding,
   type FindingStatus,
   initialState,
@@ -26,6 +27,8 @@ export type TrailEntry = Readonly<{
   changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
   moved: ReadonlyArray<Readonly<{ id: string; from: string; to: string }>>;
   suppressed: ReadonlyArray<Suppressed>;
+  /** candidates this event's round deferred to a follow-up (past their severity's round, or outside the fix) */
+  deferred: ReadonlyArray<Deferred>;
   /** candidates this event's round refuted: dropped, with who refuted them and why */
   refuted: ReadonlyArray<Refuted>;
   failure: RoundFailure | null;
@@ -42,13 +45,17 @@ export const emptyFold: Folded = Object.freeze({ state: initialState, trail: Obj
 
 const roundOf = (event: DomainEvent): number | null => ('round' in event.data ? event.data.round : null);
 
-type Effect = Pick<TrailEntry, 'opened' | 'changed' | 'moved' | 'suppressed' | 'refuted' | 'failure'>;
+type Effect = Pick<
+  TrailEntry,
+  'opened' | 'changed' | 'moved' | 'suppressed' | 'deferred' | 'refuted' | 'failure'
+>;
 
 const NOTHING: Effect = Object.freeze({
   opened: [],
   changed: [],
   moved: [],
   suppressed: [],
+  deferred: [],
   refuted: [],
   failure: null,
 });
@@ -56,8 +63,11 @@ const NOTHING: Effect = Object.freeze({
 const effect = (before: RunState, after: RunState): Effect => {
   const failure = after.failedAttempts > before.failedAttempts ? after.lastFailure : null;
   const refuted = after.refuted === before.refuted ? [] : itemsFrom(after.refuted, before.refuted.size);
+  const deferred = after.deferred === before.deferred ? [] : itemsFrom(after.deferred, before.deferred.size);
   if (after.findings === before.findings && after.suppressed === before.suppressed) {
-    return failure === null && refuted.length === 0 ? NOTHING : { ...NOTHING, refuted, failure };
+    return failure === null && refuted.length === 0 && deferred.length === 0
+      ? NOTHING
+      : { ...NOTHING, refuted, deferred, failure };
   }
   const was = before.findings.inOrder;
   const now = after.findings.inOrder;
@@ -76,6 +86,7 @@ const effect = (before: RunState, after: RunState): Effect => {
     changed,
     moved,
     suppressed: itemsFrom(after.suppressed, before.suppressed.size),
+    deferred,
     refuted,
     failure,
   };
