@@ -1,7 +1,9 @@
+import { citationOf } from '../projections/citation.js';
 import type { TrailEntry } from '../projections/fold.js';
 import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';
+import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from '../render/trend-text.js';
 import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
 
@@ -70,9 +72,14 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
   const heard = view.contributions;
   if (heard.reports.length > 0 || heard.absent.length > 0)
     lines.push(panelLine(heard, `round ${heard.round} so far`));
+  if (view.rounds.length > 0) lines.push('rounds:', ...roundTableLines(view.rounds));
+  const trend = trendSentence(view.trend, view.rounds);
+  if (trend !== null) lines.push(trend);
+  const sameInput = sameInputSentence(view.sameInput);
+  if (sameInput !== null) lines.push(sameInput);
   const k = view.counts;
   lines.push(
-    `findings: ${k.open} open (${k.openBlocking} blocking), ${k.fixed} fixed, ${k.withdrawn} withdrawn, ${k.suppressed} suppressed`,
+    `findings: ${k.open} open (${k.openBlocking} blocking), ${k.fixed} fixed, ${k.withdrawn} withdrawn, ${k.suppressed} suppressed; ${k.deferred} deferred to a follow-up`,
   );
   for (const f of view.findings) lines.push(findingLine(c, f));
   return lines.join('\n');
@@ -99,6 +106,10 @@ export const trailLine = (
   for (const s of entry.suppressed)
     effects.push(
       `suppressed ${t(s.severity)} ${shortId(s.id)} (${s.reason === 'late' ? 'after round 1' : 'over the allowance'})`,
+    );
+  for (const d of entry.deferred)
+    effects.push(
+      `deferred ${t(d.severity)} ${shortId(d.id)} ${t(citationOf(d))} to a follow-up (${deferredCause(d)})`,
     );
   for (const r of entry.refuted)
     effects.push(

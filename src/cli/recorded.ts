@@ -1,4 +1,6 @@
 import type { RecordResult } from '../operations/recorded.js';
+import { citationOf } from '../projections/citation.js';
+import { deferredCause } from '../render/trend-text.js';
 import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
 import { shortId, statusWord } from './format.js';
@@ -33,12 +35,11 @@ export const recordedText = (c: Colors, r: RecordResult): string => {
       ),
     );
   }
-  for (const d of r.deferred) {
+  for (const d of r.deferred)
     lines.push(
       c.dim(
-        `  deferred ${t(d.severity)} ${shortId(d.id)} ${t(d.summary)} (${d.reason === 'until-round' ? "past its severity's last round" : 'new outside the fix'}; kept for a follow-up)`,
+        `  deferred ${t(d.severity)} ${shortId(d.id)} ${t(citationOf(d))} ${t(d.summary)} (${deferredCause(d)}): kept for a follow-up`,
       ),
     );
-  }
   return lines.join('\n');
 };

@@ -23,7 +23,7 @@ export type RecordResult = Readonly<{
   openedFindings: ReadonlyArray<OpenedFinding>;
   changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
   suppressed: ReadonlyArray<Suppressed>;
-  /** candidates the round deferred to a follow-up (past their severity's round, or outside the fix) */
+  /** candidates the round deferred to a follow-up */
   deferred: ReadonlyArray<Deferred>;
   /** what the round was made of (a merge, an absent reviewer) or why it ended, in a line */
   note: string | null;

@@ -27,7 +27,7 @@ export type TrailEntry = Readonly<{
   changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
   moved: ReadonlyArray<Readonly<{ id: string; from: string; to: string }>>;
   suppressed: ReadonlyArray<Suppressed>;
-  /** candidates this event's round deferred to a follow-up */
+  /** candidates this event's round deferred to a follow-up (past their severity's round, or outside the fix) */
   deferred: ReadonlyArray<Deferred>;
   /** candidates this event's round refuted: dropped, with who refuted them and why */
   refuted: ReadonlyArray<Refuted>;

@@ -45,6 +45,7 @@ export {
   type Absentee,
   type Contribution,
   type CostEntry,
+  type Deferred,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -59,6 +60,7 @@ export {
   type Rerun,
   type RoundFailure,
   type RoundOutcome,
+  type RoundTally,
   type Ruling,
   type Run,
   type RunState,
@@ -68,6 +70,7 @@ export {
 export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
 export { type MayAnswer, mayRunStage } from './views/budget.js';
 export { type CostReport, costReport, describeCost } from './views/cost.js';
+export { type DeferredView, deferredOf } from './views/deferred.js';
 export { type BlockingReason, type Explanation, explain } from './views/explain.js';
 export { type Feedback, type FeedbackFinding, type FeedbackRerun, feedbackOf } from './views/feedback.js';
 export {
@@ -94,3 +97,4 @@ export {
   reproductionsToRun,
 } from './views/reproductions.js';
 export { type StatusView, statusOf } from './views/status.js';
+export { type RoundRow, roundRowsOf, sameInputOf, type Trend, trendOf } from './views/trend.js';

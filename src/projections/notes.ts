@@ -33,6 +33,11 @@ export const noteOf = (event: DomainEvent, after?: RunState): string | null => {
       return `stage ${event.data.stage} finished by ${event.data.runner} (${describeCost(event.data.cost)}), output ${event.data.outputSha.slice(0, 12)}`;
     case 'stage.failed':
       return `stage ${event.data.stage} failed under ${event.data.runner} (${describeCost(event.data.cost)}): ${event.data.reason}`;
+    case 'revision.captured':
+      // a round on the bytes the last round reviewed is a recorded choice: the trail says why
+      return event.data.sameInput === undefined
+        ? null
+        : `the same input again: ${event.data.sameInput.reason}`;
     case 'round.ended':
       return `round ended ${event.data.result}: ${event.data.reason}`;
     case 'round.recorded':

@@ -1,6 +1,7 @@
 import type { FindingStep, MergedFrom } from '../projections/state.js';
 import type { Explanation } from '../projections/views/explain.js';
 import { plain } from './plain-template.js';
+import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from './trend-text.js';
 
 /**
  * `clearance explain` as text for a person at a terminal or reading a CI log. The lines and their
@@ -49,6 +50,32 @@ const panelLine = (p: Explanation['panels'][number]): string => {
     : plain`round ${p.round} reviewed by ${who}; absent: ${absent}`;
 };
 
+/** The per-round table, the advisory trend and the same-input count: the numbers are clearance's. */
+const trendLines = (e: Explanation): string[] => {
+  const trend = trendSentence(e.trend, e.rounds);
+  const sameInput = sameInputSentence(e.sameInput);
+  return [
+    ...(e.rounds.length === 0 ? [] : ['rounds:', ...roundTableLines(e.rounds)]),
+    ...(trend === null ? [] : [trend]),
+    ...(sameInput === null ? [] : [sameInput]),
+  ];
+};
+
+/** Each deferred candidate: where, what, who proposed it, why it waits for a follow-up, its evidence's first line. */
+const deferredLines = (deferred: Explanation['deferred']): string[] =>
+  deferred.length === 0
+    ? []
+    : [
+        `Deferred to a follow-up: ${deferred.length} (kept on the record, never findings, never blocking)`,
+        ...deferred.flatMap((d) => [
+          plain`- ${short(d.id)} [${d.severity}] ${d.citation} ${d.summary}`,
+          d.reviewers.length === 0
+            ? plain`    ${deferredCause(d)}; from an anonymous report`
+            : plain`    ${deferredCause(d)}; proposed by ${d.reviewers.join(', ')}`,
+          plain`    evidence: ${d.evidence.split('\n')[0] ?? ''}`,
+        ]),
+      ];
+
 /** The explanation as text for a person. */
 export const renderExplanation = (e: Explanation): string => {
   const lines = [plain`${e.headline}`];
@@ -82,5 +109,7 @@ export const renderExplanation = (e: Explanation): string => {
     lines.push(plain`extended by ${x.rounds} round(s) by ${x.by} after round ${x.round}: ${x.why}`);
   for (const r of e.rulings)
     lines.push(plain`${short(r.findingId)} ruled ${r.status} by ${r.by} after round ${r.round}: ${r.why}`);
+  lines.push(...trendLines(e));
+  lines.push(...deferredLines(e.deferred));
   return lines.join('\n');
 };

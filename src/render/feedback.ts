@@ -1,6 +1,7 @@
 import type { RunState } from '../projections/state.js';
 import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
 import { markdownText, plainText } from '../text/untrusted.js';
+import { deferredCause } from './trend-text.js';
 
 /**
  * "Review feedback, round N" as Markdown: printed to a terminal and handed to an agent as its next
@@ -97,6 +98,30 @@ const rerunLines = (fb: Feedback): string[] => {
   return lines;
 };
 
+/**
+ * The candidates deferred to a follow-up: on the record, so the author knows they were heard, and
+ * not this loop's to fix, so no decision is asked for them.
+ */
+const deferredLines = (fb: Feedback): string[] => {
+  const n = fb.deferred.length;
+  if (n === 0) return [];
+  const lines = [
+    '',
+    '### Deferred to a follow-up',
+    '',
+    `${plural(n, 'candidate')} the policy does not admit to this loop ${n === 1 ? 'is' : 'are'} kept on the record for a follow-up: not this loop's to fix, and no decision is needed for ${n === 1 ? 'it' : 'them'}.`,
+  ];
+  for (const d of fb.deferred) {
+    lines.push(
+      '',
+      `- \`${shownId(d.id)}\` **${text(d.citation)}** (${text(d.severity)}): ${text(d.summary)}`,
+      `  - Why: ${deferredCause(d, text)}`,
+    );
+    if (d.reviewers.length > 0) lines.push(`  - Seen by: ${d.reviewers.map(text).join(', ')}`);
+  }
+  return lines;
+};
+
 /** The feedback as Markdown; `record` says where the full record is (clearance's words, not a reviewer's). */
 export const renderFeedback = (fb: Feedback, record: string): string => {
   const lines = [`## Review feedback, round ${fb.round}`, '', verdictLine(fb)];
@@ -119,6 +144,7 @@ export const renderFeedback = (fb: Feedback, record: string): string => {
     );
   }
   lines.push(...rerunLines(fb));
+  lines.push(...deferredLines(fb));
   lines.push(
     '',
     `Advisory findings open: ${fb.advisoryOpen} (they never block).`,

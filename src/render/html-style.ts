@@ -30,5 +30,18 @@ th { background: var(--panel); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: .5rem 0; }
 dt { color: var(--muted); } dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 ol.timeline { padding-left: 1.2rem; } ol.timeline li { margin: .35rem 0; }
-@media print { body { max-width: none; } .finding { break-inside: avoid; } }
+td.number { text-align: right; font-variant-numeric: tabular-nums; }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem; margin: .5rem 0; }
+.charts figcaption { flex-basis: 100%; }
+.chart { max-width: 100%; height: auto; color: var(--fg); print-color-adjust: exact;
+  -webkit-print-color-adjust: exact; border: 1px solid var(--line); border-radius: .3rem; }
+.chart text { fill: currentColor; font: 12px system-ui, sans-serif; }
+.chart text.heading { font-weight: 600; }
+.chart .axis line { stroke: var(--muted); stroke-width: 1; }
+.chart .line { stroke: var(--red); stroke-width: 2; }
+.chart .point circle { fill: var(--bg); stroke: var(--red); stroke-width: 2; }
+.chart .new rect, .chart .swatch.new { fill: var(--red); }
+.chart .fixed rect, .chart .swatch.fixed { fill: url(#hatch-fixed); stroke: var(--green); stroke-width: 1.5; }
+.chart .hatch { stroke: var(--green); stroke-width: 1.5; }
+@media print { body { max-width: none; } .finding { break-inside: avoid; } .charts { break-inside: avoid; } }
 `;

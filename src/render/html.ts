@@ -6,9 +6,12 @@ import { explain } from '../projections/views/explain.js';
 import { citationOf } from '../projections/views/findings.js';
 import { historyOf } from '../projections/views/history.js';
 import { statusOf } from '../projections/views/status.js';
+import { htmlText } from '../text/untrusted.js';
 import type { RunHistory, TimelineEntry } from './history.js';
+import { deferredSection, roundsSection } from './html-rounds.js';
 import { REPORT_CSS } from './html-style.js';
 import { html, type Markup } from './html-template.js';
+import { deferredCause } from './trend-text.js';
 
 /**
  * `clearance report --html`: one self-contained page for a person auditing how a verdict was
@@ -58,6 +61,10 @@ const timelineItem = (t: TimelineEntry): Markup => {
   for (const c of t.changed) effects.push(`${short(c.id)}: ${c.from} → ${c.to}`);
   for (const m of t.moved) effects.push(`${short(m.id)} moved ${m.from} → ${m.to}`);
   for (const s of t.suppressed) effects.push(`suppressed ${s.severity} ${short(s.id)} (${s.reason})`);
+  for (const d of t.deferred)
+    effects.push(
+      html`deferred ${d.severity} ${short(d.id)} <code>${citationOf(d)}</code> to a follow-up (${{ markup: deferredCause(d, htmlText) }})`,
+    );
   if (t.failure !== null) effects.push(`attempt failed (${t.failure.reason}): ${t.failure.detail}`);
   if (t.note !== null && t.failure === null) effects.push(t.note);
   if (t.convergedBy !== null) effects.push(`converged by ruling of ${t.convergedBy}`);
@@ -104,7 +111,7 @@ export const htmlReport = (history: RunHistory, options: ReportOptions): string 
 <h1>Review <code>${runId}</code></h1>
 <p>Verdict: <span id="verdict" class="verdict status-${status.status}" data-status="${status.status}">${status.status}</span></p>
 <p id="why" class="panel">${why.headline}</p>
-<p class="muted" id="round-count" data-rounds="${status.round}">Round ${status.round} of ${status.maxRounds ?? '?'} · policy ${status.policy ?? '?'} · ${status.counts.open} open (${status.counts.openBlocking} blocking), ${status.counts.fixed} fixed, ${status.counts.withdrawn} withdrawn, ${status.counts.suppressed} suppressed${status.inputSha === null ? '' : html` · input <code>${short(status.inputSha)}</code>`}</p>
+<p class="muted" id="round-count" data-rounds="${status.round}">Round ${status.round} of ${status.maxRounds ?? '?'} · policy ${status.policy ?? '?'} · ${status.counts.open} open (${status.counts.openBlocking} blocking), ${status.counts.fixed} fixed, ${status.counts.withdrawn} withdrawn, ${status.counts.suppressed} suppressed, ${status.counts.deferred} deferred${status.inputSha === null ? '' : html` · input <code>${short(status.inputSha)}</code>`}</p>
 </header>
 <main>
 <section id="blocking"><h2>Blocking findings: ${why.blocking.length}</h2>
@@ -118,14 +125,7 @@ ${why.extensions.map((x) => html`<li>extended by ${x.rounds} round(s) by <strong
 ${why.rulings.map((r) => html`<li><code>${short(r.findingId)}</code> ruled ${r.status} by <strong>${r.by}</strong> after round ${r.round}: ${r.why}</li>`)}</ul>`
 }
 </section>
-<section id="rounds"><h2>Rounds: ${status.round} of ${status.maxRounds ?? '?'}</h2>
-${
-  status.rounds.length === 0
-    ? html`<p>No round has ended.</p>`
-    : html`<table><thead><tr><th>round</th><th>result</th><th>reason</th></tr></thead><tbody>
-${status.rounds.map((r) => html`<tr data-round="${r.round}"><td>${r.round}</td><td>${r.result}</td><td>${r.reason ?? ''}</td></tr>`)}</tbody></table>`
-}
-</section>
+${roundsSection(status)}
 <section id="findings"><h2>Findings by round</h2>
 ${roundsWithFindings.length === 0 ? html`<p>No finding was admitted.</p>` : ''}
 ${roundsWithFindings.map(
@@ -141,6 +141,7 @@ ${
 </section>`,
 )}
 </section>
+${deferredSection(why.deferred)}
 ${costSection(costReport(state))}
 <section id="timeline"><h2>Timeline: ${history.timeline.length} event(s)</h2>
 <ol class="timeline">${history.timeline.map(timelineItem)}</ol>

@@ -1,10 +1,12 @@
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import type { Finding, FindingStep, RunState } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
+import { type DeferredView, deferredOf } from '../projections/views/deferred.js';
 import { findingView } from '../projections/views/findings.js';
 import { historyOf } from '../projections/views/history.js';
 import { type RunHistory, stateAtRound } from './history.js';
 import { levelOf } from './level.js';
+import { deferredCause } from './trend-text.js';
 
 /**
  * SARIF 2.1.0 for code scanning: one result per finding of the run as it stood at the end of a
@@ -21,6 +23,8 @@ import { levelOf } from './level.js';
  *   SARIF's suppression object holds only kind, status, location, justification, guid and
  *   properties (§3.35), so who decided, the decision, its round and how it was made sit in its
  *   `properties`.
+ * - A candidate deferred to a follow-up is a result too, of level `note`, its property bag saying
+ *   `status: deferred`, the round that deferred it and why (`deferredResultOf`).
  * - `artifactLocation.uri` is the finding's file as a relative URI reference (§3.4.3, §3.10: RFC 3986,
  *   non-ASCII characters percent-encoded as UTF-8): each path segment percent-encoded, so a space,
  *   `%`, `#`, `?` or a non-ASCII name stays part of the path instead of being refused by the schema
@@ -97,7 +101,7 @@ export const artifactUri = (file: string): string =>
     .map((segment) => encodeURIComponent(segment.replace(LONE_SURROGATE, '\uFFFD')))
     .join('/');
 
-const locationOf = (f: Finding): Json => ({
+const locationOf = (f: Readonly<{ file: string; line: number | null; section: string | null }>): Json => ({
   physicalLocation: {
     artifactLocation: { uri: artifactUri(f.file) },
     ...(f.line === null ? {} : { region: { startLine: f.line } }),
@@ -143,13 +147,42 @@ const resultOf = (
   };
 };
 
+/**
+ * A candidate deferred to a follow-up: a `note`, never blocking, `new` in the round that deferred it
+ * and `unchanged` after. Its fingerprint is its candidate id, so a follow-up that takes it up keeps
+ * the alert; its properties say it was deferred and why.
+ */
+const deferredResultOf = (d: DeferredView, round: number, ruleIndex: number): Json => ({
+  ruleId: d.category,
+  ruleIndex,
+  kind: 'fail',
+  level: 'note',
+  message: {
+    text: `${d.section === null ? d.summary : `${d.summary} (§ ${d.section})`} (deferred to a follow-up: ${deferredCause(d, (s) => s)})`,
+  },
+  locations: [locationOf(d)],
+  partialFingerprints: { [FINGERPRINT_KEY]: d.id },
+  baselineState: d.round === round ? 'new' : 'unchanged',
+  properties: {
+    candidateId: d.id,
+    severity: d.severity,
+    blocking: false,
+    status: 'deferred',
+    deferred: { round: d.round, reason: d.reason, untilRound: d.untilRound },
+    evidence: d.evidence,
+    reviewers: d.reviewers,
+    tags: [...new Set([d.severity, 'deferred'])],
+  },
+});
+
 /** The SARIF log of round `options.round` (callers check that the round ended). */
 export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
   const { round } = options;
   const state = stateAtRound(history, round);
   const before = stateAtRound(history, round - 1);
   const findings = findingsInOrder(state);
-  const categories = [...new Set(findings.map((f) => f.category))].sort();
+  const deferred = deferredOf(state);
+  const categories = [...new Set([...findings, ...deferred].map((f) => f.category))].sort();
   const runId = state.run?.runId ?? '?';
   return {
     $schema: SARIF_SCHEMA,
@@ -167,9 +200,10 @@ export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
           },
         },
         automationDetails: { id: `${runId}/round-${round}` },
-        results: findings.map((f) =>
-          resultOf(state, before, f, history, round, categories.indexOf(f.category)),
-        ),
+        results: [
+          ...findings.map((f) => resultOf(state, before, f, history, round, categories.indexOf(f.category))),
+          ...deferred.map((d) => deferredResultOf(d, round, categories.indexOf(d.category))),
+        ],
         properties: {
           runId,
           round,

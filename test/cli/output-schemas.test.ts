@@ -173,6 +173,62 @@ describe('clearance schema output', () => {
       'Grace Hopper',
     ]);
 
+    // the bar rises: round 2 reviews round 1's input again, as a recorded choice, and a minor is deferred
+    const rising = await file('rising.json', {
+      name: 'rising',
+      maxRounds: 3,
+      sameInputRounds: 1,
+      severities: { major: { blocks: true }, minor: { blocks: false, untilRound: 1 } },
+    });
+    const sameSha = 'E'.padEnd(40, '0');
+    await runInProcess([...g, 'open', 'c', '--policy-file', rising, '--input-sha', sameSha]);
+    await runInProcess([
+      ...g,
+      'record',
+      'c',
+      '--report',
+      await file('c1.json', report(1, 'E', { runId: 'c', candidates: [major] })),
+    ]);
+    const again = [
+      'capture',
+      'c',
+      '--input-sha',
+      sameSha,
+      '--same-input',
+      '--reason',
+      'the reviewer timed out',
+    ];
+    expect((await expectValid('capture', [...g, ...again])).capture).toMatchObject({
+      sameInput: { reason: 'the reviewer timed out' },
+    });
+    const late = candidate({ file: 'src/service.js', line: 9, severity: 'minor', summary: 'Name it' });
+    const c2 = report(2, 'E', {
+      runId: 'c',
+      reviewer: 'ada',
+      candidates: [late],
+    });
+    const deferring = await expectValid('record', [
+      ...g,
+      'record',
+      'c',
+      '--report',
+      await file('c2.json', c2),
+    ]);
+    expect(deferring.deferred).toMatchObject([
+      { id: findingId(late), reason: 'until-round', reviewers: ['ada'] },
+    ]);
+    const why = await expectValid('explain', [...g, 'explain', 'c']);
+    expect(why).toMatchObject({
+      deferred: [{ id: findingId(late), citation: 'src/service.js:9', untilRound: 1 }],
+      rounds: [{ round: 1 }, { round: 2, tally: { deferred: 1, blockingOpen: 1 } }],
+      trend: 'flat',
+      sameInput: { rounds: 1, allowed: 1 },
+    });
+    const where = await expectValid('status', [...g, 'status', 'c']);
+    expect(where).toMatchObject({ counts: { deferred: 1 }, sameInput: { rounds: 1, allowed: 1 } });
+    await expectValid('replay', [...g, 'replay', 'c']);
+    await expectValid('sarif', [...g, 'sarif', 'c']);
+
     // several reviewers: one contribution by hand, and collect closing a round from a published report
     await runInProcess([...g, 'open', 'm', '--input-sha', 'C'.padEnd(40, '0')]);
     const mine = await file('m1.json', report(1, 'C', { runId: 'm', candidates: [major] }));

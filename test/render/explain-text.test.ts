@@ -75,8 +75,15 @@ const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
         mergedFrom,
       },
     ],
-    deferred: [deferredWith(h, id)],
-    rounds: [{ round: 1, result: 'complete', reason: null, tally: TALLY, spent: { tokens: 10 } }],
+    // a deferred candidate's evidence shows its first line only, as a refuted one's
+    deferred: [
+      { ...deferredWith(h, id), evidence: refutedEvidence },
+      { ...deferredWith(h, id, 'outside-fix'), evidence: refutedEvidence, reviewers: [] },
+    ],
+    rounds: [
+      { round: 1, result: 'complete', reason: null, tally: TALLY, spent: { tokens: 10 } },
+      { round: 2, result: 'partial', reason: h, tally: { ...TALLY, filesChanged: null }, spent: {} },
+    ],
     trend: 'flat',
     sameInput: { rounds: 1, allowed: 2 },
     refuted: [
@@ -122,6 +129,45 @@ describe('renderExplanation with hostile values in every field', () => {
       expect(hostileIds).toContain(`(by ${plainText(h)}: ${plainText(h.split('\n')[0] ?? '')})`);
     });
 
+  it('shows the rounds as a table, the trend as advisory, the same-input rounds and each deferred candidate', () => {
+    const lines = renderExplanation(everyField('v', ID, 'first line')).split('\n');
+    const table = lines.indexOf('rounds:');
+    expect(lines.slice(table, table + 5)).toEqual([
+      'rounds:',
+      '  round  result    new  fixed  withdrawn  reopened  deferred  open  blocking  files  spent',
+      '      1  complete    1      1          0         0         0     1         1      1  10 tokens',
+      '      2  partial     1      1          0         0         0     1         1      -  -',
+      '  (open, blocking: findings open after the round; files: changed since the input reviewed before it)',
+    ]);
+    expect(lines).toContain(
+      'trend: flat (advisory, never the verdict): the blocking findings open neither fell twice nor rose twice over the last two rounds (blocking open: 0 before round 1, 1 after round 1, 1 after round 2)',
+    );
+    expect(lines).toContain('rounds on unchanged input: 1 of 2 allowed');
+    const deferred = lines.indexOf(
+      'Deferred to a follow-up: 2 (kept on the record, never findings, never blocking)',
+    );
+    expect(lines.slice(deferred + 1)).toEqual([
+      '- ffffffffffff [v] v v',
+      '    v is admitted until round 2; this came in round 3; proposed by v, v',
+      '    evidence: first line',
+      '- ffffffffffff [v] v v',
+      '    new in round 3, in a file the last fix did not touch; from an anonymous report',
+      '    evidence: first line',
+    ]);
+  });
+
+  it('says nothing of the trend before a round ended, nor of same-input rounds no policy allows', () => {
+    const none = {
+      ...everyField('v'),
+      rounds: [],
+      trend: null,
+      sameInput: { rounds: 0, allowed: 0 },
+      deferred: [],
+    };
+    const text = renderExplanation(none);
+    expect(text).not.toMatch(/^(rounds|trend|rounds on unchanged input|Deferred)/m);
+  });
+
   it('shows the steps a ruling and a reopening wrote, and an absent reviewer, in their own lines', () => {
     const lines = renderExplanation(everyField('v')).split('\n');
     expect(lines).toContain('    ruled open by v after round 5: v');
@@ -143,6 +189,13 @@ describe('explain on runs folded from hostile events', () => {
         expect(rawControls(text)).toEqual([]);
         expect(text).toContain(plainText(h));
       }
+      // the blocked run deferred a candidate a reviewer named `h` proposed, and held a same-input capture
+      const text = renderExplanation(explain(accepted(blocked)));
+      expect(text).toContain(
+        'Deferred to a follow-up: 1 (kept on the record, never findings, never blocking)',
+      );
+      expect(text).toContain(plainText(`proposed by ${h}`));
+      expect(text).toContain('rounds on unchanged input: 0 of 1 allowed');
     });
   }
 

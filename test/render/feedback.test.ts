@@ -48,7 +48,7 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     advisoryOpen: 1,
     reruns: [{ id, citation: h, round: 3, outcome: 'still-fails', findingStatus: 'open', outputSha: id }],
     pendingReproductions: 1,
-    deferred: [deferredWith(h, id)],
+    deferred: [deferredWith(h, id), { ...deferredWith(h, id, 'outside-fix'), reviewers: [] }],
   };
 };
 
@@ -91,6 +91,23 @@ describe('feedback on runs folded from hostile events', () => {
         expect(md).toContain(shown(h));
       }
     });
+
+  it('lists the deferred candidate under its own heading, with why and who proposed it', () => {
+    const md = feedbackMarkdown(accepted(blockedRun('plain')), 'r');
+    expect(headingsOf(md)).toContain('Deferred to a follow-up');
+    const lines = md.split('\n');
+    const at = lines.indexOf('### Deferred to a follow-up');
+    expect(lines.slice(at + 1, at + 7)).toEqual([
+      '',
+      "1 candidate the policy does not admit to this loop is kept on the record for a follow-up: not this loop's to fix, and no decision is needed for it.",
+      '',
+      expect.stringMatching(/^- `[0-9a-f]{12}` \*\*src\\\/plain\\\.js\\:50\*\* \(minor\): plain deferred$/),
+      '  - Why: minor is admitted until round 1; this came in round 2',
+      '  - Seen by: plain',
+    ]);
+    // a run that deferred nothing says nothing of it
+    expect(feedbackMarkdown(accepted(convergedRun('plain')), 'r')).not.toContain('Deferred');
+  });
 
   it('a `--by` name holding a newline stays inside the verdict sentence', () => {
     const md = feedbackMarkdown(accepted(convergedRun(HOSTILE.forgedRuling)), 'r');

@@ -4,8 +4,10 @@ import {
   contributionRecorded,
   type DomainEvent,
   decideMerge,
+  findingId,
   findingsInOrder,
   fold,
+  type Policy,
   PRESETS,
   type RunState,
   roundRecorded,
@@ -53,9 +55,21 @@ const hostileCandidate = (h: string, over: Partial<Candidate> = {}): Candidate =
 /**
  * Blocked at its cap after three rounds: round 1 merged from two reviewers (one named `h`, one
  * absent with detail `h`): a finding both proposed (one candidate merged into it) and a refuted one;
- * round 2 keeps the finding open with evidence `h`; a person rules on another finding and extends
- * the run; round 3's first attempt fails, its reproduction still fails, and it ends `ci_failed`.
+ * round 2, reported by `h`, keeps the finding open with evidence `h` and proposes a minor, which the
+ * policy defers to a follow-up (minor is admitted until round 1); a person rules on another finding
+ * and extends the run; round 3 reviews round 2's input again (`sameInput`, reason `h`), its first
+ * attempt fails, its reproduction still fails, and it ends `ci_failed`.
  */
+export const HOSTILE_POLICY: Policy = {
+  ...PRESETS.default,
+  maxRounds: 2,
+  sameInputRounds: 1,
+  severities: {
+    ...PRESETS.default.severities,
+    minor: { blocks: false, firstRoundOnly: false, maxAdmitted: null, untilRound: 1 },
+  },
+};
+
 export const blockedRun = (h: string): DomainEvent[] => {
   const leak = hostileCandidate(h);
   const sameLine = hostileCandidate(h, { category: `${h} again`, summary: `${h} again` });
@@ -66,8 +80,9 @@ export const blockedRun = (h: string): DomainEvent[] => {
     verdict: 'refuted',
   });
   const other = candidate({ file: `lib/${h}.js`, summary: `${h} other`, category: h, evidence: h });
+  const late = hostileCandidate(h, { line: 50, severity: 'minor', summary: `${h} deferred` });
   const start = [
-    opened({ ...PRESETS.default, maxRounds: 2 }),
+    opened(HOSTILE_POLICY),
     captured(1, 'A'),
     contributionRecorded(report(1, 'A', { candidates: [leak, refuted] }), h),
     contributionRecorded(report(1, 'A', { candidates: [sameLine, other] }), 'ada'),
@@ -81,16 +96,55 @@ export const blockedRun = (h: string): DomainEvent[] => {
   return [
     ...round1,
     captured(2, 'B', { touched: [leak.file] }),
-    roundRecorded(report(2, 'B', { decisions: [decision(leakId, 'open', h)] })),
+    roundRecorded(
+      report(2, 'B', { reviewer: h, candidates: [late], decisions: [decision(leakId, 'open', h)] }),
+    ),
     ruled(otherId, 'withdrawn', h, h),
     extended(1, h, h),
-    captured(3, 'C'),
-    { type: 'round.failed', data: { round: 3, inputSha: sha('C'), reason: 'timeout', detail: h } },
+    {
+      type: 'revision.captured',
+      data: { round: 3, inputSha: sha('B'), touchedFiles: [], renames: [], sameInput: { reason: h } },
+    },
+    { type: 'round.failed', data: { round: 3, inputSha: sha('B'), reason: 'timeout', detail: h } },
     {
       type: 'reproduction.recorded',
-      data: { round: 3, inputSha: sha('C'), findingId: leakId, outcome: 'still-fails' },
+      data: { round: 3, inputSha: sha('B'), findingId: leakId, outcome: 'still-fails' },
     },
     ended(3, 'ci_failed', h),
+  ];
+};
+
+/**
+ * Open after two rounds, under a policy whose late severity is named after `h` (admitted until
+ * round 1): round 2, reported by `h`, proposes one of it, which is deferred to a follow-up, and one
+ * in a file the fix did not touch, which `newOutsideFix: defer` defers too. Every field the deferred
+ * candidates hold is `h`'s; the severity reaches them through the policy, as only it can.
+ */
+export const deferringRun = (h: string): DomainEvent[] => {
+  const lateSeverity = `${h} late`;
+  const policy: Policy = {
+    ...PRESETS.default,
+    newOutsideFix: 'defer',
+    severities: {
+      major: { blocks: true, firstRoundOnly: false, maxAdmitted: null },
+      [lateSeverity]: { blocks: false, firstRoundOnly: false, maxAdmitted: null, untilRound: 1 },
+    },
+  };
+  const first = hostileCandidate(h);
+  const late = hostileCandidate(h, { line: 50, severity: lateSeverity, summary: `${h} late` });
+  const outside = hostileCandidate(h, { file: `lib/${h}.js`, summary: `${h} outside` });
+  return [
+    opened(policy),
+    captured(1, 'A'),
+    roundRecorded(report(1, 'A', { candidates: [first] })),
+    captured(2, 'B', { touched: [first.file] }),
+    roundRecorded(
+      report(2, 'B', {
+        reviewer: h,
+        candidates: [late, outside],
+        decisions: [decision(findingId(first), 'open', h)],
+      }),
+    ),
   ];
 };
 
@@ -151,18 +205,20 @@ export const TALLY = {
   filesChanged: 1,
 } as const;
 
-/** A deferred candidate with `h` in every field a reviewer writes. */
-export const deferredWith = (h: string, id: string) =>
+/** A deferred candidate as the views show it, with `h` in every field a reviewer writes. */
+export const deferredWith = (h: string, id: string, reason: 'until-round' | 'outside-fix' = 'until-round') =>
   ({
     id,
     round: 3,
     file: h,
     line: 7,
     section: null,
+    citation: h,
     category: h,
     severity: h,
     summary: h,
     evidence: h,
-    reviewers: [h],
-    reason: 'until-round',
+    reviewers: [h, h],
+    reason,
+    untilRound: reason === 'until-round' ? 2 : null,
   }) as const;

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { historyOf } from '../../src/render/history.js';
 import { htmlReport } from '../../src/render/html.js';
 import { html } from '../../src/render/html-template.js';
+import { htmlText } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE, HOSTILE_STRINGS } from '../support/actions-runner.js';
-import { blockedRun, checksRun, convergedRun, logged } from './hostile-runs.js';
+import { accepted, blockedRun, checksRun, convergedRun, deferringRun, logged } from './hostile-runs.js';
 
 /**
  * `report --html` writes a page a person opens to audit a verdict. Every value from the log is text
@@ -31,12 +32,17 @@ const pageOf = (events: ReturnType<typeof blockedRun>, by: string) => {
   return { page, document: parseHTML(page).document };
 };
 
+/** A value as a reader of the page sees it: its HTML text, parsed (controls shown as escapes). */
+const asText = (s: string): string =>
+  parseHTML(`<!doctype html><html><body><p>${htmlText(s)}</p></body></html>`).document.querySelector('p')
+    ?.textContent ?? '';
+
 const tagsOf = (document: ReturnType<typeof parseHTML>['document']): string[] =>
   [...document.querySelectorAll('*')].map((el) => el.tagName.toLowerCase());
 
 describe('the HTML report of runs folded from hostile events', () => {
   for (const h of [...HOSTILE_STRINGS, ALL_HOSTILE])
-    for (const run of [blockedRun, convergedRun, checksRun])
+    for (const run of [blockedRun, convergedRun, checksRun, deferringRun])
       it(`${run.name}: ${JSON.stringify(h).slice(0, 40)}`, () => {
         const { page, document } = pageOf(run(h), h);
         const benign = pageOf(run('benign'), 'benign').document;
@@ -53,6 +59,29 @@ describe('the HTML report of runs folded from hostile events', () => {
           document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
         ).toMatch(/^default-src 'none';/);
       });
+
+  for (const h of [...HOSTILE_STRINGS, ALL_HOSTILE])
+    it(`the deferred candidates and a same-input capture are text: ${JSON.stringify(h).slice(0, 40)}`, () => {
+      const { document } = pageOf(deferringRun(h), h);
+      // the fold deferred both, with h's summary, severity, evidence and reviewer
+      expect(accepted(deferringRun(h)).deferred.size).toBe(2);
+      const items = [...document.querySelectorAll('#deferred li[data-candidate]')];
+      expect(items.map((li) => li.querySelector('.summary')?.textContent)).toEqual([
+        asText(`${h} late`),
+        asText(`${h} outside`),
+      ]);
+      expect(items.map((li) => li.querySelector('.evidence')?.textContent)).toEqual([asText(h), asText(h)]);
+      expect(items[0]?.querySelector('dd')?.textContent).toBe(
+        `${asText(h)} late is admitted until round 1; this came in round 2`,
+      );
+      const timeline = document.querySelector('#timeline')?.textContent ?? '';
+      expect(timeline).toContain('to a follow-up (new in round 2, in a file the last fix did not touch)');
+      const blocked = pageOf(blockedRun(h), h).document;
+      const sameInput = [...blocked.querySelectorAll('#timeline li[data-type="revision.captured"] li')].map(
+        (li) => li.textContent,
+      );
+      expect(sameInput).toEqual([`the same input again: ${asText(h)}`]);
+    });
 
   it('a summary holding U+202E is one <bdi> element, its text as written', () => {
     const { document } = pageOf(convergedRun(HOSTILE.bidi), 'tester');

@@ -45,9 +45,24 @@ describe('clearance report --html', () => {
     expect(
       all('#rounds tr[data-round]').map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
     ).toEqual([
-      ['1', 'complete', ''],
-      ['2', 'complete', ''],
-      ['3', 'complete', ''],
+      // round, result, new, fixed, withdrawn, reopened, deferred, open, blocking, files, spent, reason
+      ['1', 'complete', '4', '0', '0', '0', '0', '4', '3', '0', '1,500 tokens, $0.35', ''],
+      ['2', 'complete', '0', '1', '1', '0', '0', '2', '2', '3', '$0.30', ''],
+      ['3', 'complete', '0', '0', '0', '0', '0', '1', '1', '1', '$0.40', ''],
+    ]);
+    expect(all('#round-table th').map((th) => th.textContent)).toEqual([
+      'round',
+      'result',
+      'new',
+      'fixed',
+      'withdrawn',
+      'reopened',
+      'deferred',
+      'open',
+      'blocking',
+      'files',
+      'spent',
+      'reason',
     ]);
     const types = all('#timeline li[data-type]').map((li) => li.getAttribute('data-type'));
     expect(types.filter((t) => t === 'round.recorded')).toHaveLength(3);
@@ -66,6 +81,39 @@ describe('clearance report --html', () => {
     expect(timeline).toContain('stage planning failed under planner ($0.10): the model timed out');
     expect(timeline).toContain('attempt failed (timeout)');
     expect(timeline).toContain('by tester');
+  });
+
+  it('draws the trend: blocking open after each round, new against fixed, with the values written out', () => {
+    const values = (selector: string) => all(selector).map((g) => Number(g.getAttribute('data-value')));
+    expect(values('#chart-blocking .point')).toEqual([3, 2, 1]);
+    expect(values('#chart-flow .bar.new')).toEqual([4, 0, 0]);
+    expect(values('#chart-flow .bar.fixed')).toEqual([0, 1, 0]);
+    // each chart names itself and says every value, for a reader who cannot see it
+    expect(text('#chart-blocking title')).toBe('Blocking findings open after each round');
+    expect(text('#chart-blocking desc')).toBe(
+      'Blocking findings open, after round 1: 3; after round 2: 2; after round 3: 1.',
+    );
+    expect(text('#chart-flow desc')).toBe(
+      'Findings opened and fixed, round 1: 4 new, 0 fixed; round 2: 0 new, 1 fixed; round 3: 0 new, 0 fixed.',
+    );
+    expect(document.querySelector('#chart-flow')?.getAttribute('aria-labelledby')).toBe(
+      'chart-flow-title chart-flow-desc',
+    );
+    // a bar's height is its value on the chart's scale (4 at the top); a zero is a bar of no height
+    const heights = all('#chart-flow .bar rect').map((r) => Number(r.getAttribute('height')));
+    expect(Math.max(...heights)).toBeGreaterThan(0);
+    expect(heights.filter((h) => h > 0)).toHaveLength(2);
+    const [tallest, fixedOne] = [heights[0] as number, heights[3] as number];
+    expect(fixedOne).toBeCloseTo(tallest / 4, 0);
+    // the advisory trend, in words: 3, 2, 1 fell in each of the last two rounds
+    expect(document.querySelector('#trend')?.getAttribute('data-trend')).toBe('converging');
+    expect(text('#trend')).toBe(
+      'trend: converging (advisory, never the verdict): the blocking findings open fell in each of the last two rounds (blocking open: 3 after round 1, 2 after round 2, 1 after round 3)',
+    );
+    // no same-input round is allowed or held: nothing is said of them; nothing was deferred
+    expect(document.querySelector('#same-input')).toBeNull();
+    expect(text('#deferred h2')).toBe('Deferred to a follow-up: 0');
+    expect(page).not.toMatch(/<script|xmlns=/i);
   });
 
   it('lists the findings by the round they opened in, with history, evidence and citations', () => {

@@ -178,10 +178,17 @@ export const Suppressed = z.strictObject({
   reason: z.enum(['late', 'cap']),
 });
 
+const DEFERRED_REASON = z
+  .enum(['until-round', 'outside-fix'])
+  .describe(
+    'until-round: past the last round its severity is admitted in (untilRound); outside-fix: new, from round 2, in a file the last fix did not touch (newOutsideFix: defer)',
+  );
+
+/** a candidate deferred to a follow-up, kept whole: never a finding, never blocking */
 export const Deferred = z
   .strictObject({
-    id: Sha,
-    round: z.number().int(),
+    id: Sha.describe("the candidate's id"),
+    round: z.number().int().describe('the round that deferred it'),
     file: z.string(),
     line: z.number().int().nullable(),
     section: z.string().nullable(),
@@ -190,13 +197,19 @@ export const Deferred = z
     summary: z.string(),
     evidence: z.string(),
     reviewers: z.array(z.string()).describe('who proposed it (empty for an anonymous report)'),
-    reason: z
-      .enum(['until-round', 'outside-fix'])
-      .describe(
-        "until-round: past its severity's untilRound; outside-fix: new in a file the last fix did not touch",
-      ),
+    reason: DEFERRED_REASON,
   })
   .describe('a candidate deferred to a follow-up: kept whole, never a finding, never blocking');
+
+/** the same, as explain shows it: where it points, and the round its severity is admitted until */
+export const DeferredView = Deferred.extend({
+  citation: z.string().describe('file:line, or file § Section'),
+  untilRound: z
+    .number()
+    .int()
+    .nullable()
+    .describe('reason until-round: the last round its severity is admitted in; null otherwise'),
+});
 
 export const Rejection = z.strictObject({
   code: z.string().describe('the rule that refuses, e.g. over-budget'),

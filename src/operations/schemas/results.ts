@@ -4,6 +4,7 @@ import {
   Capture,
   Cost,
   Deferred,
+  DeferredView,
   Extension,
   FindingStatus,
   FindingStep,
@@ -124,6 +125,21 @@ const Counts = z.strictObject({
   deferred: z.number().int().describe('candidates deferred to a follow-up'),
 });
 
+const SameInputCount = z
+  .strictObject({ rounds: z.number().int(), allowed: z.number().int() })
+  .describe('rounds that reviewed unchanged input as a recorded choice, and how many the policy allows');
+
+const RoundRows = z
+  .array(RoundOutcome.extend({ spent: Cost.describe("what the round's stages spent") }))
+  .describe('every ended round: how it ended, what it did to the findings (tally), what it spent');
+
+const TrendValue = z
+  .enum(['early', 'converging', 'flat', 'diverging'])
+  .nullable()
+  .describe(
+    'advisory, never the verdict: from the blocking findings open after each round (docs/loop.md#the-trend); null before any round ended',
+  );
+
 export const StatusRunOutput = z.strictObject({
   ok,
   runId: RunId.nullable(),
@@ -147,16 +163,9 @@ export const StatusRunOutput = z.strictObject({
       running: z.string().nullable(),
     })
     .nullable(),
-  sameInput: z
-    .strictObject({ rounds: z.number().int(), allowed: z.number().int() })
-    .describe('rounds that reviewed unchanged input as a recorded choice, and how many the policy allows'),
-  rounds: z.array(RoundOutcome.extend({ spent: Cost.describe("what the round's stages spent") })),
-  trend: z
-    .enum(['early', 'converging', 'flat', 'diverging'])
-    .nullable()
-    .describe(
-      'advisory, never the verdict: from the blocking findings open after each round (docs/loop.md#the-trend); null before any round ended',
-    ),
+  sameInput: SameInputCount,
+  rounds: RoundRows,
+  trend: TrendValue,
   spent: Cost,
   panels: z.array(Panel).describe('each round closed from contributions, or with an absent reviewer'),
   contributions: Panel.describe(
@@ -261,6 +270,12 @@ export const ExplainOutput = z.strictObject({
       }),
     )
     .describe('every reproduction re-run at the start of a re-review, and what it did'),
+  deferred: z
+    .array(DeferredView)
+    .describe('candidates deferred to a follow-up, in the order their rounds deferred them'),
+  rounds: RoundRows,
+  trend: TrendValue,
+  sameInput: SameInputCount,
 });
 
 export const FeedbackOutput = z.strictObject({

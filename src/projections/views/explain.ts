@@ -1,6 +1,5 @@
 import { findingsInOrder } from '../finding-index.js';
 import {
-  type Deferred,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -17,6 +16,7 @@ import {
   type Stall,
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
+import { type DeferredView, deferredOf } from './deferred.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { historyOf } from './history.js';
 import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
@@ -78,7 +78,7 @@ export type Explanation = Readonly<{
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
   /** candidates deferred to a follow-up: kept whole, never findings, never blocking */
-  deferred: ReadonlyArray<Deferred>;
+  deferred: ReadonlyArray<DeferredView>;
   /** every ended round: how it ended, what it did to the findings, what it spent */
   rounds: ReadonlyArray<RoundRow>;
   /** advisory, never the verdict: how the blocking count moved over the last rounds */
@@ -158,7 +158,7 @@ export const explain = (state: RunState): Explanation => {
     merges: mergedFindings(state),
     refuted: toArray(state.refuted),
     reruns: toArray(state.reruns),
-    deferred: toArray(state.deferred),
+    deferred: deferredOf(state),
     rounds: roundRowsOf(state),
     trend: trendOf(toArray(state.outcomes).map((o) => o.tally)),
     sameInput: sameInputOf(state),

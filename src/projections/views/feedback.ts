@@ -1,7 +1,6 @@
 import type { ReproductionOutcome } from '../../events/event.js';
 import { findingOf } from '../finding-index.js';
 import {
-  type Deferred,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -12,6 +11,7 @@ import {
   type RunStatus,
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
+import { type DeferredView, deferredOf } from './deferred.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { reopeningsOf, roundsOpenOf } from './history.js';
 import { latestReruns, reproductionsPending } from './reproductions.js';
@@ -69,7 +69,7 @@ export type Feedback = Readonly<{
   /** reproductions not yet re-run on the next round's input */
   pendingReproductions: number;
   /** candidates deferred to a follow-up over the run: not this loop's to fix, on the record */
-  deferred: ReadonlyArray<Deferred>;
+  deferred: ReadonlyArray<DeferredView>;
 }>;
 
 /** Most corroborated first (the order of the rest is kept). */
@@ -129,6 +129,6 @@ export const feedbackOf = (state: RunState): Feedback => {
       };
     }),
     pendingReproductions: reproductionsPending(state).length,
-    deferred: toArray(state.deferred),
+    deferred: deferredOf(state),
   };
 };
