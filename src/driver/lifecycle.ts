@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { refusal } from '../errors.js';
 import type { DomainEvent, RoundEndResult, RulingSignature } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
+import { tokenCountRejection } from '../events/token-count.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import type { AppendResult } from '../store/append.js';
 import { type StoreRef, storeOf } from '../store/store.js';
@@ -14,6 +16,16 @@ import type { ActorOptions } from './capture.js';
  * The round is always the run's round in progress, read under the lock.
  */
 
+/**
+ * A stage's cost or estimate is someone's input (a flag, an MCP argument, a library caller): its
+ * `tokens` must be a whole number (`invalid-cost`), checked here, the door every stage passes,
+ * before anything is archived or appended.
+ */
+const refuseFractionalTokens = (cost: Cost | undefined, key: 'cost' | 'estimate'): void => {
+  const refused = cost === undefined ? undefined : tokenCountRejection(cost, `stage ${key}`, [key]);
+  if (refused !== undefined) throw refusal(refused);
+};
+
 /** Append one event for the run's round in progress, its number read under the lock. */
 const inRoundInProgress = (
   store: StoreRef,
@@ -23,13 +35,14 @@ const inRoundInProgress = (
 ): Promise<AppendResult> =>
   storeOf(store).append(runId, (state) => E.right([event(state.round + 1)]), options);
 
-export const startStage = (
+export const startStage = async (
   store: StoreRef,
   runId: string,
   stage: Readonly<{ stage: string; commands?: ReadonlyArray<string>; estimate?: Cost }>,
   options: ActorOptions,
-): Promise<AppendResult> =>
-  inRoundInProgress(
+): Promise<AppendResult> => {
+  refuseFractionalTokens(stage.estimate, 'estimate');
+  return inRoundInProgress(
     store,
     runId,
     (round) => ({
@@ -43,6 +56,7 @@ export const startStage = (
     }),
     options,
   );
+};
 
 export const finishStage = async (
   store: StoreRef,
@@ -50,6 +64,7 @@ export const finishStage = async (
   stage: Readonly<{ stage: string; output: Uint8Array; cost?: Cost; runner: string }>,
   options: ActorOptions,
 ): Promise<AppendResult> => {
+  refuseFractionalTokens(stage.cost, 'cost');
   // the output is on disk, fsynced, before any event names it
   const outputSha = await archiveForEvent(store, runId, stage.output);
   return inRoundInProgress(
@@ -63,13 +78,14 @@ export const finishStage = async (
   );
 };
 
-export const failStage = (
+export const failStage = async (
   store: StoreRef,
   runId: string,
   stage: Readonly<{ stage: string; reason: string; cost?: Cost; runner: string }>,
   options: ActorOptions,
-): Promise<AppendResult> =>
-  inRoundInProgress(
+): Promise<AppendResult> => {
+  refuseFractionalTokens(stage.cost, 'cost');
+  return inRoundInProgress(
     store,
     runId,
     (round) => ({
@@ -78,6 +94,7 @@ export const failStage = (
     }),
     options,
   );
+};
 
 export const endRound = (
   store: StoreRef,

@@ -1,6 +1,7 @@
 import { refusal } from '../errors.js';
 import { capturePathsRejection } from '../events/capture-paths.js';
 import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
+import { tokenCountRejection } from '../events/token-count.js';
 import { captureRevision } from '../revision/capture.js';
 import { type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 import { artifactNameOf } from './subject.js';
@@ -18,6 +19,8 @@ export type OpenReview = Readonly<{
 /**
  * Open a review loop: its policy pinned, who consented to what, and optionally round 1's input,
  * whose names must be repository paths (`invalid-path`; `captureRound` says why it checks them).
+ * A budget's `tokens` must be a whole number (`invalid-policy`), checked here for a library
+ * caller's policy as `parsePolicy` checks a file's: a run opened before keeps the budget it pinned.
  */
 export const openReview = (
   store: StoreRef,
@@ -25,7 +28,9 @@ export const openReview = (
   actor: string | Readonly<{ by: string; now?: () => Date }>,
 ): Promise<ReadonlyArray<StoredEvent>> => {
   const { by, now } = typeof actor === 'string' ? { by: actor, now: undefined } : actor;
-  const refused = review.capture === undefined ? undefined : capturePathsRejection(review.capture);
+  const refused =
+    (review.capture === undefined ? undefined : capturePathsRejection(review.capture)) ??
+    tokenCountRejection(review.policy.budget, 'policy', ['policy', 'budget'], 'invalid-policy');
   if (refused !== undefined) return Promise.reject(refusal(refused));
   return storeOf(store).openRun(
     {

@@ -4,7 +4,7 @@ import { ABSENCE_REASONS } from './codecs/contribution.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
 import { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
 import { PolicySchema } from './policy-schema.js';
-import { CostSchema, ReportSchema } from './report.js';
+import { RecordedCostSchema, ReportSchema } from './report.js';
 
 /**
  * One log line, described in zod for `clearance schema event`: readers of the log in other
@@ -98,7 +98,7 @@ export const EventLineSchema = z
         round: z.number().int(),
         stage: z.string(),
         commands: z.array(z.string()),
-        estimate: CostSchema.optional(),
+        estimate: RecordedCostSchema.optional(),
       }),
     ),
     envelope(
@@ -108,7 +108,7 @@ export const EventLineSchema = z
         round: z.number().int(),
         stage: z.string(),
         outputSha: z.string().describe('SHA-256 of the output, archived at <dir>/runs/<runId>/objects/<sha>'),
-        cost: CostSchema,
+        cost: RecordedCostSchema,
         runner: z.string(),
       }),
     ),
@@ -119,7 +119,7 @@ export const EventLineSchema = z
         round: z.number().int(),
         stage: z.string(),
         reason: z.string(),
-        cost: CostSchema,
+        cost: RecordedCostSchema,
         runner: z.string(),
       }),
     ),

@@ -1,6 +1,13 @@
 import { REPORT_LIMITS } from './report-limits.js';
 import { TEXT_CHECKS, type TextCheck } from './report-text.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
+import { isTokenCount } from './token-count.js';
+
+/** Every check of a number besides its bounds, by the name the shape calls it. */
+export const NUMBER_CHECKS = {
+  'token-count': isTokenCount,
+} as const satisfies Readonly<Record<string, (n: number) => boolean>>;
+export type NumberCheck = keyof typeof NUMBER_CHECKS;
 
 // The round report's zod schema (report.ts), written down as data, and a check of it that needs no
 // zod. Building zod's schema graph and compiling its first parse cost a `record` a quarter of a
@@ -12,7 +19,7 @@ import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 /** One node of the report's shape: what zod's schema for it accepts and what it gives back. */
 export type Shape =
   | Readonly<{ kind: 'string'; max?: number; checks: ReadonlyArray<TextCheck> }>
-  | Readonly<{ kind: 'number'; min: number; max: number }>
+  | Readonly<{ kind: 'number'; min: number; max: number; checks: ReadonlyArray<NumberCheck> }>
   | Readonly<{ kind: 'boolean' }>
   | Readonly<{ kind: 'enum'; values: ReadonlyArray<string> }>
   | Readonly<{ kind: 'array'; max: number; element: Shape }>
@@ -27,7 +34,13 @@ const text = (max: number | undefined, ...checks: TextCheck[]): Shape =>
   max === undefined
     ? { kind: 'string', checks: ['well-formed', ...checks] }
     : { kind: 'string', max, checks: ['well-formed', ...checks] };
-const safeNumber: Shape = { kind: 'number', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+const number = (...checks: NumberCheck[]): Shape => ({
+  kind: 'number',
+  min: Number.MIN_SAFE_INTEGER,
+  max: Number.MAX_SAFE_INTEGER,
+  checks,
+});
+const safeNumber = number();
 const boolean: Shape = { kind: 'boolean' };
 const optional = (inner: Shape): Shape => ({ kind: 'optional', inner });
 const oneOf = (values: ReadonlyArray<string>): Shape => ({ kind: 'enum', values });
@@ -69,7 +82,7 @@ const VERIFICATION = object(
 );
 
 const COST = object(
-  ['tokens', optional(safeNumber)],
+  ['tokens', optional(number('token-count'))],
   ['usd', optional(safeNumber)],
   ['seconds', optional(safeNumber)],
 );
@@ -116,7 +129,11 @@ const check = (shape: Shape, value: unknown): Checked | typeof REFUSED => {
         return REFUSED;
       return shape.checks.every((name) => TEXT_CHECKS[name](value)) ? value : REFUSED;
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && value >= shape.min && value <= shape.max
+      return typeof value === 'number' &&
+        Number.isFinite(value) &&
+        value >= shape.min &&
+        value <= shape.max &&
+        shape.checks.every((name) => NUMBER_CHECKS[name](value))
         ? value
         : REFUSED;
     case 'boolean':

@@ -19,6 +19,7 @@ import {
 } from './report-text.js';
 import { describeIssues } from './schema-issues.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
+import { isTokenCount, tokenCountText } from './token-count.js';
 
 export { REPORT_LIMITS } from './report-limits.js';
 export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
@@ -26,12 +27,13 @@ export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS
 /**
  * The codes a field's own check refuses with (its issue carries `params: { code }`), rather than
  * `invalid-report`: text that is not Unicode or breaks its line, a path that is no repository
- * path, a name that is no name.
+ * path, a name that is no name, a token count that is no whole number.
  */
 const FIELD_CODES = [
   'invalid-text',
   'invalid-path',
   'invalid-actor',
+  'invalid-cost',
 ] as const satisfies ReadonlyArray<RejectionCode>;
 type FieldCode = (typeof FIELD_CODES)[number];
 
@@ -85,16 +87,39 @@ const actorName = () =>
 const safeNumber = () => z.number().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /**
- * An amount spent or allowed (a report's cost, a stage's, a policy's budget): its shape, the one
- * zod description of it. That each amount is finite and >= 0 is a rule (`costIsReal`, rules/budget.ts).
+ * A count of tokens, checked at the door (`token-count.ts`): a whole number >= 0, refused
+ * `invalid-cost` naming the field. Published as a JSON Schema integer with its minimum.
  */
-export const CostSchema = z
-  .strictObject({
-    tokens: safeNumber().optional().describe('tokens, a number >= 0'),
-    usd: safeNumber().optional().describe('money in US dollars, a number >= 0'),
-    seconds: safeNumber().optional().describe('wall-clock seconds, a number >= 0'),
-  })
-  .describe('an amount in tokens, usd and seconds; a unit absent is nothing');
+const tokenCount = () =>
+  safeNumber()
+    .refine(isTokenCount, {
+      error: (issue) => tokenCountText(issue.input as number),
+      params: { code: 'invalid-cost' },
+    })
+    .meta({ type: 'integer', minimum: 0 });
+
+const costOf = (tokens: z.ZodType<number>, what: string) =>
+  z
+    .strictObject({
+      tokens: tokens.optional().describe(`tokens, ${what}`),
+      usd: safeNumber().optional().describe('money in US dollars, a number >= 0'),
+      seconds: safeNumber().optional().describe('wall-clock seconds, a number >= 0'),
+    })
+    .describe('an amount in tokens, usd and seconds; a unit absent is nothing');
+
+/**
+ * An amount spent or allowed as it comes in (a report's cost, a stage's, a policy's budget): its
+ * shape, the one zod description of it. That `tokens` is a whole number is checked here, at the
+ * door, for new input only; that each amount is finite and >= 0 is a rule (`costIsReal`,
+ * rules/budget.ts).
+ */
+export const CostSchema = costOf(tokenCount(), 'a whole number >= 0');
+
+/**
+ * An amount as a log holds it and an output prints it: a log written before the door checked
+ * `tokens` may hold 1.5 of them, and what is read back from it is described as it is.
+ */
+export const RecordedCostSchema = costOf(safeNumber(), 'a number >= 0 (a whole one in what is recorded now)');
 
 /**
  * The report's schemas, built on first use and once: building zod's schema graph and its first

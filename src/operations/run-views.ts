@@ -1,5 +1,6 @@
 import type { Cost } from '../events/policy.js';
 import type { Rejection } from '../events/rejection.js';
+import { tokenCountRejection } from '../events/token-count.js';
 import type { FindingStatus } from '../projections/state.js';
 import { type MayAnswer, mayRunStage } from '../projections/views/budget.js';
 import { type CostReport, costReport } from '../projections/views/cost.js';
@@ -60,7 +61,8 @@ export type MayResult = Readonly<{
 export const may = async (ctx: OperationContext, input: MayInput): Promise<MayResult> => {
   const state = await stateOf(ctx, input.runId);
   const answer = mayRunStage(state, input.stage, input.cost ?? {}, input.commands ?? []);
-  const { rejection } = answer;
+  // the estimate is asked of the same door `stage --start` passes (driver/lifecycle.ts)
+  const rejection = tokenCountRejection(input.cost ?? {}, 'stage estimate', ['estimate']) ?? answer.rejection;
   return {
     runId: input.runId,
     stage: input.stage,

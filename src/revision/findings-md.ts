@@ -30,7 +30,10 @@ import { reviewTextOf } from './review-text.js';
  * a bracketed word is a finding or a decision, or the whole review is refused quoting its line: a
  * finding silently dropped would read as a clean review. Under a `Findings` heading every item is
  * one. A finding anywhere else (a paragraph, the second line of an item, under `Not examined`) is
- * refused as misplaced. Pure: the caller reads the bytes and wraps a refusal in a `ClearanceError`.
+ * refused as misplaced, and so is one in HTML, a comment included: a finding no one sees when the
+ * review is rendered is refused, quoting its line, never skipped. Code (a fence, an indented block)
+ * is quoted text, never a finding. Pure: the caller reads the bytes and wraps a refusal in a
+ * `ClearanceError`.
  */
 
 export type FindingsMd = Readonly<{
@@ -145,15 +148,19 @@ const listItem = (
   const lead = leadOf(item);
   const inline = lead?.inline;
   if (lead === undefined || inline === undefined) {
-    return section.kind === 'findings'
-      ? notAFinding(
+    // what the item holds instead of text (HTML, code) is read first: a finding hidden there is named
+    const inside = container(r, item.children, section, skip);
+    return inside !== undefined || section.kind !== 'findings'
+      ? inside
+      : notAFinding(
           r,
           item.start,
           'under Findings every list item is a finding or a decision, and this one has no text',
-        )
-      : container(r, item.children, section, skip);
+        );
   }
   const first = (inline.source.split('\n')[0] ?? '').trim();
+  const hidden = inlineHtml(r, inline, lead.start);
+  if (hidden !== undefined) return hidden;
   if (section.kind === 'not-examined') {
     const shaped = checkLines(r, inline, lead.start, 0, 'under Not examined');
     if (shaped !== undefined) return shaped;
@@ -179,27 +186,59 @@ const listItem = (
   return container(r, item.children, section, lead);
 };
 
+// Where text in HTML can start: a line, or what follows a tag's end or a comment's delimiter
+const HTML_PIECES = /(<!--|-->|>)/;
+
 /**
- * An HTML block runs to the next blank line, and Markdown inside it is not read; but unlike a
- * comment its text is shown, so a finding written there is refused rather than lost.
+ * The first finding- or decision-shaped text in a piece of HTML, by its line within `literal`:
+ * anywhere a line, a tag or a comment delimiter leaves off, and whether a comment hides it.
  */
-const htmlBlock = (r: Reading, block: Block, literal: string): Refused | undefined => {
-  if (literal.trimStart().startsWith('<!--')) return undefined;
-  const lines = literal.split('\n');
-  const at = lines.findIndex((line) => isFindingShaped(line.replace(LIST_MARKER, ''), r.v));
-  return at === -1
-    ? undefined
-    : misplaced(
-        r,
-        block.start + at,
-        'inside an HTML block, where Markdown is not read (leave a blank line after the HTML tag)',
-      );
+const findingInHtml = (
+  literal: string,
+  v: Vocabulary,
+): Readonly<{ line: number; inComment: boolean }> | undefined => {
+  let inComment = false;
+  for (const [line, text] of literal.split('\n').entries()) {
+    for (const piece of text.split(HTML_PIECES)) {
+      if (piece === '<!--') inComment = true;
+      else if (piece === '-->') inComment = false;
+      else if (piece !== '>' && isFindingShaped(piece.replace(LIST_MARKER, ''), v))
+        return { line, inComment };
+    }
+  }
+  return undefined;
+};
+
+/**
+ * A finding in HTML is refused, never skipped. In a comment no one sees it when the review is
+ * rendered, and it would vanish from the record as silently as from the page; in an HTML block
+ * (which runs to the next blank line) Markdown is not read, but its text is shown, so a finding
+ * written there would be lost too.
+ */
+const inHtml = (r: Reading, literal: string, start: number, inline: boolean): Refused | undefined => {
+  const found = findingInHtml(literal, r.v);
+  if (found === undefined) return undefined;
+  const where = found.inComment
+    ? 'inside an HTML comment, which no one sees when the review is rendered (take it out of the comment, or delete it)'
+    : inline
+      ? 'inside inline HTML, which is not read as Markdown'
+      : 'inside an HTML block, where Markdown is not read (leave a blank line after the HTML tag)';
+  return misplaced(r, start + found.line, where);
+};
+
+/** The inline HTML of text (a comment in a line, a tag): refused where it holds a finding. */
+const inlineHtml = (r: Reading, inline: Inline, start: number): Refused | undefined => {
+  for (const html of inline.html) {
+    const refused = inHtml(r, html.literal, start + html.line, true);
+    if (refused !== undefined) return refused;
+  }
+  return undefined;
 };
 
 /** Text that is no list item's lead: a paragraph or a table cell. */
 const looseText = (r: Reading, block: Block, inline: Inline, section: Section): Refused | undefined => {
   const where = section.kind === 'not-examined' ? 'under Not examined' : 'outside a list item';
-  const shaped = checkLines(r, inline, block.start, 0, where);
+  const shaped = inlineHtml(r, inline, block.start) ?? checkLines(r, inline, block.start, 0, where);
   if (shaped !== undefined) return shaped;
   const bare = inline.source.split('\n').findIndex(lacksSeverity);
   if (bare !== -1)
@@ -218,6 +257,8 @@ const heading = (r: Reading, block: Block, section: Section, inherited: Section)
     const declared = readVerdicts(r, block.inline, block.start);
     if (declared !== undefined) return declared;
     if (isFindingShaped(block.inline.source, r.v)) return misplaced(r, block.start, 'in a heading');
+    const hidden = inlineHtml(r, block.inline, block.start);
+    if (hidden !== undefined) return hidden;
   }
   if (FINDINGS.test(text)) return { kind: 'findings', level: block.level, start: block.start, entries: [] };
   if (NOT_EXAMINED.test(text)) {
@@ -249,7 +290,7 @@ const container = (
     } else if (block.inline !== undefined) {
       refused = looseText(r, block, block.inline, section);
     } else if (block.kind === 'html_block') {
-      refused = htmlBlock(r, block, block.literal ?? '');
+      refused = inHtml(r, block.literal ?? '', block.start, false);
     } else if (block.literal !== undefined) {
       if (section.kind === 'not-examined' && block.literal.trim() !== '')
         section.entries.push(block.literal.trim());

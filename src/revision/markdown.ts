@@ -10,10 +10,14 @@ import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
  * markers (`>`, list indentation) taken away, and `plain`, the text as it renders (emphasis
  * markers, backticks and escapes gone). A citation is parsed from the source, so that
  * `src/__init__.py:3` keeps its underscores; whether an item starts with a bracketed word is
- * decided on the plain text, so that `**[major]**` does.
+ * decided on the plain text, so that `**[major]**` does. Inline HTML (a comment in a line) renders
+ * as nothing, so it is kept apart, in `html`, for a reader that must not miss what it hides.
  */
 
-export type Inline = Readonly<{ source: string; plain: string }>;
+/** A piece of inline HTML (a tag, a comment), which renders as no text: its `line` within the inline's source. */
+export type InlineHtml = Readonly<{ line: number; literal: string }>;
+
+export type Inline = Readonly<{ source: string; plain: string; html: ReadonlyArray<InlineHtml> }>;
 
 export type Block = Readonly<{
   /** markdown-it's block name without `_open`: heading, paragraph, list_item, blockquote, fence, … */
@@ -84,6 +88,20 @@ const plainOf = (tokens: ReadonlyArray<Token>): string =>
     })
     .join('');
 
+/** The inline HTML of an inline's tokens, each placed on its line of `source` (the tokens keep no map). */
+const htmlOf = (source: string, tokens: ReadonlyArray<Token>): InlineHtml[] => {
+  const html: InlineHtml[] = [];
+  let from = 0;
+  for (const t of tokens) {
+    if (t.type !== 'html_inline') continue;
+    const at = source.indexOf(t.content, from);
+    const offset = at === -1 ? from : at;
+    html.push({ line: source.slice(0, offset).split('\n').length - 1, literal: t.content });
+    from = offset + t.content.length;
+  }
+  return html;
+};
+
 type Building = { -readonly [K in keyof Block]: K extends 'children' ? Building[] : Block[K] };
 
 const blockOf = (t: Token, parent: Building): Building => ({
@@ -108,7 +126,8 @@ export const parseMarkdown = (text: string): Readonly<{ blocks: ReadonlyArray<Bl
     } else if (t.nesting === -1) {
       open.pop();
     } else if (t.type === 'inline') {
-      top.inline = { source: t.content, plain: plainOf(t.children ?? []) };
+      const children = t.children ?? [];
+      top.inline = { source: t.content, plain: plainOf(children), html: htmlOf(t.content, children) };
     } else {
       top.children.push({ ...blockOf(t, top), literal: t.content });
     }

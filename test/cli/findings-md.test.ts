@@ -71,6 +71,18 @@ describe('record --findings-md under issueflow: no blocking finding vanishes on 
         /\[major\] is neither a severity of this run's policy \(critical, high, medium, low\)/,
       ],
       [
+        'a finding in an HTML comment, which no one sees rendered',
+        [
+          '--findings-md',
+          await file(
+            'hidden.md',
+            'Looks fine.\n\n<!--\n- [high] app.js:2 :: the handle is never closed\n-->\n',
+          ),
+        ],
+        undefined,
+        /line 4 is a finding inside an HTML comment.*"- \[high\] app\.js:2 :: the handle is never closed"/,
+      ],
+      [
         'a citation past every safe integer',
         ['--findings-md', await file('huge.md', '- [high] app.js:99999999999999999999999 :: x\n')],
         undefined,

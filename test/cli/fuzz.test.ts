@@ -54,6 +54,8 @@ type Case = Readonly<{
   label: string;
   argv: (dir: string, out: string) => string[];
   stdin?: Uint8Array | string;
+  /** a Markdown review holding a finding no one sees rendered: it must be refused, never recorded */
+  hidesFinding?: true;
 }>;
 
 const bytesOf = (text: string): Buffer => Buffer.from(text, 'utf8');
@@ -182,6 +184,9 @@ const hostileMarkdown: fc.Arbitrary<Case> = fc
           '\r\n',
           '\t',
           '§ ',
+          '<!-- ',
+          ' -->',
+          '<details>\n',
         ),
         { maxLength: 40 },
       )
@@ -191,6 +196,46 @@ const hostileMarkdown: fc.Arbitrary<Case> = fc
     label: 'markdown',
     argv: () => ['record', RUN, '--findings-md', '-', '--json'],
     stdin: text,
+  }));
+
+/** Finding- and decision-shaped lines, and the HTML that hides each from a rendered review. */
+const HIDDEN_LINES = [
+  '- [major] src/a.js:0 :: line zero',
+  '[major] src/service.js:3 :: the handle leaks',
+  '- [fixed] 827f9ded38b8 :: closed in a finally block',
+  '* **[nit]** `doc.md § Intro` :: a typo',
+  '1. [withdrawn] 827f9ded :: not real',
+  '- [severity] path:line :: text',
+];
+const HIDING_PLACES: ReadonlyArray<(line: string) => string> = [
+  (line) => `<!-- ${line} -->`,
+  (line) => `<!--\n${line}\n-->`,
+  (line) => `  <!--\n  ${line}\n  -->`,
+  (line) => `Looks fine <!-- ${line} --> to me.`,
+  (line) => `- fine <!-- ${line} -->`,
+  (line) => `## Notes <!-- ${line} -->`,
+  (line) => `> <!-- ${line} -->`,
+  (line) => `| a | b |\n| - | - |\n| x <!-- ${line} --> | y |`,
+  (line) => `<div><!-- ${line} --></div>`,
+  (line) => `<details>\n<summary>More</summary>\n<!--\n${line}\n-->\n</details>`,
+];
+
+const hiddenFinding: fc.Arbitrary<Case> = fc
+  .record({
+    line: fc.constantFrom(...HIDDEN_LINES),
+    place: fc.nat(HIDING_PLACES.length - 1),
+    eol: fc.constantFrom('\n', '\r\n'),
+    before: fc.constantFrom('', 'Verdict: open', '## Findings', 'Looks fine.', '## Not examined\n\nNothing.'),
+    after: fc.constantFrom('', '## Not examined\n\nThe generated client.'),
+  })
+  .map(({ line, place, eol, before, after }) => ({
+    label: `markdown hiding ${JSON.stringify(line)} in place ${place}`,
+    argv: () => ['record', RUN, '--findings-md', '-', '--json'],
+    stdin: [before, (HIDING_PLACES[place] as (l: string) => string)(line), after]
+      .filter((part) => part !== '')
+      .join('\n\n')
+      .replaceAll('\n', eol),
+    hidesFinding: true,
   }));
 
 const HOSTILE_IDS = [
@@ -304,6 +349,7 @@ const hostileOthers: fc.Arbitrary<Case> = fc.oneof(
 const hostile: fc.Arbitrary<Case> = fc.oneof(
   { arbitrary: mutatedReport, weight: 4 },
   { arbitrary: hostileMarkdown, weight: 2 },
+  { arbitrary: hiddenFinding, weight: 1 },
   { arbitrary: hostileIds, weight: 1 },
   { arbitrary: hostilePaths, weight: 1 },
   { arbitrary: hostileOthers, weight: 2 },
@@ -349,6 +395,7 @@ beforeAll(async () => {
 describe('the command line under hostile input', () => {
   it('never exits 70, prints one JSON object, and refuses without touching the run (1,200 inputs in CI, in-process)', async () => {
     let refused = 0;
+    const hidden = { cases: 0, accepted: [] as string[] };
     await fc.assert(
       fc.asyncProperty(hostile, async (c) => {
         const before = await record(store);
@@ -359,6 +406,10 @@ describe('the command line under hostile input', () => {
         expect(result.code, `${c.label}: ${result.stdout}`).not.toBe(70);
         const json = oneJsonObject(result.stdout);
         expect(json.ok).toBe(result.code === 0);
+        if (c.hidesFinding === true) {
+          hidden.cases += 1;
+          if (result.code === 0) hidden.accepted.push(c.label);
+        }
         if (result.code !== 0) {
           refused += 1;
           expect((json.error as { code: string }).code).not.toBe('internal');
@@ -369,7 +420,31 @@ describe('the command line under hostile input', () => {
     );
     // the inputs are hostile: nearly all of them are refused (more than 1,000 of 1,200)
     expect(refused).toBeGreaterThan((INPUTS * 5) / 6);
+    // a finding hidden in HTML is refused every time: none recorded (about one input in eleven)
+    expect(hidden.cases).toBeGreaterThan(0);
+    expect(hidden.accepted).toEqual([]);
   }, 300_000);
+
+  it('refuses a finding or a decision in every place HTML hides it, each line with each place, the run untouched', async () => {
+    // a store of its own: the one above is removed with the test that used it
+    const dir = await tempDir('clearance-fuzz-hidden-');
+    expect((await runInProcess(['--dir', dir, 'open', RUN, '--input-sha', sha('A'), '--json'])).code).toBe(0);
+    const accepted: string[] = [];
+    for (const line of HIDDEN_LINES) {
+      for (const [place, hide] of HIDING_PLACES.entries()) {
+        const before = await record(dir);
+        const result = await runInProcess(['--dir', dir, 'record', RUN, '--findings-md', '-', '--json'], {
+          stdin: `Verdict: open\n\n${hide(line)}\n`,
+        });
+        if (result.code === 0) accepted.push(`${line} in place ${place}`);
+        else {
+          expect((oneJsonObject(result.stdout).error as { code: string }).code).toBe('findings-md-invalid');
+          expect(await record(dir)).toEqual(before);
+        }
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
 
   /** 20 spawned CLIs at full scale (CI), 5 in a local run: each costs a Node start. */
   const spawned = scaled(20, 5);

@@ -229,9 +229,52 @@ describe('parseFindingsMarkdown', () => {
     expect(error.message).toContain('"- the root cause seems shaky to me"');
   });
 
-  it('ignores what is commented out or fenced', () => {
+  it.each([
+    ['the issue’s line zero', '<!-- - [major] src/a.js:0 :: line zero -->\n', 1, MIXED],
+    ['a comment over several lines', 'Notes.\n\n<!--\n- [high] a.js:1 :: draft\n-->\n', 4, ISSUEFLOW],
+    ['a comment in a paragraph', 'Looks fine <!-- - [high] a.js:1 :: leak --> to me.\n', 1, ISSUEFLOW],
+    [
+      'a comment spanning a paragraph’s lines',
+      'Looks fine <!-- draft:\n  [high] a.js:1 :: leak\n-->\n',
+      2,
+      ISSUEFLOW,
+    ],
+    ['a decision in a list item’s comment', '- fine <!-- [fixed] 827f9ded38b8 :: closed -->\n', 1, ISSUEFLOW],
+    [
+      'a list item that is only a comment, under Findings',
+      '## Findings\n\n- <!-- [low] a.js:1 :: x -->\n',
+      3,
+      ISSUEFLOW,
+    ],
+    ['a heading', '## Summary <!-- [high] a.js:1 :: leak -->\n', 1, ISSUEFLOW],
+    ['a block quote', '> <!-- - [high] a.js:1 :: leak -->\n', 1, ISSUEFLOW],
+    ['a table cell', '| a | b |\n| - | - |\n| x <!-- [high] a.js:1 :: y --> | z |\n', 3, ISSUEFLOW],
+    ['Not examined', '## Not examined\n\nThe client. <!-- [high] a.js:1 :: leak -->\n', 3, ISSUEFLOW],
+    ['a comment after a tag', '<div><!-- - [high] a.js:1 :: leak --></div>\n', 1, ISSUEFLOW],
+    [
+      '<details> holding a comment',
+      '<details>\n<summary>More</summary>\n<!--\n- [high] a.js:1 :: leak\n-->\n</details>\n',
+      4,
+      ISSUEFLOW,
+    ],
+    ['a template left in a comment', '<!-- - [severity] path:line :: text -->\n', 1, ISSUEFLOW],
+  ])('refuses a finding hidden in an HTML comment (%s), quoting its line', (_, text, line, v) => {
+    const error = refused(text, v);
+    expect(error.line).toBe(line);
+    expect(error.message).toContain(`findings line ${line} is a finding inside an HTML comment`);
+    expect(error.message).toContain(JSON.stringify(text.split('\n')[line - 1]?.trim()));
+  });
+
+  it('refuses one in inline HTML other than a comment, and reads a comment without one as before', () => {
+    expect(refused('Text <span>\n[high] a.js:1 :: y</span>\n').line).toBe(2);
+    const review = parsed('<!-- reviewer notes: none -->\n\n- [high] a.js:1 :: t <!-- ok -->\n');
+    expect(review.candidates).toHaveLength(1);
+    expect(parsed('<!-- ## Hidden -->\n\nAll good <!-- see [the docs](x) -->.\n').candidates).toEqual([]);
+  });
+
+  it('ignores what is fenced or indented as code: code is quoted text, never a finding', () => {
     expect(
-      parsed('<!--\n- [high] a.js:1 :: draft\n-->\n\n```\n- [high] a.js:1 :: code\n```\n').candidates,
+      parsed('```\n- [high] a.js:1 :: code\n```\n\n    - [high] a.js:1 :: indented\n').candidates,
     ).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ABSENCE_REASONS } from '../../events/codecs/contribution.js';
-import { CostSchema, ReportSchema } from '../../events/report.js';
+import { RecordedCostSchema, ReportSchema } from '../../events/report.js';
 
 /**
  * The pieces several commands' `--json` outputs share, described once so a field has one name and
@@ -14,8 +14,10 @@ export const FindingStatus = z.enum(['open', 'fixed', 'withdrawn']);
 export const Sha = z.string().describe('a hex digest or git object id');
 export const Seq = z.number().int().describe('the sequence number of the last event appended');
 
-/** what was spent or is allowed: tokens, usd, seconds (a unit absent is nothing) */
-export const Cost = CostSchema.describe('an amount in tokens, usd and seconds; a unit absent is nothing');
+/** what was spent or is allowed, as read back from a log: tokens, usd, seconds (a unit absent is nothing) */
+export const Cost = RecordedCostSchema.describe(
+  'an amount in tokens, usd and seconds; a unit absent is nothing',
+);
 
 export const Report = ReportSchema;
 
