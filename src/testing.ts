@@ -15,3 +15,4 @@ export {
   validRoundArb,
 } from './testing/rounds.js';
 export { type GeneratedRun, RUN_ID, reachableRunArb, runFrom } from './testing/runs.js';
+export { deepFreeze, type Given, type Specification, specification, type Then } from './testing/spec.js';

@@ -102,6 +102,15 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
   if (opts.store !== undefined && opts.dir !== undefined) {
     throw new ClearanceError('usage', 'give --store or --dir, not both: --dir <path> is --store <path>');
   }
+  for (const [flag, value] of [
+    ['--store', opts.store],
+    ['--dir', opts.dir],
+  ] as const)
+    if (value !== undefined && value.trim() === '')
+      throw new ClearanceError(
+        'usage',
+        `${flag} is empty: name the store (a directory or a postgres:// URL), or leave ${flag} out for the default; an unset variable in ${flag} "$STORE" gives this`,
+      );
   const named = opts.store ?? opts.dir ?? nonEmpty(io.env.CLEARANCE_STORE) ?? nonEmpty(io.env.CLEARANCE_DIR);
   const location = named === undefined ? undefined : parseStoreLocation(named);
   const dir =

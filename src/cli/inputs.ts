@@ -24,10 +24,12 @@ export type InputOptions = Readonly<{
 }>;
 
 /** `--max-bytes`, for every command that reads a file or standard input. */
-export const maxBytesOption = (): Option =>
+export const maxBytesOption = (defaultBytes: number = DEFAULT_MAX_BYTES): Option =>
   new Option(
     '--max-bytes <n>',
-    `the largest input read, in bytes (default ${DEFAULT_MAX_BYTES}, at most ${MAX_INPUT_BYTES}); larger is refused as oversized`,
+    defaultBytes === MAX_INPUT_BYTES
+      ? `the largest input read, in bytes (default and most: ${MAX_INPUT_BYTES}); larger is refused as oversized`
+      : `the largest input read, in bytes (default ${defaultBytes}, at most ${MAX_INPUT_BYTES}); larger is refused as oversized`,
   ).argParser(parsePositiveInt);
 
 const nameOf = (source: string): string => (source === '-' ? 'standard input' : source);

@@ -15,7 +15,7 @@ import { openHead, readHead, writeHead } from './head.js';
 import { acquireRunLock, type LockOptions, type RunLock } from './lock.js';
 import { reached } from './lock-steps.js';
 import type { Head, TornTail } from './log-format.js';
-import { openNoFollow } from './no-follow.js';
+import { openNoFollow, refuseLink } from './no-follow.js';
 import { type RunPaths, runPaths } from './paths.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from './prepare-append.js';
 import { integrityError } from './read.js';
@@ -239,6 +239,8 @@ export const appendBatch = async (
     results.push(result);
     options.onAppended?.(result, results.length - 1);
   };
+  // the lock, the log, its head and checkpoint all live in runs/: never written through a link
+  refuseLink(paths.runs);
   const lock = await acquireRunLock(paths, options).catch((e: unknown) => {
     // no runs directory at all: the lock could not even be made
     throw isMissing(e) ? missingRun(paths, runId) : e;

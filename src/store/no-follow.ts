@@ -1,4 +1,4 @@
-import { constants, openSync } from 'node:fs';
+import { constants, lstatSync, openSync } from 'node:fs';
 import { ClearanceError } from '../errors.js';
 
 /**
@@ -21,3 +21,19 @@ export const unsafePath = (file: string): ClearanceError =>
     `${file} is a symbolic link: clearance never writes through a link inside its store; remove it (or replace it with the file it points to)`,
     { path: file },
   );
+
+/**
+ * Refuse a directory of the store (`runs/`, a run's own, its archive) that is a symbolic link:
+ * O_NOFOLLOW guards only a path's last part, so a linked directory would carry every write made
+ * inside it elsewhere. One lstat, before anything is created or locked there; a path that does
+ * not exist yet passes (it is made as a directory).
+ */
+export const refuseLink = (dir: string): void => {
+  let linked = false;
+  try {
+    linked = lstatSync(dir).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (linked) throw unsafePath(dir);
+};

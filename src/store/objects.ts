@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ClearanceError } from '../errors.js';
 import { sha256Hex } from '../events/sha256.js';
-import { unsafePath } from './no-follow.js';
+import { refuseLink, unsafePath } from './no-follow.js';
 import { syncDir } from './open-run.js';
 import { runPaths } from './paths.js';
 
@@ -18,8 +18,9 @@ export const archiveOutput = async (dir: string, runId: string, bytes: Uint8Arra
   const target = path.join(objects, sha);
   // no write may go through a link planted inside the store: not the run's directory, not its
   // archive, not an output (lstat: a link is refused, never taken for the output it points to)
-  await refuseLink(path.dirname(objects));
-  await refuseLink(objects);
+  refuseLink(path.dirname(path.dirname(objects)));
+  refuseLink(path.dirname(objects));
+  refuseLink(objects);
   const existing = await lstat(target).catch(() => null);
   if (existing?.isSymbolicLink()) throw unsafePath(target);
   if (existing !== null) return sha; // same bytes, same name: already there
@@ -38,10 +39,6 @@ export const archiveOutput = async (dir: string, runId: string, bytes: Uint8Arra
   }
   await syncDir(objects);
   return sha;
-};
-
-const refuseLink = async (dir: string): Promise<void> => {
-  if ((await lstat(dir).catch(() => null))?.isSymbolicLink()) throw unsafePath(dir);
 };
 
 export type ObjectProblem = Readonly<{ sha: string; problem: 'missing' | 'corrupt' }>;

@@ -10,6 +10,7 @@ import { evolveAll } from '../projections/evolve-all.js';
 import { initialState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
 import { encodeEvents, type Head } from './log-format.js';
+import { refuseLink } from './no-follow.js';
 import { runPaths } from './paths.js';
 import { assertRunId } from './run-id.js';
 
@@ -64,6 +65,7 @@ export const createLog = async (
   head: Head,
 ): Promise<void> => {
   const paths = runPaths(dir, runId);
+  refuseLink(paths.runs);
   await mkdir(paths.runs, { recursive: true });
   const temp = path.join(paths.runs, `.${runId}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   // 'wx' is O_CREAT|O_EXCL: a new file, never one planted (or linked) in its place

@@ -50,6 +50,10 @@ describe('the command-line contract', () => {
       expect(help.code, command).toBe(0);
       expect(help.stdout, command).toMatch(new RegExp(`Usage: clearance ${command}`));
       expect(help.stdout, command).toMatch(/Examples:\n {2}\$ /);
+      // each option states its default once (import --help once printed two for --max-bytes)
+      const options = help.stdout.split(/\nOptions:\n/)[1]?.split(/\n\n/)[0] ?? '';
+      for (const entry of options.split(/\n(?= {2}-)/))
+        expect(entry.match(/\(default/g)?.length ?? 0, `${command}: ${entry}`).toBeLessThanOrEqual(1);
     }
     const top = await cli(['--help']);
     expect(top.stdout).toMatch(/Exit statuses:\n {4}0 {2}done/);
@@ -202,7 +206,7 @@ describe('the command-line contract', () => {
       /✗ refused unchanged-input: the input captured for round 2 \([0-9a-f]{40}\) is the one round 1 reviewed/,
     );
     expect(section).toMatch(
-      /round 2 of demo-converges recorded: converged\n.*open → fixed\n\s+deferred nit [0-9a-f]{12} Prefer const for a binding that is never reassigned/,
+      /round 2 of demo-converges recorded: converged\n.*open → fixed\n\s+deferred nit [0-9a-f]{12} src\/format\.js:12 Prefer const for a binding that is never reassigned \(nit is no longer admitted in round 2\): kept for a follow-up/,
     );
   });
 

@@ -52,6 +52,25 @@ describe('clearance help TOPIC', () => {
     for (const status of mapped) expect(human).toMatch(new RegExp(`^ *${status}  \\S`, 'm'));
   });
 
+  it('no document repeats the exit-status table by hand: it points at help exit-codes', () => {
+    const statuses = new Set(Object.values(EXIT).map(String));
+    const docs = [
+      'README.md',
+      ...readdirSync(path.join(ROOT, 'docs')).map((f) => path.join('docs', f)),
+    ].filter((f) => f.endsWith('.md'));
+    expect(docs.length).toBeGreaterThan(10);
+    for (const doc of docs) {
+      // a row or an item that starts with an exit status: `| 3 | …`, `- 3: …`, `- \`3\` …`
+      const rows = readFileSync(path.join(ROOT, doc), 'utf8')
+        .split('\n')
+        .filter((line) => {
+          const m = /^\s*(?:\||[-*])\s*(?:`(\d+)`|(\d+)\s*(?:\||:|—|-|\s{2}))/.exec(line);
+          return m !== null && statuses.has((m[1] ?? m[2]) as string);
+        });
+      expect(rows, doc).toHaveLength(0);
+    }
+  });
+
   it('environment lists every variable the CLI and the tests read, and the options quote the same table', async () => {
     const read = variablesRead(['src', 'property-tests']);
     for (const name of ['CLEARANCE_DIR', 'CLEARANCE_ACTOR', 'CLEARANCE_LOCK_TIMEOUT_MS', 'NO_COLOR'])

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
@@ -26,6 +26,22 @@ const EMPTY = (runId: string, round: number, inputSha: string) =>
   JSON.stringify({ runId, round, inputSha, completed: true, candidates: [] });
 
 describe('where the store lives by default', () => {
+  it('an empty --dir or --store (an unset variable in --dir "$STORE") is a usage error, and nothing is created', async () => {
+    const cwd = tempDir();
+    for (const flags of [['--dir', ''], ['--dir', '  '], ['--store', ''], ['--dir=']]) {
+      const refused = await at(cwd)(...flags, 'open', 'pr-1', '--json');
+      expect(refused.code, flags.join(' ')).toBe(2);
+      expect(refused.json).toMatchObject({ ok: false, error: { code: 'usage' } });
+      expect((refused.json as { error: { message: string } }).error.message).toMatch(
+        /(--dir|--store) is empty: name the store/,
+      );
+    }
+    // an empty variable counts as unset: the default store, never the working directory itself
+    const opened = await at(cwd, { CLEARANCE_DIR: '', CLEARANCE_STORE: '' })('open', 'pr-1', '--json');
+    expect(opened.json).toMatchObject({ ok: true, store: path.join(realpathSync(cwd), '.clearance') });
+    expect(readdirSync(cwd)).toEqual(['.clearance']);
+  });
+
   it("inside a work tree: git's common directory, printed by open, found again from a subdirectory", async () => {
     const repo = committed();
     const store = path.join(realpathSync(repo.dir), '.git', 'clearance');

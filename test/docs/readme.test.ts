@@ -90,4 +90,14 @@ describe("the documents' TypeScript examples run as written", () => {
   it('property testing with clearance/testing', async () => {
     await run('testing', exampleAfter('## Property testing with `clearance/testing`'));
   });
+
+  it('a specification of the rules with clearance/testing: the refusal it asserts is what it saw', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await run('specification', exampleAfter('## Specifications of the rules'));
+      expect(log).toHaveBeenCalledWith(['wrong-input']);
+    } finally {
+      log.mockRestore();
+    }
+  });
 });

@@ -108,4 +108,31 @@ describe('no write follows a symbolic link planted inside the store', () => {
     );
     expect(await readFile(outside, 'utf8')).toBe('not the store\n');
   });
+
+  it('runs/ itself: a linked runs directory refuses an open and an append, writing nothing where it points', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    // the run's files moved out of the store, and runs/ made a link to where they now are
+    const elsewhere = path.join(await tempDir(), 'runs');
+    await rename(paths.runs, elsewhere);
+    await symlink(elsewhere, paths.runs);
+    const listing = async () =>
+      Promise.all(
+        (await readdir(elsewhere, { recursive: true, withFileTypes: true }))
+          .filter((e) => e.isFile())
+          .map((e) => path.join(e.parentPath, e.name))
+          .sort()
+          .map(async (f) => [f, await bytesOf(f)]),
+      );
+    const before = await listing();
+    forgetCheckpoint(paths.log);
+    expect(codeOf(await append(dir, 'run-1', capture, { by }).catch((e: unknown) => e))).toBe('unsafe-path');
+    const opened = openRun(
+      dir,
+      { runId: 'fresh', policy: PRESETS.default, subject: {}, consent: { by } },
+      { by },
+    );
+    expect(codeOf(await opened.catch((e: unknown) => e))).toBe('unsafe-path');
+    expect(await listing()).toEqual(before);
+  });
 });

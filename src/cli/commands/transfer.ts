@@ -51,7 +51,7 @@ export const registerImport = (program: Command, io: Io): Command =>
     .argument('<run>', 'the run id (it must be the id the log opens)')
     .argument('<file>', 'the exported log lines (- for standard input)')
     .option('--objects <dir>', "the run's archived stage outputs, as `export --objects` wrote them")
-    .addOption(maxBytesOption().default(MAX_INPUT_BYTES, `${MAX_INPUT_BYTES}`))
+    .addOption(maxBytesOption(MAX_INPUT_BYTES))
     .addHelpText(
       'after',
       `${examples(
@@ -62,8 +62,8 @@ Every line must decode and chain, the input must end with a newline, its first e
 this very run, and the rules must accept every event. A run that exists is refused (exit 1).`,
     )
     .action(
-      action(io, async (ctx, runId: string, file: string, opts: { objects?: string; maxBytes: number }) => {
-        const log = await readInput(file, io, 'log', opts.maxBytes);
+      action(io, async (ctx, runId: string, file: string, opts: { objects?: string; maxBytes?: number }) => {
+        const log = await readInput(file, io, 'log', opts.maxBytes ?? MAX_INPUT_BYTES);
         const imported = await importRun(ctx, {
           runId,
           log,

@@ -14,7 +14,7 @@ const TOPICS: Readonly<Record<string, () => Outcome>> = {
   }),
   environment: () => ({
     json: { topic: 'environment', variables: ENVIRONMENT },
-    text: `Environment variables (a flag, where there is one, wins):\n${environmentTable()}`,
+    text: `Environment variables (a flag, where there is one, wins; one set to the empty string counts as unset, and an empty --dir or --store is refused):\n${environmentTable()}`,
   }),
 };
 
