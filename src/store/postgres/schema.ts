@@ -41,8 +41,8 @@ const CREATE = [
      reviewer text NOT NULL,
      body bytea NOT NULL,
      PRIMARY KEY (run_id, round, input_sha, reviewer))`,
-  // 2: the run's fold checkpoint, beside its head in its own row (docs/log-format.md, "The
-  // checkpoint in PostgreSQL"): the state after line `checkpoint_seq`, whose hash it records.
+  // 2: the run's fold checkpoint, beside its head in its own row (docs/storage.md,
+  // "PostgreSQL"): the state after line `checkpoint_seq`, whose hash it records.
   // Appenders write it under the row's lock; a reader trusts it only when it matches the lines.
   // No constraints: a checkpoint that is wrong is ignored, never refused.
   `ALTER TABLE clearance.runs
