@@ -1,5 +1,5 @@
 // Bundle the CLI for start-up time: CI scripts and agents call it once per step. One bundle starts
-// far faster than resolving zod, io-ts, fp-ts, commander and proper-lockfile module by module, and
+// far faster than resolving zod, io-ts, fp-ts and commander module by module, and
 // splitting it at the dynamic imports in src/cli/commands/index.ts means a command loads only what
 // it uses (`status` never compiles zod). No source map: the package ships neither the sources it
 // would point at nor a multi-megabyte map.
