@@ -259,7 +259,7 @@ describe('the terminal and the pipe', () => {
 });
 
 describe('publish into a directory that does not exist yet', () => {
-  it('creates the missing parent directories (the README loop: review/round-2.json)', async () => {
+  it('creates the missing parent directories (the loop of docs/loop.md: review/round-2.json)', async () => {
     const dir = await tempDir();
     const draft = path.join(dir, 'draft.json');
     await writeFile(draft, JSON.stringify(report(2, 'B')));

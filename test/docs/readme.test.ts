@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -85,6 +86,34 @@ describe("the documents' TypeScript examples run as written", () => {
     );
     expect(findingId(earlier).startsWith(example.decisions[0]?.id ?? '-')).toBe(true);
     expect(findingOf(verdict.right.state, findingId(earlier))?.status).toBe('fixed');
+  });
+
+  it("docs/completion.md's driver example waits for a published report and returns it", async () => {
+    const { publishReport } = await import('../../src/index.js');
+    const completion = readFileSync(path.join(here, '../../docs/completion.md'), 'utf8');
+    const code = /## For drivers[\s\S]*?```ts\n([\s\S]*?)```/.exec(completion)?.[1];
+    if (code === undefined) throw new Error('docs/completion.md has no ts example under For drivers');
+    const inbox = path.join(mkdtempSync(path.join(tmpdir(), 'clearance-completion-')), 'round-2.json');
+    expect(code).toContain("'.clearance/inbox/round-2.json'");
+    const report = {
+      runId: 'pr-236',
+      round: 2,
+      inputSha: 'c577f1fed4c528141b954da67b2b12bd76a3cb35',
+      completed: true,
+      candidates: [],
+    };
+    await publishReport(inbox, report);
+    const waited = { value: undefined as unknown };
+    (globalThis as { completionExample?: typeof waited }).completionExample = waited;
+    await run(
+      'completion',
+      `${code
+        .replace("from 'clearance'", `from '${path.join(here, '../../src/index.js')}'`)
+        .replace("'.clearance/inbox/round-2.json'", JSON.stringify(inbox))}
+(globalThis as unknown as { completionExample: { value: unknown } }).completionExample.value = { report, bytes, waitedMs };
+`,
+    );
+    expect(waited.value).toMatchObject({ report: { ...report, decisions: [] }, bytes: expect.any(Number) });
   });
 
   it('property testing with clearance/testing', async () => {
