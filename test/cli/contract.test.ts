@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
@@ -196,6 +196,14 @@ describe('the command-line contract', () => {
     ]);
     const verify = await cli(['--dir', demo.json.dir as string, 'verify', '--json']);
     expect(verify.json.ok).toBe(true);
+  });
+
+  it('the README tells the demo as it runs: as many loops as it opens runs', async () => {
+    const demo = await cli(['demo']);
+    const opened = demo.stdout.match(/\$ clearance open /g)?.length ?? 0;
+    const readme = await readFile(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+    const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    expect(readme).toContain(`\`npx clearance demo\` runs ${words[opened]} loops`);
   });
 
   it('demo shows a round on unchanged bytes refused and a late nit deferred, kept for a follow-up', async () => {
