@@ -1,8 +1,8 @@
-import { printableLocation, waitForReportAt } from '../completion/at.js';
-import type { WaitOptions } from '../completion/budget.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { FailureReason, RoundResult } from '../events/event.js';
 import { rejection } from '../events/rejection.js';
+import { printableLocation, waitForReportAt } from '../handoff/at.js';
+import type { WaitOptions } from '../handoff/budget.js';
 import type { AppendResult } from '../store/append.js';
 import { readIntactStatus, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';

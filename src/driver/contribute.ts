@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { waitForReportAt } from '../completion/at.js';
-import type { WaitOptions } from '../completion/budget.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES, rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/report.js';
+import { waitForReportAt } from '../handoff/at.js';
+import type { WaitOptions } from '../handoff/budget.js';
 import { absenceOf, contributionEvents, type Missing, mergeEvents } from '../projections/decide.js';
 import type { AppendResult } from '../store/append.js';
 import { readIntactStatus, type StoreRef, storeOf } from '../store/store.js';

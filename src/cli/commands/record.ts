@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
-import { printableLocation } from '../../completion/at.js';
-import { resolveBudget } from '../../completion/budget.js';
 import { ClearanceError, refusal } from '../../errors.js';
 import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
 import { parseReport } from '../../events/report.js';
+import { printableLocation } from '../../handoff/at.js';
+import { resolveBudget } from '../../handoff/budget.js';
 import { type RoundSource, record } from '../../operations/record.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';

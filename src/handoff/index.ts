@@ -1,4 +1,4 @@
-/** The completion protocol: did this round finish? Producer publish and the bounded wait. */
+/** The completion protocol (a report handed off from its producer to the waiting driver): publish, and the bounded wait. */
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_POLL_MS,

@@ -8,11 +8,11 @@
 
 import type pg from 'pg';
 import { ClearanceError } from '../errors.js';
+import type { BoundedRead } from '../input/read-bounded.js';
 import type { WaitOptions } from './budget.js';
 import type { ExpectedReport } from './judge.js';
 import { REPORTS_CHANNEL, type Reconnect, reportLink } from './postgres-link.js';
 import { serialise } from './publish.js';
-import type { BoundedRead } from './read-bounded.js';
 import { awaitReport, type CollectedReport } from './wait.js';
 
 const binding = (report: unknown): ExpectedReport | null => {
