@@ -23,7 +23,7 @@ import {
   ZERO_HASH,
 } from '../lib/index.js';
 import { checkpointOf } from '../lib/store/catch-up.js';
-import { writeCheckpoint } from '../lib/store/fold-cache.js';
+import { writeCheckpoint } from '../lib/store/checkpoint.js';
 import { fileStore } from '../lib/store/store.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -32,7 +32,7 @@ import {
   scanLog,
   ZERO_HASH,
 } from '../lib/index.js';
-import { forgetCheckpoint, writeCheckpoint } from '../lib/store/fold-cache.js';
+import { forgetCheckpoint, writeCheckpoint } from '../lib/store/checkpoint.js';
 import { encodeHead } from '../lib/store/log-format.js';
 import { realisticRun } from './fold.mjs';
 
@@ -89,7 +89,7 @@ const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1
 const beforeLib = async (dir = process.env.CLEARANCE_BENCH_BEFORE_LIB) => {
   if (dir === undefined || dir === '') return null;
   const store = await import(pathToFileURL(path.join(path.resolve(dir), 'index.js')).href);
-  const cache = await import(pathToFileURL(path.join(path.resolve(dir), 'store', 'fold-cache.js')).href);
+  const cache = await import(pathToFileURL(path.join(path.resolve(dir), 'store', 'checkpoint.js')).href);
   return {
     dir: path.resolve(dir),
     append: store.append,

@@ -10,7 +10,7 @@ import {
   recalledCheckpoint,
   rememberCheckpoint,
   writeCheckpoint,
-} from './fold-cache.js';
+} from './checkpoint.js';
 import { openHead, readHead, writeHead } from './head.js';
 import { acquireRunLock, type LockOptions, type RunLock } from './lock.js';
 import { reached } from './lock-steps.js';

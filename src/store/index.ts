@@ -1,5 +1,5 @@
 export { type AppendOptions, type AppendResult, append, appendBatch, type EventsFor } from './append.js';
-export type { FoldCheckpoint } from './fold-cache.js';
+export type { FoldCheckpoint } from './checkpoint.js';
 export { type HeadRead, readHead } from './head.js';
 export { listRuns } from './list.js';
 export { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from './lock.js';

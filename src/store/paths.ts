@@ -7,7 +7,7 @@ export type RunPaths = Readonly<{
   log: string;
   lock: string;
   head: string;
-  /** the fold checkpoint (`fold-cache.ts`) */
+  /** the fold checkpoint (`checkpoint.ts`) */
   cache: string;
   objects: string;
 }>;

@@ -5,7 +5,7 @@ import { outputShaOf } from '../events/outputs.js';
 import { type Folded, fold, step } from '../projections/fold.js';
 import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
 import { type CaughtUp, catchUp, lastLineHolds, matchesFile, noteLogRead } from './catch-up.js';
-import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './fold-cache.js';
+import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './checkpoint.js';
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
 import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import { fold } from '../../src/projections/fold.js';
-import { decodeCheckpoint } from '../../src/store/fold-cache.js';
+import { decodeCheckpoint } from '../../src/store/checkpoint.js';
 import { append, parseLog, readRunState } from '../../src/store/index.js';
 import { startAppender } from '../support/appender.js';
 import { candidate, decision, report, sha } from '../support/builders.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findingId, type RoundReport } from '../../src/index.js';
 import { type LogRead, observeLogReads } from '../../src/store/catch-up.js';
-import { readCheckpointHeader } from '../../src/store/fold-cache.js';
+import { readCheckpointHeader } from '../../src/store/checkpoint.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { linesOf, makeRepo } from '../support/git-repo.js';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeEvents, PRESETS, type RunState, ZERO_HASH } from '../../src/index.js';
 import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
-import { decodeState } from '../../src/store/fold-cache.js';
+import { decodeState } from '../../src/store/checkpoint.js';
 import type { Encoded } from '../../src/store/log-format.js';
 import { openPostgresStore, postgresStoreOn } from '../../src/store/postgres/index.js';
 import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';

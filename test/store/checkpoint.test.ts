@@ -10,7 +10,7 @@ import {
   encodeCheckpoint,
   encodeState,
   forgetCheckpoint,
-} from '../../src/store/fold-cache.js';
+} from '../../src/store/checkpoint.js';
 import {
   append,
   appendBatch,

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../../src/projections/fold.js';
-import { decodeCheckpoint } from '../../src/store/fold-cache.js';
+import { decodeCheckpoint } from '../../src/store/checkpoint.js';
 import { append, listRuns, parseLog, readRunState } from '../../src/store/index.js';
 import { APPEND_STEPS, type AppendStep } from '../../src/store/lock-steps.js';
 import { sha } from '../support/builders.js';
