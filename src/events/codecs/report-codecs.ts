@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { RoundReport } from '../report.js';
-import { CostCodec } from './cost.js';
+import { CostCodec } from './cost-codec.js';
 import type { SameShape } from './same-shape.js';
 
 /**
