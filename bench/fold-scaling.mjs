@@ -14,10 +14,10 @@ import { createInterface } from 'node:readline';
 import {
   encodeEvents,
   findingId,
+  foldRunFromCheckpoint,
   initialState,
   operations,
   PRESETS,
-  readRunStatus,
   roundRecorded,
   step,
   ZERO_HASH,
@@ -317,7 +317,7 @@ const storeOf = async (dir, encoded, withCheckpoint) => {
     `${JSON.stringify({ seq: encoded.lastSeq, hash: encoded.lastHash })}\n`,
   );
   if (withCheckpoint) {
-    const read = readRunStatus(dir, 'scale');
+    const read = foldRunFromCheckpoint(dir, 'scale');
     const file = statSync(path.join(runs, 'scale.jsonl'));
     writeCheckpoint(
       path.join(runs, 'scale.fold'),

@@ -27,8 +27,8 @@ import {
   append,
   appendBatch,
   encodeEvents,
+  foldRunFromStart,
   parseHead,
-  readRunState,
   scanLog,
   ZERO_HASH,
 } from '../lib/index.js';
@@ -544,7 +544,7 @@ export const readBench = async (target = 100_000) => {
       if (checked.issue !== null || seen !== target) throw new Error('bench: the log did not verify');
       timings.verifyOnly.push(performance.now() - t);
       t = performance.now();
-      const read = await readRunState(dir, 'big');
+      const read = await foldRunFromStart(dir, 'big');
       if (read.issue !== null || read.events !== target || read.refused !== 0)
         throw new Error('bench: the log did not verify');
       timings.clearance.push(performance.now() - t);

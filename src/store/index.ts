@@ -18,17 +18,17 @@ export { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './o
 export { type OpenOptions, openRun, syncDir } from './open-run.js';
 export { type RunPaths, runPaths, runsDir } from './paths.js';
 export {
+  foldIntactRunFromCheckpoint,
+  foldIntactRunFromStart,
+  foldRunFromCheckpoint,
+  foldRunFromStart,
   integrityError,
   type RunRead,
   type RunStateRead,
   type RunStatusRead,
   type RunSummaryRead,
   readIntactRun,
-  readIntactRunState,
-  readIntactRunStatus,
   readRun,
-  readRunState,
-  readRunStatus,
   readRunSummary,
 } from './read.js';
 export { assertRunId, isRunId } from './run-id.js';
