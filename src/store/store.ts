@@ -99,7 +99,7 @@ export const storeDirOf = (store: Store): string | undefined =>
  * the append checks again under the lock (`expectedSeq` where the step built on it). Only `verify`
  * and `replay` read every byte.
  */
-export const readIntactStatus = async (ref: StoreRef, runId: string): Promise<RunStatusRead> =>
+export const foldIntactFromCheckpoint = async (ref: StoreRef, runId: string): Promise<RunStatusRead> =>
   intact(await storeOf(ref).foldRunFromCheckpoint(runId));
 
 /** A run's every event and trail, when its log is intact. */
