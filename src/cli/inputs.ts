@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { ClearanceError } from '../errors.js';
-import { DEFAULT_MAX_BYTES } from '../handoff/budget.js';
+import { DEFAULT_MAX_BYTES } from '../handoff/wait-budget.js';
 import { type BoundedInput, readBoundedInput, readBoundedStream } from '../input/read-bounded.js';
 import { parseStrictJson } from '../input/strict-json.js';
 import { decodeUtf8 } from '../input/utf8.js';

@@ -2,7 +2,7 @@ import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { FailureReason, RoundResult } from '../events/event.js';
 import { rejection } from '../events/rejection.js';
 import { printableLocation, waitForReportAt } from '../handoff/at.js';
-import type { WaitOptions } from '../handoff/budget.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import type { AppendResult } from '../store/append.js';
 import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';

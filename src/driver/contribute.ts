@@ -4,7 +4,7 @@ import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES, rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/report.js';
 import { waitForReportAt } from '../handoff/at.js';
-import type { WaitOptions } from '../handoff/budget.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { absenceOf, contributionEvents, type Missing, mergeEvents } from '../projections/decide.js';
 import type { AppendResult } from '../store/append.js';
 import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';

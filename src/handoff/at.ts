@@ -1,7 +1,7 @@
-import type { WaitOptions } from './budget.js';
 import type { ExpectedReport } from './judge.js';
 import { publishReport } from './publish.js';
 import { type CollectedReport, waitForReport } from './wait.js';
+import type { WaitOptions } from './wait-budget.js';
 
 /** A store URL in place of a path: the report travels through PostgreSQL, across machines. */
 const isPostgresUrl = (where: string): boolean => /^postgres(ql)?:\/\//i.test(where);

@@ -1,4 +1,8 @@
 /** The completion protocol (a report handed off from its producer to the waiting driver): publish, and the bounded wait. */
+
+export { type ExpectedReport, type Judgement, judgeReport, type SeenBinding } from './judge.js';
+export { publishReport } from './publish.js';
+export { type CollectedReport, waitForReport } from './wait.js';
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_POLL_MS,
@@ -6,7 +10,4 @@ export {
   resolveBudget,
   type WaitBudget,
   type WaitOptions,
-} from './budget.js';
-export { type ExpectedReport, type Judgement, judgeReport, type SeenBinding } from './judge.js';
-export { publishReport } from './publish.js';
-export { type CollectedReport, waitForReport } from './wait.js';
+} from './wait-budget.js';

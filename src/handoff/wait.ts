@@ -3,8 +3,8 @@ import { ClearanceError } from '../errors.js';
 import type { RoundReport } from '../events/report.js';
 import { type Deadline, startDeadline } from '../input/deadline.js';
 import { type BoundedRead, readBounded } from '../input/read-bounded.js';
-import { resolveBudget, type WaitOptions } from './budget.js';
 import { type ExpectedReport, judgeReport, type SeenBinding } from './judge.js';
+import { resolveBudget, type WaitOptions } from './wait-budget.js';
 import { type Notifier, openWakeOn, watchDirectory } from './wake.js';
 
 /** A complete report bound to the expected run, round and input, and what it took to get it. */

@@ -5,7 +5,7 @@ import {
   type ExpertSource,
 } from '../driver/contribute.js';
 import type { RoundReport } from '../events/report.js';
-import type { WaitOptions } from '../handoff/budget.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 

@@ -1,6 +1,6 @@
 import type { RoundReport } from '../events/report.js';
 import { printableLocation, publishReportAt, waitForReportAt } from '../handoff/at.js';
-import type { WaitOptions } from '../handoff/budget.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { checkedName, type StorelessContext } from './context.js';
 
 /**

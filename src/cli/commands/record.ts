@@ -5,7 +5,7 @@ import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
 import { parseReport } from '../../events/report.js';
 import { printableLocation } from '../../handoff/at.js';
-import { resolveBudget } from '../../handoff/budget.js';
+import { resolveBudget } from '../../handoff/wait-budget.js';
 import { type RoundSource, record } from '../../operations/record.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
