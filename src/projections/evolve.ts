@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import { reportCostIsReal } from './rules/budget.js';
 import { captureRevision } from './rules/capture.js';
 import { fail } from './rules/check.js';
 import { checksRecordedBefore, recordChecks } from './rules/checks.js';
 import { recordAbsence, recordContribution } from './rules/contribution.js';
+import { reportCostIsReal } from './rules/cost-bounds.js';
 import { failRound } from './rules/failure.js';
 import { openRun } from './rules/lifecycle.js';
 import { recordReproduction } from './rules/reproductions.js';

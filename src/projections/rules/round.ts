@@ -16,12 +16,12 @@ import {
 import { push, pushAll } from '../vec.js';
 import { type Admission, admitCandidates } from './admission.js';
 import { carriedReportBinds } from './binding.js';
-import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { touchedBy } from './capture.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
 import { panelOf, panelOfNextRound } from './contribution.js';
+import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';

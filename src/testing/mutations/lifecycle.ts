@@ -4,7 +4,7 @@ import { findingId } from '../../events/finding-id.js';
 import { COST_KEYS } from '../../events/policy.js';
 import type { RoundReport } from '../../events/report.js';
 import { findingsInOrder } from '../../projections/finding-index.js';
-import { depleted, overrun } from '../../projections/rules/budget.js';
+import { depleted, overrun } from '../../projections/rules/cost-bounds.js';
 import type { Context, Mutation, Offer } from '../offers.js';
 import { accepting, changeCandidate } from '../offers.js';
 
