@@ -68,7 +68,6 @@ export {
   type Suppressed,
 } from './state.js';
 export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
-export { type MayAnswer, mayRunStage } from './views/budget.js';
 export { type CostReport, costReport, describeCost } from './views/cost.js';
 export { type DeferredView, deferredOf } from './views/deferred.js';
 export { type BlockingReason, type Explanation, explain } from './views/explain.js';
@@ -89,6 +88,7 @@ export {
   gateOf,
 } from './views/gate.js';
 export { historyOf, roundsOpenOf } from './views/history.js';
+export { type MayAnswer, mayRunStage } from './views/may-run-stage.js';
 export { type NextStep, nextStep } from './views/next.js';
 export {
   latestReruns,
