@@ -7,10 +7,10 @@ import { historyOf } from '../projections/views/finding-history.js';
 import { citationOf } from '../projections/views/findings.js';
 import { statusOf } from '../projections/views/status.js';
 import { htmlText } from '../text/untrusted.js';
-import type { RunHistory, TimelineEntry } from './history.js';
 import { deferredSection, roundsSection } from './html-rounds.js';
 import { REPORT_CSS } from './html-style.js';
 import { html, type Markup } from './html-template.js';
+import type { RunHistory, TimelineEntry } from './run-history.js';
 import { deferredCause } from './trend-text.js';
 
 /**

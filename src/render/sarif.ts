@@ -4,8 +4,8 @@ import { toArray } from '../projections/vec.js';
 import { type DeferredView, deferredOf } from '../projections/views/deferred.js';
 import { historyOf } from '../projections/views/finding-history.js';
 import { findingView } from '../projections/views/findings.js';
-import { type RunHistory, stateAtRound } from './history.js';
 import { levelOf } from './level.js';
+import { type RunHistory, stateAtRound } from './run-history.js';
 import { deferredCause } from './trend-text.js';
 
 /**
