@@ -5,8 +5,8 @@ import type { Rejection } from '../../events/rejection.js';
 import type { Candidate } from '../../events/report.js';
 import { lookUp } from '../finding-index.js';
 import type { RunState } from '../state.js';
-import { fail, isBlank, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
+import { fail, isBlank, shortId } from './rule-answer.js';
 
 export type Identified = Readonly<{ candidate: Candidate; id: string; index: number }>;
 

@@ -4,8 +4,8 @@ import type { Decision } from '../../events/report.js';
 import { type Findings, openIn } from '../finding-index.js';
 import type { Finding } from '../state.js';
 import { at, toArray } from '../vec.js';
-import { type Check, fail, isBlank, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
+import { type Check, fail, isBlank, ok, shortId } from './rule-answer.js';
 
 /**
  * A reopening says what is new: its evidence, trimmed, is none that an earlier decision or ruling

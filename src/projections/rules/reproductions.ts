@@ -5,9 +5,9 @@ import type { Decision } from '../../events/report.js';
 import type { Rerun, RunState } from '../state.js';
 import { at, push } from '../vec.js';
 import { boundToNextRound } from './binding.js';
-import { type Check, fail, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
+import { type Check, fail, ok, shortId } from './rule-answer.js';
 
 /**
  * The reproductions re-run on one round's input, newest first. Re-runs are appended in round order

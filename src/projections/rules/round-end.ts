@@ -4,8 +4,8 @@ import type { Rejection } from '../../events/rejection.js';
 import { maxRoundsOf, NO_STAGES, type RoundTally, type RunState } from '../state.js';
 import { push } from '../vec.js';
 import { touchedBy } from './capture.js';
-import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
+import { fail, isBlank } from './rule-answer.js';
 import { deriveStatus } from './status.js';
 
 /** A round without a report changes no finding: the trend shows it flat, with the files its capture changed. */
