@@ -11,7 +11,7 @@ import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parseJsonInput, readInput, readTextInput } from '../inputs.js';
 import { parseNonNegativeInt } from '../option-values.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
 

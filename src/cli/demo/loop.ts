@@ -9,7 +9,7 @@ import { record } from '../../operations/record.js';
 import { runPaths } from '../../store/paths.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import type { Narrator } from './narrator.js';
 import { LATE_NIT, MAJOR, NIT, REVISION_A, REVISION_B, report } from './scenario.js';
 

@@ -10,7 +10,7 @@ import { status } from '../../operations/status.js';
 import { renderExplanation } from '../../render/explain-text.js';
 import type { Context } from '../context.js';
 import { shortId, statusText, trailLine } from '../format.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, NIT, report, revision } from './scenario.js';
 
