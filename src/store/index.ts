@@ -31,4 +31,4 @@ export {
   readRun,
   readRunSummary,
 } from './read.js';
-export { assertRunId, isRunId } from './run-id.js';
+export { assertRunId, isRunId } from './safe-run-id.js';

@@ -11,7 +11,7 @@ import { initialState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
 import { encodeEvents, type Head } from './log-format.js';
 import { runPaths } from './paths.js';
-import { assertRunId } from './run-id.js';
+import { assertRunId } from './safe-run-id.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { isClearanceError } from '../../errors.js';
 import { integrityError } from '../read.js';
-import { assertRunId } from '../run-id.js';
+import { assertRunId } from '../safe-run-id.js';
 import type { Store } from '../store.js';
 import { checkImport } from '../transfer.js';
 import { appendPostgres, importPostgres, openPostgres } from './append.js';
