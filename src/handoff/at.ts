@@ -19,7 +19,7 @@ const withClient = async <T>(
   ) => Promise<T>,
 ): Promise<T> => {
   const { connect, describe, postgresFailure } = await import('../store/postgres/connect.js');
-  const { assertSchema } = await import('../store/postgres/schema.js');
+  const { assertSchema } = await import('../store/postgres/tables.js');
   const open = async (timeoutMs?: number) => {
     const client = await connect(url, timeoutMs === undefined ? {} : { timeoutMs });
     try {

@@ -5,7 +5,7 @@ import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
 import { decodeState } from '../../src/store/checkpoint.js';
 import type { Encoded } from '../../src/store/log-format.js';
 import { openPostgresStore, postgresStoreOn } from '../../src/store/postgres/index.js';
-import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
+import { SCHEMA_VERSION } from '../../src/store/postgres/tables.js';
 import type { Store } from '../../src/store/store.js';
 import { captured, opened, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';

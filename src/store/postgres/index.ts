@@ -15,7 +15,7 @@ import {
   readRunPostgres,
   readRunSummaryPostgres,
 } from './read.js';
-import { assertSchema, initSchema } from './schema.js';
+import { assertSchema, initSchema } from './tables.js';
 
 /**
  * The PostgreSQL store over one connection. Commands run their queries one after another on it;
