@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES, rejection } from '../events/rejection.js';
-import { parseReport, type RoundReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
 import { waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import { absenceOf, contributionEvents, type Missing, mergeEvents } from '../projections/decide.js';

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { CitationCheck, RoundResult } from '../events/event.js';
 import { citationsRequired } from '../events/policy.js';
-import { parseReport, type RoundReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
 import { roundEvents } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
 import type { AppendResult } from '../store/append.js';

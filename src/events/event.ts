@@ -20,7 +20,7 @@ import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/rep
 import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
 import type { ContributionRecordedV3 } from './codecs/round-recorded-v4.js';
 import type { Cost, Policy } from './policy.js';
-import type { RoundReport } from './report.js';
+import type { RoundReport } from './round-report.js';
 
 /**
  * The domain events, at their latest version. Older versions exist only in `codecs/` and are

@@ -97,5 +97,5 @@ export {
   type Verdict,
   type Verification,
   VerificationSchema,
-} from './report.js';
+} from './round-report.js';
 export { sha256Hex, ZERO_HASH } from './sha256.js';

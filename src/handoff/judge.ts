@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { parseReport, type RoundReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
 import { parseStrictJson } from '../input/strict-json.js';
 import { decodeUtf8 } from '../input/utf8.js';
 

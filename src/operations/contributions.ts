@@ -4,7 +4,7 @@ import {
   collectContributions,
   type ExpertSource,
 } from '../driver/contribute.js';
-import type { RoundReport } from '../events/report.js';
+import type { RoundReport } from '../events/round-report.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';

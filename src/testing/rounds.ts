@@ -19,7 +19,7 @@ import {
   OPEN_FINDING_DECISIONS,
   type RoundReport,
   type Verdict,
-} from '../events/report.js';
+} from '../events/round-report.js';
 import { sha256Hex } from '../events/sha256.js';
 import { placeOf } from '../projections/citation.js';
 import { evolve } from '../projections/evolve.js';

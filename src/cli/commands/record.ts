@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../../errors.js';
 import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
-import { parseReport } from '../../events/report.js';
+import { parseReport } from '../../events/round-report.js';
 import { printableLocation } from '../../handoff/at.js';
 import { resolveBudget } from '../../handoff/wait-budget.js';
 import { type RoundSource, record } from '../../operations/record.js';

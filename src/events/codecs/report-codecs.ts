@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import type { RoundReport } from '../report.js';
+import type { RoundReport } from '../round-report.js';
 import { CostCodec } from './cost-codec.js';
 import type { SameShape } from './same-shape.js';
 

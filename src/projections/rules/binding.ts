@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RoundReport } from '../../events/report.js';
+import type { RoundReport } from '../../events/round-report.js';
 import type { Run, RunState } from '../state.js';
 import { fail } from './rule-answer.js';
 

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Candidate } from '../../events/report.js';
+import type { Candidate } from '../../events/round-report.js';
 import { lookUp } from '../finding-index.js';
 import type { RunState } from '../state.js';
 import { namedFinding } from './finding-ref.js';

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ReproductionRecorded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Decision } from '../../events/report.js';
+import type { Decision } from '../../events/round-report.js';
 import type { Rerun, RunState } from '../state.js';
 import { at, push } from '../vec.js';
 import { boundToNextRound } from './binding.js';

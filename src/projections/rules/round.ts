@@ -3,7 +3,7 @@ import { reportSha } from '../../events/canonical-json.js';
 import type { RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Decision } from '../../events/report.js';
+import type { Decision } from '../../events/round-report.js';
 import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
 import {
   type Finding,
