@@ -15,7 +15,7 @@ import { tempDir } from '../support/tmp.js';
 // often `evolve` handed an event of each type to its rule. `evolve` is the only caller of those
 // rules, so a rule's count is the number of times an event of its type passed `evolve`.
 const COUNTED = {
-  parseReport: 'src/events/report.ts',
+  parseReport: 'src/events/round-report.ts',
   recordRound: 'src/projections/rules/round.ts',
   recordContribution: 'src/projections/rules/contribution.ts',
 } as const;

@@ -5,7 +5,7 @@ import type { SameShape } from './same-shape.js';
 
 /**
  * The persisted form of a round report inside `round.recorded`. It mirrors the zod input schema
- * in `../report.ts` (zod guards the boundary, io-ts the log); `_sameShape` below fails to compile
+ * in `../round-report.ts` (zod guards the boundary, io-ts the log); `_sameShape` below fails to compile
  * if the two drift apart.
  */
 const Candidate = t.intersection([
