@@ -17,10 +17,10 @@ import { reached } from './lock-steps.js';
 import type { Head, TornTail } from './log-format.js';
 import { openNoFollow } from './no-follow.js';
 import { type RunPaths, runPaths } from './paths.js';
-import { checkExpectedSeq, type EventsFor, planAppend } from './prepare-append.js';
+import { checkExpectedSeq, type EventsFor, planAppend } from './plan-append.js';
 import { integrityError } from './read.js';
 
-export type { EventsFor } from './prepare-append.js';
+export type { EventsFor } from './plan-append.js';
 
 export type AppendOptions = LockOptions &
   Readonly<{

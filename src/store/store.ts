@@ -4,7 +4,7 @@ import { listRuns } from './list.js';
 import { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './objects.js';
 import { createLog, openRun } from './open-run.js';
 import { runPaths } from './paths.js';
-import type { EventsFor } from './prepare-append.js';
+import type { EventsFor } from './plan-append.js';
 import {
   foldRunFromCheckpoint,
   foldRunFromStart,
