@@ -37,7 +37,7 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
     ]);
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
-  // every open finding carries forward through it: derived from `outcomes` (views/history.ts), not copied
+  // every open finding carries forward through it: derived from `outcomes` (views/finding-history.ts), not copied
   return E.right({
     ...state,
     status: deriveStatus(maxRoundsOf(state), round, state.findings, result),
