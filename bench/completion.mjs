@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { publishReport, waitForReport } from '../lib/completion/index.js';
+import { publishReport, waitForReport } from '../lib/handoff/index.js';
 
 const LATENCY_TRIALS = 50;
 const POLL_MS = 20;

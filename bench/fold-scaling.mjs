@@ -14,16 +14,16 @@ import { createInterface } from 'node:readline';
 import {
   encodeEvents,
   findingId,
+  foldRunFromCheckpoint,
   initialState,
   operations,
   PRESETS,
-  readRunStatus,
   roundRecorded,
   step,
   ZERO_HASH,
 } from '../lib/index.js';
 import { checkpointOf } from '../lib/store/catch-up.js';
-import { writeCheckpoint } from '../lib/store/fold-cache.js';
+import { writeCheckpoint } from '../lib/store/checkpoint.js';
 import { fileStore } from '../lib/store/store.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -317,7 +317,7 @@ const storeOf = async (dir, encoded, withCheckpoint) => {
     `${JSON.stringify({ seq: encoded.lastSeq, hash: encoded.lastHash })}\n`,
   );
   if (withCheckpoint) {
-    const read = readRunStatus(dir, 'scale');
+    const read = foldRunFromCheckpoint(dir, 'scale');
     const file = statSync(path.join(runs, 'scale.jsonl'));
     writeCheckpoint(
       path.join(runs, 'scale.fold'),

@@ -13,7 +13,7 @@
 import pg from 'pg';
 import { encodeEvents, ZERO_HASH } from '../lib/index.js';
 import { openPostgresStore } from '../lib/store/postgres/index.js';
-import { initSchema } from '../lib/store/postgres/schema.js';
+import { initSchema } from '../lib/store/postgres/tables.js';
 import { startPostgres } from '../scripts/postgres-server.mjs';
 import { realisticRun } from './fold.mjs';
 

@@ -27,12 +27,12 @@ import {
   append,
   appendBatch,
   encodeEvents,
+  foldRunFromStart,
   parseHead,
-  readRunState,
   scanLog,
   ZERO_HASH,
 } from '../lib/index.js';
-import { forgetCheckpoint, writeCheckpoint } from '../lib/store/fold-cache.js';
+import { forgetCheckpoint, writeCheckpoint } from '../lib/store/checkpoint.js';
 import { encodeHead } from '../lib/store/log-format.js';
 import { realisticRun } from './fold.mjs';
 
@@ -89,7 +89,7 @@ const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1
 const beforeLib = async (dir = process.env.CLEARANCE_BENCH_BEFORE_LIB) => {
   if (dir === undefined || dir === '') return null;
   const store = await import(pathToFileURL(path.join(path.resolve(dir), 'index.js')).href);
-  const cache = await import(pathToFileURL(path.join(path.resolve(dir), 'store', 'fold-cache.js')).href);
+  const cache = await import(pathToFileURL(path.join(path.resolve(dir), 'store', 'checkpoint.js')).href);
   return {
     dir: path.resolve(dir),
     append: store.append,
@@ -544,7 +544,7 @@ export const readBench = async (target = 100_000) => {
       if (checked.issue !== null || seen !== target) throw new Error('bench: the log did not verify');
       timings.verifyOnly.push(performance.now() - t);
       t = performance.now();
-      const read = await readRunState(dir, 'big');
+      const read = await foldRunFromStart(dir, 'big');
       if (read.issue !== null || read.events !== target || read.refused !== 0)
         throw new Error('bench: the log did not verify');
       timings.clearance.push(performance.now() - t);

@@ -12,7 +12,7 @@ export const GATE_REFUSALS = [
 export type GateRefusal = (typeof GATE_REFUSALS)[number];
 
 /**
- * The operational failures of the I/O layers (store, completion, revision). Rule refusals keep
+ * The operational failures of the I/O layers (store, handoff, input, revision). Rule refusals keep
  * their own `RejectionCode`. The CLI maps every code to an exit status in one table
  * (`src/cli/exit-codes.ts`); nothing matches on message text.
  */
@@ -28,7 +28,7 @@ export const OPERATIONAL_CODES = [
   'store-unavailable',
   'store-schema',
   'unsafe-path',
-  // completion
+  // handoff (the completion protocol) and input
   'timeout',
   'incomplete',
   'malformed',

@@ -2,7 +2,7 @@
  * clearance: the public library API. `clearance/fold` is the pure subset (no I/O); this adds the
  * store, the driver operations and the error type.
  */
-export * from './completion/index.js';
+
 export * from './driver/index.js';
 export {
   ClearanceError,
@@ -12,6 +12,7 @@ export {
   type OperationalCode,
 } from './errors.js';
 export * from './fold.js';
+export * from './handoff/index.js';
 /** Every command as a typed operation: `operations.status(ctx, { runId })` (src/operations). */
 export * as operations from './operations/index.js';
 export * from './revision/index.js';

@@ -1,9 +1,9 @@
 import { Option } from 'commander';
-import { DEFAULT_MAX_BYTES } from '../completion/budget.js';
-import { type BoundedInput, readBoundedInput, readBoundedStream } from '../completion/read-bounded.js';
-import { parseStrictJson } from '../completion/strict-json.js';
-import { decodeUtf8 } from '../completion/utf8.js';
 import { ClearanceError } from '../errors.js';
+import { DEFAULT_MAX_BYTES } from '../handoff/wait-budget.js';
+import { type BoundedInput, readBoundedInput, readBoundedStream } from '../input/read-bounded.js';
+import { parseStrictJson } from '../input/strict-json.js';
+import { decodeUtf8 } from '../input/utf8.js';
 import type { Io } from './context.js';
 import { parsePositiveInt } from './option-values.js';
 

@@ -34,7 +34,7 @@ export const parseNonNegativeInt = (value: string): number => {
  * `tokens=1200,usd=0.04,seconds=35`: a cost or an estimate, in any of three units. Only its form is
  * read here (known units, numbers); that `tokens` is a whole number is the stage's door
  * (driver/lifecycle.ts) and that each amount is finite and >= 0 the rule `costIsReal`
- * (rules/budget.ts), each refusing it `invalid-cost` like a cost from any other door.
+ * (rules/cost-bounds.ts), each refusing it `invalid-cost` like a cost from any other door.
  */
 export const parseCost = (value: string): Cost => {
   const cost: { -readonly [K in keyof Cost]: number } = {};

@@ -4,7 +4,7 @@ import {
   DEFAULT_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   type WaitOptions,
-} from '../completion/budget.js';
+} from '../handoff/wait-budget.js';
 import { parsePositiveInt } from './option-values.js';
 
 export type WaitFlags = { timeoutMs?: number; pollMs?: number; maxBytes?: number };

@@ -5,7 +5,7 @@ import type { RevisionCapturedData } from '../events/event.js';
 import { captureRevision } from '../revision/capture.js';
 import type { AppendResult } from '../store/append.js';
 import type { LockOptions } from '../store/lock.js';
-import { readIntactStatus, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
+import { foldIntactFromCheckpoint, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 import { artifactNameOf, type Subject } from './subject.js';
 
 /** Who appends, how long they wait for the lock, and the clock the log's `at` is read from. */
@@ -51,7 +51,7 @@ export const captureWorkspace = async (
   source: WorkspaceSource,
   options: ActorOptions,
 ): Promise<AppendResult> => {
-  const read = await readIntactStatus(store, runId);
+  const read = await foldIntactFromCheckpoint(store, runId);
   const subject: Subject = read.state.run?.subject ?? {};
   const repo = source.repo ?? subject.repo;
   const artifact = source.artifact ?? subject.artifact;

@@ -1,10 +1,10 @@
-import { printableLocation, waitForReportAt } from '../completion/at.js';
-import type { WaitOptions } from '../completion/budget.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { FailureReason, RoundResult } from '../events/event.js';
 import { rejection } from '../events/rejection.js';
+import { printableLocation, waitForReportAt } from '../handoff/at.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import type { AppendResult } from '../store/append.js';
-import { readIntactStatus, type StoreRef, storeOf } from '../store/store.js';
+import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
 import { recordReport } from './record.js';
 
@@ -30,7 +30,7 @@ export const collectRound = async (
   path: string,
   options: CollectOptions,
 ): Promise<AppendResult> => {
-  const { state } = await readIntactStatus(store, runId);
+  const { state } = await foldIntactFromCheckpoint(store, runId);
   const run = state.run;
   const round = state.round + 1;
   if (run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));

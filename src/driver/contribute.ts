@@ -1,13 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { waitForReportAt } from '../completion/at.js';
-import type { WaitOptions } from '../completion/budget.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES, rejection } from '../events/rejection.js';
-import { parseReport, type RoundReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
+import { waitForReportAt } from '../handoff/at.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { absenceOf, contributionEvents, type Missing, mergeEvents } from '../projections/decide.js';
 import type { AppendResult } from '../store/append.js';
-import { readIntactStatus, type StoreRef, storeOf } from '../store/store.js';
+import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
 
 import type { ActorOptions } from './capture.js';
 
@@ -74,7 +74,7 @@ export const collectContributions = async (
   options: ActorOptions & Readonly<{ wait?: WaitOptions }>,
 ): Promise<AppendResult> => {
   const { wait = {}, ...actor } = options;
-  const { state } = await readIntactStatus(store, runId);
+  const { state } = await foldIntactFromCheckpoint(store, runId);
   if (state.run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
   if (state.capture === null) {
     throw refusal(
@@ -108,7 +108,7 @@ export const collectContributions = async (
   };
   await Promise.all(sources.map(one));
   await appending;
-  const after = await readIntactStatus(store, runId);
+  const after = await foldIntactFromCheckpoint(store, runId);
   const heard = after.state.contributions.some((c) => c.round === expected.round);
   if (!heard) {
     const absences = missing.map((m) => absenceOf(after.state, m));

@@ -1,7 +1,7 @@
 import { ClearanceError } from '../errors.js';
 import { type GateVerdict, gateOf } from '../projections/views/gate.js';
 import { observeWorkspace } from '../revision/observe.js';
-import { readIntactStatus, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
+import { foldIntactFromCheckpoint, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
 
 export type GateSource = Readonly<{ repo?: string; artifact?: string }>;
 
@@ -10,7 +10,7 @@ export type GateSource = Readonly<{ repo?: string; artifact?: string }>;
  * artifact) and compare with what the last recorded round reviewed. Reads only; never writes.
  */
 export const gate = async (store: StoreRef, runId: string, source: GateSource = {}): Promise<GateVerdict> => {
-  const { state } = await readIntactStatus(store, runId);
+  const { state } = await foldIntactFromCheckpoint(store, runId);
   const reviewed = state.reviewed;
   const subject = state.run?.subject ?? {};
   const repo = source.repo ?? subject.repo;

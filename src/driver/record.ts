@@ -2,12 +2,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { CitationCheck, RoundResult } from '../events/event.js';
 import { citationsRequired } from '../events/policy.js';
-import { parseReport, type RoundReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
 import { roundEvents } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
 import type { AppendResult } from '../store/append.js';
 import type { RunStatusRead } from '../store/read.js';
-import { readIntactStatus, type StoreRef, storeOf } from '../store/store.js';
+import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
 import { artifactNameOf } from './subject.js';
 
@@ -82,7 +82,8 @@ export const recordReport = async (
   runId: string,
   report: RoundReport,
   options: RecordOptions,
-): Promise<AppendResult> => recordAfterRead(store, await readIntactStatus(store, runId), report, options);
+): Promise<AppendResult> =>
+  recordAfterRead(store, await foldIntactFromCheckpoint(store, runId), report, options);
 
 /**
  * `recordReport` given what was read of the run before the lock: a hint, read from the checkpoint
@@ -131,7 +132,7 @@ export const recordFindingsMarkdown = async (
   review: string | Uint8Array,
   options: RecordOptions,
 ): Promise<AppendResult> => {
-  const read = await readIntactStatus(store, runId);
+  const read = await foldIntactFromCheckpoint(store, runId);
   const { state } = read;
   // loaded on demand: the bundled CLI's cold start does not evaluate the Markdown parser
   const { parseFindingsMarkdown } = await import('../revision/findings-md.js');

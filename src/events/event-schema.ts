@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { CHECK_STATES } from './codecs/checks-recorded-v1.js';
-import { ABSENCE_REASONS } from './codecs/contribution.js';
+import { ABSENCE_REASONS } from './codecs/contribution-recorded-v1.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
-import { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
+import { REPRODUCTION_OUTCOMES } from './codecs/reproduction-recorded-v1.js';
 import { PolicySchema } from './policy-schema.js';
-import { RecordedCostSchema, ReportSchema } from './report.js';
+import { RecordedCostSchema, ReportSchema } from './round-report.js';
 
 /**
  * One log line, described in zod for `clearance schema event`: readers of the log in other

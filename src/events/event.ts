@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import type { CHECK_STATES, CheckResultV1, ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
-import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution.js';
+import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution-recorded-v1.js';
 import type {
   CitationCheck as CitationCheckCodec,
   FAILURE_REASONS,
@@ -15,12 +15,12 @@ import type {
   StageFinishedV1,
   StageStartedV1,
 } from './codecs/events-v2.js';
-import type { ContributionRecordedV3 } from './codecs/reopening.js';
-import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction.js';
+import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/finding-ruled-v2.js';
+import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
-import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/rulings-v2.js';
+import type { ContributionRecordedV3 } from './codecs/round-recorded-v4.js';
 import type { Cost, Policy } from './policy.js';
-import type { RoundReport } from './report.js';
+import type { RoundReport } from './round-report.js';
 
 /**
  * The domain events, at their latest version. Older versions exist only in `codecs/` and are

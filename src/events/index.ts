@@ -5,7 +5,7 @@ export { type CapturedPaths, type CaptureSource, capturePathsRejection } from '.
 export { CHECK_STATES } from './codecs/checks-recorded-v1.js';
 export { FAILURE_REASONS } from './codecs/events-v1.js';
 export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
-export { REPRODUCTION_OUTCOMES } from './codecs/reproduction.js';
+export { REPRODUCTION_OUTCOMES } from './codecs/reproduction-recorded-v1.js';
 export type { DecodeError } from './decode-error.js';
 export type {
   CheckResult,
@@ -97,5 +97,5 @@ export {
   type Verdict,
   type Verification,
   VerificationSchema,
-} from './report.js';
+} from './round-report.js';
 export { sha256Hex, ZERO_HASH } from './sha256.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_STAGES, NEW_OUTSIDE_FIX_POLICIES, PLAUSIBLE_POLICIES } from './policy.js';
-import { CostSchema } from './report.js';
+import { CostSchema } from './round-report.js';
 import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
 // Apart from policy.ts so that what reads a policy already pinned in a log (the rules, `status`)

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { jsonText } from '../text/untrusted.js';
 import { ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
-import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution.js';
+import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution-recorded-v1.js';
 import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
 import {
   FindingRuledV1,
@@ -17,25 +17,25 @@ import {
   upcastRunOpenedV1,
 } from './codecs/events-v2.js';
 import {
-  ContributionRecordedV3,
-  RoundRecordedV4,
-  upcastContributionRecordedV2,
-  upcastRoundRecordedV3,
-} from './codecs/reopening.js';
-import { ReproductionRecordedV1 } from './codecs/reproduction.js';
-import { RevisionCapturedV2, upcastRevisionCapturedV1 } from './codecs/revision-captured-v2.js';
-import {
   FindingRuledV2,
   RoundsExtendedV2,
   upcastFindingRuledV1,
   upcastRoundsExtendedV1,
-} from './codecs/rulings-v2.js';
+} from './codecs/finding-ruled-v2.js';
+import { ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
+import { RevisionCapturedV2, upcastRevisionCapturedV1 } from './codecs/revision-captured-v2.js';
 import {
   ContributionRecordedV2,
   RoundRecordedV3,
   upcastContributionRecordedV1,
   upcastRoundRecordedV2,
-} from './codecs/verdicts.js';
+} from './codecs/round-recorded-v3.js';
+import {
+  ContributionRecordedV3,
+  RoundRecordedV4,
+  upcastContributionRecordedV2,
+  upcastRoundRecordedV3,
+} from './codecs/round-recorded-v4.js';
 import { type DecodeError, describeErrors } from './decode-error.js';
 import type { DomainEvent, EventType, StoredEvent } from './event.js';
 

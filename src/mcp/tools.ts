@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ClearanceError } from '../errors.js';
 import { PRESET_NAMES } from '../events/policy.js';
-import { CostSchema, ReportSchema } from '../events/report.js';
+import { CostSchema, ReportSchema } from '../events/round-report.js';
 import { RUN_ID_PATTERN } from '../events/run-id.js';
 import { capture } from '../operations/capture.js';
 import { checks } from '../operations/checks.js';

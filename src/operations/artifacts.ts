@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { ClearanceError } from '../errors.js';
 import type { RunStatus } from '../projections/state.js';
-import { historyOf } from '../render/history.js';
 import { htmlReport } from '../render/html.js';
+import { historyOf } from '../render/run-history.js';
 import { sarifLog } from '../render/sarif.js';
 import { readIntactEvents } from '../store/store.js';
 import type { OperationContext } from './context.js';

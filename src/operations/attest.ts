@@ -9,7 +9,7 @@ import { type DsseEnvelope, envelopeOf, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } 
 import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';
 import { integrityError } from '../store/read.js';
-import { readIntactStatus } from '../store/store.js';
+import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import { VERSION } from './version.js';
 
@@ -24,7 +24,7 @@ export type AttestResult = Readonly<{
 
 /** The statement of a run as it stands: from the checkpoint when it matches the log, as `status` reads it. */
 export const statementOf = async (ctx: OperationContext, runId: string): Promise<ReviewStatement> => {
-  const read = await readIntactStatus(ctx.store, runId);
+  const read = await foldIntactFromCheckpoint(ctx.store, runId);
   const { state } = read;
   if (state.run === null || state.reviewed === null)
     throw new ClearanceError(

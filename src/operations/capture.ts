@@ -4,7 +4,7 @@ import { ClearanceError, refusal } from '../errors.js';
 import type { Rename, RevisionCapturedData } from '../events/event.js';
 import { invalidOneLineText, oneLineProblem } from '../events/one-line.js';
 import { rejection } from '../events/rejection.js';
-import { isBlank } from '../projections/rules/check.js';
+import { isBlank } from '../projections/rules/rule-answer.js';
 import { actorOf, type OperationContext } from './context.js';
 
 export type CaptureInput = Readonly<{

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { WaitOptions } from '../completion/budget.js';
 import {
   contribute as appendContribution,
   collectContributions,
   type ExpertSource,
 } from '../driver/contribute.js';
-import type { RoundReport } from '../events/report.js';
+import type { RoundReport } from '../events/round-report.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 

@@ -44,7 +44,7 @@ const onReadOnlyFileSystem = (p: string): boolean => {
 /**
  * What an I/O failure means for the person at the keyboard: an operational code (with its exit
  * status in `exit-codes.ts`), the path, and the fix. Node's errno errors from any layer (the store,
- * completion, revision) reach the command line's edge here, in one place, rather than through a
+ * handoff, input, revision) reach the command line's edge here, in one place, rather than through a
  * try/catch around every call; `undefined` when `error` is not one (a bug stays a bug).
  *
  * `dir` is the store: a failure inside it is told as a problem with `--dir`.

@@ -1,6 +1,6 @@
 import type { RunStatus } from '../projections/state.js';
 import { feedbackMarkdown } from '../render/feedback.js';
-import { readIntactStatus } from '../store/store.js';
+import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
 
@@ -8,7 +8,7 @@ export type FeedbackResult = Readonly<{ runId: string; round: number; status: Ru
 
 /** "Review feedback, round N" in Markdown, for the producer's next attempt. */
 export const feedback = async (ctx: OperationContext, input: RunInput): Promise<FeedbackResult> => {
-  const { state } = await readIntactStatus(ctx.store, input.runId);
+  const { state } = await foldIntactFromCheckpoint(ctx.store, input.runId);
   const record = `${ctx.store.logOf(input.runId)} (clearance replay ${input.runId})`;
   return {
     runId: input.runId,

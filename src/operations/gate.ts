@@ -3,7 +3,7 @@ import { gate as askGate } from '../driver/gate.js';
 import { ClearanceError } from '../errors.js';
 import { NOTES_REF, writeNote } from '../revision/notes.js';
 import type { Signer } from '../signing/signer.js';
-import { readIntactStatus } from '../store/store.js';
+import { foldIntactFromCheckpoint } from '../store/store.js';
 import { attest } from './attest.js';
 import type { OperationContext } from './context.js';
 
@@ -31,7 +31,7 @@ const attestOnCommit = async (
   input: GateInput,
   signer: Signer,
 ): Promise<NonNullable<GateResult['attestation']>> => {
-  const { state } = await readIntactStatus(ctx.store, input.runId);
+  const { state } = await foldIntactFromCheckpoint(ctx.store, input.runId);
   const commit = state.reviewed?.commit;
   const repo = input.repo === undefined ? state.run?.subject.repo : path.resolve(input.repo);
   if (commit === undefined || state.reviewed?.dirty === true || repo === undefined)

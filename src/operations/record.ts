@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { WaitOptions } from '../completion/budget.js';
 import { collectRound } from '../driver/collect.js';
 import { recordMerged } from '../driver/contribute.js';
 import { endRound } from '../driver/lifecycle.js';
 import { type RecordOptions, recordFindingsMarkdown, recordReport } from '../driver/record.js';
 import type { RoundEndResult } from '../events/event.js';
-import type { RoundReport } from '../events/report.js';
+import type { RoundReport } from '../events/round-report.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { actorOf, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 

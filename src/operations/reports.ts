@@ -1,6 +1,6 @@
-import { printableLocation, publishReportAt, waitForReportAt } from '../completion/at.js';
-import type { WaitOptions } from '../completion/budget.js';
-import type { RoundReport } from '../events/report.js';
+import type { RoundReport } from '../events/round-report.js';
+import { printableLocation, publishReportAt, waitForReportAt } from '../handoff/at.js';
+import type { WaitOptions } from '../handoff/wait-budget.js';
 import { checkedName, type StorelessContext } from './context.js';
 
 /**

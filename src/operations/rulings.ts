@@ -5,7 +5,7 @@ import { type RulingContent, rulingMessage } from '../events/ruling-signature.js
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../projections/state.js';
 import type { Signer } from '../signing/signer.js';
-import { readIntactStatus } from '../store/store.js';
+import { foldIntactFromCheckpoint } from '../store/store.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 
 /**
@@ -45,7 +45,7 @@ const signedAt = async (
   signer: Signer,
   content: (state: RunState, follows: string) => RulingContent,
 ): Promise<{ content: RulingContent; signature: RulingSignature; expectedSeq: number }> => {
-  const read = await readIntactStatus(ctx.store, runId);
+  const read = await foldIntactFromCheckpoint(ctx.store, runId);
   const made = content(read.state, read.lastHash);
   const sig = await signer.sign(rulingMessage(made));
   return {

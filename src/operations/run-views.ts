@@ -2,13 +2,13 @@ import type { Cost } from '../events/policy.js';
 import type { Rejection } from '../events/rejection.js';
 import { tokenCountRejection } from '../events/token-count.js';
 import type { FindingStatus } from '../projections/state.js';
-import { type MayAnswer, mayRunStage } from '../projections/views/budget.js';
 import { type CostReport, costReport } from '../projections/views/cost.js';
 import { type Explanation, explain as explanationOf } from '../projections/views/explain.js';
 import { type FindingView, findingsOf, findingView } from '../projections/views/findings.js';
+import { type MayAnswer, mayRunStage } from '../projections/views/may-run-stage.js';
 import { type NextStep, nextStep } from '../projections/views/next.js';
 import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
-import { readIntactStatus } from '../store/store.js';
+import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
 
@@ -19,7 +19,7 @@ import type { RunInput } from './status.js';
  */
 
 const stateOf = async (ctx: OperationContext, runId: string) =>
-  (await readIntactStatus(ctx.store, runId)).state;
+  (await foldIntactFromCheckpoint(ctx.store, runId)).state;
 
 export type FindingsInput = RunInput & Readonly<{ status?: FindingStatus }>;
 export type FindingsResult = Readonly<{ runId: string; findings: ReadonlyArray<FindingView> }>;

@@ -1,6 +1,6 @@
 import { ClearanceError } from '../errors.js';
 import { eventJsonSchema } from '../events/event-schema.js';
-import { reportJsonSchema } from '../events/report.js';
+import { reportJsonSchema } from '../events/round-report.js';
 
 export type SchemaInput = Readonly<{ which: string; command?: string }>;
 export type SchemaResult = Readonly<{ schema: string; jsonSchema: Readonly<Record<string, unknown>> }>;

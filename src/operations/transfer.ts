@@ -4,7 +4,7 @@ import { ClearanceError } from '../errors.js';
 import { outputShaOf } from '../events/outputs.js';
 import { sha256Hex } from '../events/sha256.js';
 import { parseLog } from '../store/log-format.js';
-import { assertRunId } from '../store/run-id.js';
+import { assertRunId } from '../store/safe-run-id.js';
 import type { OperationContext } from './context.js';
 
 /** The archived outputs a log names (stage.finished, reproduction.recorded), in the order it names them. */

@@ -46,7 +46,7 @@ export const verify = async (ctx: OperationContext, input: VerifyInput): Promise
   let damaged: RunStateRead | undefined;
   // one run at a time, keeping its summary only
   for (const id of ids) {
-    const read = await ctx.store.readRunState(id);
+    const read = await ctx.store.foldRunFromStart(id);
     if (read.issue !== null) damaged ??= read;
     runs.push(verified(read, read.issue === null ? await ctx.store.checkObjects(id, read.outputs) : []));
   }

@@ -10,7 +10,7 @@ import type {
   RoundResult,
 } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import { parseReport, type RoundReport } from '../events/report.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
 import { evolveAll } from './evolve-all.js';
 
 export { evolveAll } from './evolve-all.js';

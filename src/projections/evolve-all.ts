@@ -4,8 +4,9 @@ import type { Rejection } from '../events/rejection.js';
 import { evolve } from './evolve.js';
 import type { RunState } from './state.js';
 
-// Its own file, apart from `decide`: the store checks events with it, and must not load the report
-// schema (zod) that `decideUntrusted` parses untrusted input with; a command's start-up pays for that.
+// Its own file, apart from `decide`: both stores check a new run's first events with it (opening a
+// run; appends go through `foldOffered`), and must not load the report schema (zod) that
+// `decideUntrusted` parses untrusted input with; a command's start-up pays for that.
 
 /** Apply events in order with `evolve`; the first refusal refuses them all. */
 export const evolveAll = (

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
+import { noteOf, panelNote } from './event-notes.js';
 import { evolve } from './evolve.js';
-import { noteOf, panelNote } from './notes.js';
 import {
   type Deferred,
   type Finding,

@@ -68,11 +68,11 @@ export {
   type Suppressed,
 } from './state.js';
 export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
-export { type MayAnswer, mayRunStage } from './views/budget.js';
 export { type CostReport, costReport, describeCost } from './views/cost.js';
 export { type DeferredView, deferredOf } from './views/deferred.js';
 export { type BlockingReason, type Explanation, explain } from './views/explain.js';
 export { type Feedback, type FeedbackFinding, type FeedbackRerun, feedbackOf } from './views/feedback.js';
+export { historyOf, roundsOpenOf } from './views/finding-history.js';
 export {
   citationOf,
   type FindingView,
@@ -88,7 +88,7 @@ export {
   type GateVerdict,
   gateOf,
 } from './views/gate.js';
-export { historyOf, roundsOpenOf } from './views/history.js';
+export { type MayAnswer, mayRunStage } from './views/may-run-stage.js';
 export { type NextStep, nextStep } from './views/next.js';
 export {
   latestReruns,

@@ -3,14 +3,14 @@ import type { Finding, FindingStep, RunState, Suppressed } from '../projections/
 import { toArray } from '../projections/vec.js';
 import { type CostReport, costReport, describeCost } from '../projections/views/cost.js';
 import { explain } from '../projections/views/explain.js';
+import { historyOf } from '../projections/views/finding-history.js';
 import { citationOf } from '../projections/views/findings.js';
-import { historyOf } from '../projections/views/history.js';
 import { statusOf } from '../projections/views/status.js';
 import { htmlText } from '../text/untrusted.js';
-import type { RunHistory, TimelineEntry } from './history.js';
 import { deferredSection, roundsSection } from './html-rounds.js';
 import { REPORT_CSS } from './html-style.js';
 import { html, type Markup } from './html-template.js';
+import type { RunHistory, TimelineEntry } from './run-history.js';
 import { deferredCause } from './trend-text.js';
 
 /**

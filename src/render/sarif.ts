@@ -2,10 +2,10 @@ import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import type { Finding, FindingStep, RunState } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
 import { type DeferredView, deferredOf } from '../projections/views/deferred.js';
+import { historyOf } from '../projections/views/finding-history.js';
 import { findingView } from '../projections/views/findings.js';
-import { historyOf } from '../projections/views/history.js';
-import { type RunHistory, stateAtRound } from './history.js';
 import { levelOf } from './level.js';
+import { type RunHistory, stateAtRound } from './run-history.js';
 import { deferredCause } from './trend-text.js';
 
 /**

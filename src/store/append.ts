@@ -10,17 +10,17 @@ import {
   recalledCheckpoint,
   rememberCheckpoint,
   writeCheckpoint,
-} from './fold-cache.js';
+} from './checkpoint.js';
 import { openHead, readHead, writeHead } from './head.js';
 import { acquireRunLock, type LockOptions, type RunLock } from './lock.js';
 import { reached } from './lock-steps.js';
 import type { Head, TornTail } from './log-format.js';
 import { openNoFollow, refuseLink } from './no-follow.js';
 import { type RunPaths, runPaths } from './paths.js';
-import { checkExpectedSeq, type EventsFor, planAppend } from './prepare-append.js';
+import { checkExpectedSeq, type EventsFor, planAppend } from './plan-append.js';
 import { integrityError } from './read.js';
 
-export type { EventsFor } from './prepare-append.js';
+export type { EventsFor } from './plan-append.js';
 
 export type AppendOptions = LockOptions &
   Readonly<{

@@ -2,7 +2,7 @@ import { readSync } from 'node:fs';
 import { sha256Hex } from '../events/sha256.js';
 import { step } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
-import type { FoldCheckpoint, LogFile } from './fold-cache.js';
+import type { FoldCheckpoint, LogFile } from './checkpoint.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart, scanLog } from './log-format.js';
 
 /** A log folded to its end: what the scan found, the state, and how many events it holds. */

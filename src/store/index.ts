@@ -1,5 +1,5 @@
 export { type AppendOptions, type AppendResult, append, appendBatch, type EventsFor } from './append.js';
-export type { FoldCheckpoint } from './fold-cache.js';
+export type { FoldCheckpoint } from './checkpoint.js';
 export { type HeadRead, readHead } from './head.js';
 export { listRuns } from './list.js';
 export { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from './lock.js';
@@ -18,17 +18,17 @@ export { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './o
 export { type OpenOptions, openRun, syncDir } from './open-run.js';
 export { type RunPaths, runPaths, runsDir } from './paths.js';
 export {
+  foldIntactRunFromCheckpoint,
+  foldIntactRunFromStart,
+  foldRunFromCheckpoint,
+  foldRunFromStart,
   integrityError,
   type RunRead,
   type RunStateRead,
   type RunStatusRead,
   type RunSummaryRead,
   readIntactRun,
-  readIntactRunState,
-  readIntactRunStatus,
   readRun,
-  readRunState,
-  readRunStatus,
   readRunSummary,
 } from './read.js';
-export { assertRunId, isRunId } from './run-id.js';
+export { assertRunId, isRunId } from './safe-run-id.js';

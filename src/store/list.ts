@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { runsDir } from './paths.js';
-import { isRunId } from './run-id.js';
+import { isRunId } from './safe-run-id.js';
 
 /** The ids of every run in a store, sorted; an empty or missing store has none. */
 export const listRuns = async (dir: string): Promise<ReadonlyArray<string>> => {

@@ -12,7 +12,7 @@ import { openHead, writeHead } from './head.js';
 import { encodeEvents, type Head } from './log-format.js';
 import { refuseLink } from './no-follow.js';
 import { runPaths } from './paths.js';
-import { assertRunId } from './run-id.js';
+import { assertRunId } from './safe-run-id.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
 

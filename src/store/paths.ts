@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { assertRunId } from './run-id.js';
+import { assertRunId } from './safe-run-id.js';
 
 /** Where a store keeps things. Every path to a run goes through `assertRunId` first. */
 export type RunPaths = Readonly<{
@@ -7,7 +7,7 @@ export type RunPaths = Readonly<{
   log: string;
   lock: string;
   head: string;
-  /** the fold checkpoint (`fold-cache.ts`) */
+  /** the fold checkpoint (`checkpoint.ts`) */
   cache: string;
   objects: string;
 }>;

@@ -5,7 +5,7 @@ import { outputShaOf } from '../events/outputs.js';
 import { type Folded, fold, step } from '../projections/fold.js';
 import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
 import { type CaughtUp, catchUp, lastLineHolds, matchesFile, noteLogRead } from './catch-up.js';
-import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './fold-cache.js';
+import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './checkpoint.js';
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
 import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';
@@ -64,7 +64,7 @@ export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
 };
 
 /** Read a run for its state: the same checks as `readRun`, in constant memory beyond the state. */
-export const readRunState = async (dir: string, runId: string): Promise<RunStateRead> => {
+export const foldRunFromStart = async (dir: string, runId: string): Promise<RunStateRead> => {
   const { bytes, ...located } = await readBytes(dir, runId);
   let state = initialState;
   let events = 0;
@@ -90,7 +90,7 @@ export type RunStatusRead = CaughtUp & Readonly<{ runId: string; path: string }>
  * command over every run reads them one after another, keeping nothing of one when it reads the
  * next. Reads only: never writes the checkpoint, which is the appenders' to keep.
  */
-export const readRunStatus = (dir: string, runId: string): RunStatusRead => {
+export const foldRunFromCheckpoint = (dir: string, runId: string): RunStatusRead => {
   const paths = runPaths(dir, runId);
   const checkpoint = recalledCheckpoint(paths.log) ?? readCheckpoint(paths.cache);
   // without a checkpoint the head is read first: an append writes the log before the head, so it
@@ -149,7 +149,7 @@ export const readRunSummary = (dir: string, runId: string): RunSummaryRead => {
       if (fd !== null) closeSync(fd);
     }
   }
-  return summaryOfFolded(readRunStatus(dir, runId), runId);
+  return summaryOfFolded(foldRunFromCheckpoint(dir, runId), runId);
 };
 
 /** A listing line from a run folded from its log (no checkpoint's header to take it from). */
@@ -189,8 +189,8 @@ export const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path
 export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> =>
   intact(await readRun(dir, runId));
 
-export const readIntactRunStatus = (dir: string, runId: string): RunStatusRead =>
-  intact(readRunStatus(dir, runId));
+export const foldIntactRunFromCheckpoint = (dir: string, runId: string): RunStatusRead =>
+  intact(foldRunFromCheckpoint(dir, runId));
 
-export const readIntactRunState = async (dir: string, runId: string): Promise<RunStateRead> =>
-  intact(await readRunState(dir, runId));
+export const foldIntactRunFromStart = async (dir: string, runId: string): Promise<RunStateRead> =>
+  intact(await foldRunFromStart(dir, runId));

@@ -4,8 +4,10 @@ import { listRuns } from './list.js';
 import { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './objects.js';
 import { createLog, openRun } from './open-run.js';
 import { runPaths } from './paths.js';
-import type { EventsFor } from './prepare-append.js';
+import type { EventsFor } from './plan-append.js';
 import {
+  foldRunFromCheckpoint,
+  foldRunFromStart,
   intact,
   integrityError,
   type RunRead,
@@ -14,8 +16,6 @@ import {
   type RunSummaryRead,
   readRun,
   readRunBytes,
-  readRunState,
-  readRunStatus,
   readRunSummary,
 } from './read.js';
 import { checkImport } from './transfer.js';
@@ -39,9 +39,9 @@ export type Store = Readonly<{
   /** every event and the audit trail (replay) */
   readRun: (runId: string) => Promise<RunRead>;
   /** every event checked and folded as it streams past, keeping the outputs it names (verify) */
-  readRunState: (runId: string) => Promise<RunStateRead>;
+  foldRunFromStart: (runId: string) => Promise<RunStateRead>;
   /** where a run stands, by the quickest honest way the store has (status and the views) */
-  readRunStatus: (runId: string) => Promise<RunStatusRead>;
+  foldRunFromCheckpoint: (runId: string) => Promise<RunStatusRead>;
   /** one line of a listing of every run */
   readRunSummary: (runId: string) => Promise<RunSummaryRead>;
   listRuns: () => Promise<ReadonlyArray<string>>;
@@ -63,8 +63,8 @@ export const fileStore = (dir: string): Store => ({
   openRun: (opened, options) => openRun(dir, opened, options),
   append: (runId, eventsFor, options) => append(dir, runId, eventsFor, options),
   readRun: (runId) => readRun(dir, runId),
-  readRunState: (runId) => readRunState(dir, runId),
-  readRunStatus: async (runId) => readRunStatus(dir, runId),
+  foldRunFromStart: (runId) => foldRunFromStart(dir, runId),
+  foldRunFromCheckpoint: async (runId) => foldRunFromCheckpoint(dir, runId),
   readRunSummary: async (runId) => readRunSummary(dir, runId),
   listRuns: () => listRuns(dir),
   archiveOutput: (runId, bytes) => archiveOutput(dir, runId, bytes),
@@ -99,8 +99,8 @@ export const storeDirOf = (store: Store): string | undefined =>
  * the append checks again under the lock (`expectedSeq` where the step built on it). Only `verify`
  * and `replay` read every byte.
  */
-export const readIntactStatus = async (ref: StoreRef, runId: string): Promise<RunStatusRead> =>
-  intact(await storeOf(ref).readRunStatus(runId));
+export const foldIntactFromCheckpoint = async (ref: StoreRef, runId: string): Promise<RunStatusRead> =>
+  intact(await storeOf(ref).foldRunFromCheckpoint(runId));
 
 /** A run's every event and trail, when its log is intact. */
 export const readIntactEvents = async (ref: StoreRef, runId: string): Promise<RunRead> =>

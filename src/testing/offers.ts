@@ -8,7 +8,12 @@ import type {
 } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import { type Candidate, type Decision, OPEN_FINDING_DECISIONS, type RoundReport } from '../events/report.js';
+import {
+  type Candidate,
+  type Decision,
+  OPEN_FINDING_DECISIONS,
+  type RoundReport,
+} from '../events/round-report.js';
 import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { touchedBy } from '../projections/rules/capture.js';

@@ -7,7 +7,7 @@ import {
   PRESETS,
   type SeverityRule,
 } from '../events/policy.js';
-import { OPEN_FINDING_DECISIONS } from '../events/report.js';
+import { OPEN_FINDING_DECISIONS } from '../events/round-report.js';
 import { CATEGORIES } from './rounds.js';
 
 const SEVERITY_NAMES = ['major', 'nit', 'critical', 'high', 'medium', 'low'] as const;

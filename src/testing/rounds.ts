@@ -19,13 +19,13 @@ import {
   OPEN_FINDING_DECISIONS,
   type RoundReport,
   type Verdict,
-} from '../events/report.js';
+} from '../events/round-report.js';
 import { sha256Hex } from '../events/sha256.js';
 import { placeOf } from '../projections/citation.js';
 import { evolve } from '../projections/evolve.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
-import { overrun } from '../projections/rules/budget.js';
 import { requiredChecksOf } from '../projections/rules/checks.js';
+import { overrun } from '../projections/rules/cost-bounds.js';
 import { isFinal, type RunState } from '../projections/state.js';
 import { citationOf } from '../projections/views/findings.js';
 

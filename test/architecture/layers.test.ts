@@ -14,9 +14,10 @@ const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<stri
   ['events, untrusted text', ['events', 'text', 'errors.ts']],
   ['projections (the fold and its rules)', ['projections']],
   ['views', ['projections/views', 'projections/index.ts']],
+  ['input (bounded, exact reading of files and streams)', ['input']],
   [
-    'store, completion, revision, signing, render, testing',
-    ['store', 'completion', 'revision', 'signing', 'render', 'testing'],
+    'store, handoff, revision, signing, render, testing',
+    ['store', 'handoff', 'revision', 'signing', 'render', 'testing'],
   ],
   ['driver', ['driver']],
   ['operations', ['operations']],
@@ -80,8 +81,8 @@ describe('the layers under src/', () => {
     expect(upward).toEqual([]);
   });
 
-  it('keeps the views to those who show them: the store, completion and revision read state, not views', () => {
-    const readers = files.filter(({ file }) => /^(store|completion|revision)\//.test(file));
+  it('keeps the views to those who show them: the store, handoff and revision read state, not views', () => {
+    const readers = files.filter(({ file }) => /^(store|handoff|revision)\//.test(file));
     const viewImports = readers.flatMap(({ full, file }) =>
       importsOf(readFileSync(full, 'utf8'))
         .map((specifier) => relativeToSrc(full, specifier))

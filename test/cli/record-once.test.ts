@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findingId, type RoundReport } from '../../src/index.js';
 import { type LogRead, observeLogReads } from '../../src/store/catch-up.js';
-import { readCheckpointHeader } from '../../src/store/fold-cache.js';
+import { readCheckpointHeader } from '../../src/store/checkpoint.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { linesOf, makeRepo } from '../support/git-repo.js';
@@ -15,7 +15,7 @@ import { tempDir } from '../support/tmp.js';
 // often `evolve` handed an event of each type to its rule. `evolve` is the only caller of those
 // rules, so a rule's count is the number of times an event of its type passed `evolve`.
 const COUNTED = {
-  parseReport: 'src/events/report.ts',
+  parseReport: 'src/events/round-report.ts',
   recordRound: 'src/projections/rules/round.ts',
   recordContribution: 'src/projections/rules/contribution.ts',
 } as const;

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { publishReportAt, waitForReportAt } from '../../src/completion/at.js';
-import { publishReportPostgres } from '../../src/completion/postgres.js';
-import type { CollectedReport } from '../../src/completion/wait.js';
+import { publishReportAt, waitForReportAt } from '../../src/handoff/at.js';
+import { publishReportPostgres } from '../../src/handoff/postgres.js';
+import type { CollectedReport } from '../../src/handoff/wait.js';
 import { type ClearanceError, isClearanceError } from '../../src/index.js';
 import { report } from '../support/builders.js';
 import { adminOf } from '../support/pg-admin.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { publishReportPostgres, waitForReportPostgres } from '../../src/completion/postgres.js';
+import { publishReportPostgres, waitForReportPostgres } from '../../src/handoff/postgres.js';
 import { isClearanceError } from '../../src/index.js';
 import { report } from '../support/builders.js';
 import { freshDatabase } from '../support/stores.js';

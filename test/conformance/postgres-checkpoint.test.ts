@@ -2,10 +2,10 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeEvents, PRESETS, type RunState, ZERO_HASH } from '../../src/index.js';
 import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
-import { decodeState } from '../../src/store/fold-cache.js';
+import { decodeState } from '../../src/store/checkpoint.js';
 import type { Encoded } from '../../src/store/log-format.js';
 import { openPostgresStore, postgresStoreOn } from '../../src/store/postgres/index.js';
-import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
+import { SCHEMA_VERSION } from '../../src/store/postgres/tables.js';
 import type { Store } from '../../src/store/store.js';
 import { captured, opened, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
@@ -107,7 +107,7 @@ const checkpointRow = async (admin: pg.Client, runId: string): Promise<Checkpoin
 
 /** The run's state folded from every line (what verify reads): the truth a checkpoint must agree with. */
 const fullFold = async (store: Store, runId: string): Promise<RunState> =>
-  (await store.readRunState(runId)).state;
+  (await store.foldRunFromStart(runId)).state;
 
 /** The checkpoint in the row is one this code trusts: at the head, this shape, its state the full fold's. */
 const expectSoundCheckpoint = async (admin: pg.Client, store: Store, runId: string) => {
@@ -157,13 +157,13 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
       // the fold (the row with the line at its checkpoint: nothing was written after it), then the write
       const appended = await during(counted, () => store.append(runId, [failed(1_000_000)], { by, now }));
       expect(appended).toMatchObject({ queries: 2, rows: 1, lines: 1 });
-      const status = await during(counted, () => store.readRunStatus(runId));
+      const status = await during(counted, () => store.foldRunFromCheckpoint(runId));
       expect(status).toMatchObject({ queries: 1, rows: 1, lines: 1, result: { fromCheckpoint: true } });
       expect(status.result.state).toEqual(await fullFold(store, runId));
       expect(appended.result.folded.state).toEqual(status.result.state);
     }
     // the counter sees every line when there are: a full read of the long run
-    expect((await during(counted, () => store.readRunState('long'))).lines).toBe(2_001);
+    expect((await during(counted, () => store.foldRunFromStart('long'))).lines).toBe(2_001);
     await expectSoundCheckpoint(admin, store, 'long');
   });
 
@@ -175,7 +175,7 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
     await store.append('r', [failed(-1)], { by, now });
     // a checkpoint at seq 201, sound but five appends behind
     await leaveCheckpointBehind(admin, store, 'r', 5);
-    const read = await during(counted, () => store.readRunStatus('r'));
+    const read = await during(counted, () => store.foldRunFromCheckpoint('r'));
     expect(read).toMatchObject({
       queries: 1,
       lines: 1 + 5,
@@ -213,7 +213,7 @@ describe('an append whose run moved between its fold and its write', () => {
   ) => {
     const admin = await adminOn(url);
     const watcher = await adminOn(url);
-    const before = await store.readRunStatus('r');
+    const before = await store.foldRunFromCheckpoint('r');
     const line = encodeEvents(
       [failed(-2)],
       { seq: before.lastSeq, hash: before.lastHash },
@@ -244,7 +244,7 @@ describe('an append whose run moved between its fold and its write', () => {
     // fold, a write that found the row moved, fold again (from the checkpoint, one line behind), write
     expect(raced.value).toMatchObject({ queries: 4, lines: 1 + 2 });
     expect(raced.value?.result.appended.map((e) => e.seq)).toEqual([raced.otherSeq + 1]);
-    const read = await store.readRunState('r');
+    const read = await store.foldRunFromStart('r');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(raced.otherSeq + 1);
     expect(read.state.failedAttempts).toBe(18 + 1 + 1 + 1);
@@ -259,7 +259,7 @@ describe('an append whose run moved between its fold and its write', () => {
       store.append('r', [failed(1)], { by, now, expectedSeq: 21 }),
     );
     expect((raced.error as { code?: string }).code).toBe('seq-mismatch');
-    const read = await store.readRunState('r');
+    const read = await store.foldRunFromStart('r');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(raced.otherSeq);
   });
@@ -280,7 +280,7 @@ describe('an append whose run moved between its fold and its write', () => {
       },
     );
     expect((raced.error as { code?: string }).code).toBe('integrity');
-    expect((await store.readRunState('r')).issue?.line).toBe(7);
+    expect((await store.foldRunFromStart('r')).issue?.line).toBe(7);
     const admin = await adminOn(url);
     const lines = await admin.query("SELECT max(seq)::int AS last FROM clearance.events WHERE run_id = 'r'");
     expect(lines.rows[0].last).toBe(21);
@@ -345,24 +345,24 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
       await expectSoundCheckpoint(admin, store, 'r');
       // behind the head, the head cannot vouch for the checkpoint's line: only that line's own hash can
       if (where === 'behind the head') await leaveCheckpointBehind(admin, store, 'r', 3);
-      expect((await store.readRunStatus('r')).fromCheckpoint).toBe(true);
+      expect((await store.foldRunFromCheckpoint('r')).fromCheckpoint).toBe(true);
       const truth = await fullFold(store, 'r');
 
       await admin.query(`UPDATE clearance.runs SET ${damage} WHERE run_id = 'r'`);
-      const status = await during(counted, () => store.readRunStatus('r'));
+      const status = await during(counted, () => store.foldRunFromCheckpoint('r'));
       expect(status.result).toMatchObject({ fromCheckpoint: false, issue: null });
       expect(status.result.state).toEqual(truth);
       // every line was read: the checkpoint was not used
       expect(status.lines).toBeGreaterThanOrEqual(status.result.lastSeq);
       // a read never repairs it: the damage is still there for the append to find
-      expect((await store.readRunStatus('r')).fromCheckpoint).toBe(false);
+      expect((await store.foldRunFromCheckpoint('r')).fromCheckpoint).toBe(false);
 
       const appended = await store.append('r', [failed(7)], { by, now });
       expect(appended.folded.state).toEqual(await fullFold(store, 'r'));
       expect(appended.folded.state.failedAttempts).toBe(truth.failedAttempts + 1);
       await expectSoundCheckpoint(admin, store, 'r');
-      expect((await store.readRunStatus('r')).fromCheckpoint).toBe(true);
-      expect((await store.readRunState('r')).issue).toBeNull();
+      expect((await store.foldRunFromCheckpoint('r')).fromCheckpoint).toBe(true);
+      expect((await store.foldRunFromStart('r')).issue).toBeNull();
     },
   );
 
@@ -392,7 +392,7 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
       "UPDATE clearance.events SET line = replace(line, 'attempt 3:', 'attempt 4:') WHERE run_id = 'r' AND seq = 6",
     );
     expect((await checkpointRow(admin, 'r')).checkpoint_seq).toBeNull();
-    const status = await store.readRunStatus('r');
+    const status = await store.foldRunFromCheckpoint('r');
     expect(status.fromCheckpoint).toBe(false);
     expect(status.issue?.line).toBe(7);
     const refused = await store.append('r', [failed(8)], { by, now }).catch((e: unknown) => e);
@@ -489,13 +489,13 @@ describe('the checkpoint arrives through store init', () => {
 
     const store = await openPostgresStore(url);
     closing.push({ end: () => store.close() });
-    const status = await store.readRunStatus('old');
+    const status = await store.foldRunFromCheckpoint('old');
     expect(status.fromCheckpoint).toBe(false);
     expect(status.state).toEqual(await fullFold(store, 'old'));
     const captured = await cli(['capture', 'old', '--input-sha', sha('B'), '--store', url, '--json']);
     expect(captured.code, captured.stdout).toBe(0);
     await expectSoundCheckpoint(admin, store, 'old');
-    expect((await store.readRunStatus('old')).fromCheckpoint).toBe(true);
+    expect((await store.foldRunFromCheckpoint('old')).fromCheckpoint).toBe(true);
     expect((await cli(['verify', 'old', '--store', url])).code).toBe(0);
   });
 });

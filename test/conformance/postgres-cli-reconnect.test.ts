@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { initSchema } from '../../src/store/postgres/schema.js';
+import { initSchema } from '../../src/store/postgres/tables.js';
 import { type CliResult, cli, spawnCli } from '../support/cli.js';
 import { adminOf } from '../support/pg-admin.js';
 import {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import { findingId } from '../../src/index.js';
-import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
+import { SCHEMA_VERSION } from '../../src/store/postgres/tables.js';
 import { cli, spawnCli } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
 import { withDatabase } from '../support/pg-url.js';

@@ -172,7 +172,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     if (event?.type !== 'reproduction.recorded') throw new Error('no reproduction.recorded appended');
     expect(event.data).toMatchObject({ round: 2, inputSha: sha('B'), findingId: findingId(repro) });
     expect((await store.readOutput('r1', event.data.outputSha as string)).toString()).toBe(output.toString());
-    expect((await store.readRunState('r1')).outputs).toContain(event.data.outputSha);
+    expect((await store.foldRunFromStart('r1')).outputs).toContain(event.data.outputSha);
     const before = await logBytes(store, 'r1');
     const again = await recordReproduction(store, 'r1', { finding: id, outcome: 'still-fails' }, { by });
     expect(again.alreadyRecorded).toBe(true);
@@ -197,7 +197,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const failing = [{ name: 'test', state: 'failed' as const, url: 'https://ci.example/1' }];
     const ended = await recordChecks(store, 'r1', failing, '--check', { by, now });
     expect(ended.folded.state.round).toBe(1);
-    expect((await store.readRunState('r1')).state.checks).toEqual({
+    expect((await store.foldRunFromStart('r1')).state.checks).toEqual({
       round: 1,
       inputSha: sha('A'),
       checks: failing,
@@ -355,7 +355,7 @@ describe('reads on the postgres store', () => {
     const reader = await openPostgresStore(readOnly);
     stores.push(reader);
     expect((await reader.readRun('r1')).lastSeq).toBe(4);
-    expect((await reader.readRunStatus('r1')).state.round).toBe(1);
+    expect((await reader.foldRunFromCheckpoint('r1')).state.round).toBe(1);
     expect(await reader.listRuns()).toEqual(['r1']);
     expect((await reader.exportLog('r1')).equals(await store.exportLog('r1'))).toBe(true);
     expect(

@@ -8,11 +8,11 @@ import {
   findingId,
   findingOf,
   findingsInOrder,
+  foldRunFromStart,
   openReview,
   type Policy,
   type RoundReport,
   type RunState,
-  readRunState,
   recordMerged,
   toArray,
   type Verification,
@@ -202,7 +202,7 @@ const replay = async () => {
     },
     by,
   );
-  const opened = await readRunState(dir, runId);
+  const opened = await foldRunFromStart(dir, runId);
   const round1 = await replayRound(dir, runId, 1, raw1, opened.state);
   const head2 = r2.registered.head;
   await captureRound(

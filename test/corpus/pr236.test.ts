@@ -7,12 +7,12 @@ import {
   findingId,
   findingOf,
   findingsInOrder,
+  foldRunFromStart,
   openBlockingFindings,
   openFindings,
   openReview,
   type RoundReport,
   type RunState,
-  readRunState,
   recordReport,
   runPaths,
   toArray,
@@ -142,7 +142,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     expect([state.status, state.round]).toEqual(['open', 1]);
     expect(toArray(state.suppressed)).toEqual([]);
 
-    const read = await readRunState(dir, 'pr236');
+    const read = await foldRunFromStart(dir, 'pr236');
     expect([read.issue, read.tornTail, read.events, read.refused]).toEqual([null, null, 3, 0]);
     const reportBytes = Buffer.byteLength(JSON.stringify(report));
     expect(reportBytes).toBeGreaterThan(20_000);
@@ -226,7 +226,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     expect(stillBlocking).toContain('f-bbf94366');
     expect([state.status, state.round, r2.registered.verdict]).toEqual(['open', 2, 'open']);
 
-    const read = await readRunState(dir, 'pr236');
+    const read = await foldRunFromStart(dir, 'pr236');
     expect([read.issue, read.tornTail, read.events, read.refused]).toEqual([null, null, 5, 0]);
   });
 

@@ -4,7 +4,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { numRuns } from '../../property-tests/runs.js';
-import { parseReport, ReportSchema } from '../../src/events/report.js';
 import {
   checkReportShape,
   NUMBER_CHECKS,
@@ -13,6 +12,7 @@ import {
   type Shape,
 } from '../../src/events/report-shape.js';
 import { TEXT_CHECKS, type TextCheck } from '../../src/events/report-text.js';
+import { parseReport, ReportSchema } from '../../src/events/round-report.js';
 import { describeIssues } from '../../src/events/schema-issues.js';
 
 // report-shape.ts writes zod's ReportSchema down as data and checks a report against it without

@@ -12,7 +12,7 @@ import {
   type RunState,
   roundRecorded,
 } from '../../src/index.js';
-import type { LoggedEvent } from '../../src/render/history.js';
+import type { LoggedEvent } from '../../src/render/run-history.js';
 import {
   candidate,
   captured,

@@ -1,8 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { historyOf } from '../../src/render/history.js';
 import { htmlReport } from '../../src/render/html.js';
 import { html } from '../../src/render/html-template.js';
+import { historyOf } from '../../src/render/run-history.js';
 import { htmlText } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE, HOSTILE_STRINGS } from '../support/actions-runner.js';
 import { accepted, blockedRun, checksRun, convergedRun, deferringRun, logged } from './hostile-runs.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/index.js';
 import { findingId } from '../../src/index.js';
-import { historyOf } from '../../src/render/history.js';
+import { historyOf } from '../../src/render/run-history.js';
 import { FINGERPRINT_KEY, sarifLog } from '../../src/render/sarif.js';
 import { jsonText } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE_STRINGS, rawControls, runnerCommands } from '../support/actions-runner.js';

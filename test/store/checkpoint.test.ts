@@ -10,14 +10,14 @@ import {
   encodeCheckpoint,
   encodeState,
   forgetCheckpoint,
-} from '../../src/store/fold-cache.js';
+} from '../../src/store/checkpoint.js';
 import {
   append,
   appendBatch,
+  foldRunFromCheckpoint,
+  foldRunFromStart,
   readHead,
   readRun,
-  readRunState,
-  readRunStatus,
   readRunSummary,
 } from '../../src/store/index.js';
 import { cli } from '../support/cli.js';
@@ -34,7 +34,7 @@ describe('the fold checkpoint beside a log', () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
     const checkpoint = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
-    const full = await readRunState(dir, 'run-1');
+    const full = await foldRunFromStart(dir, 'run-1');
     expect(checkpoint).toMatchObject({
       seq: 4,
       size: (await bytesOf(paths.log)).length,
@@ -42,7 +42,7 @@ describe('the fold checkpoint beside a log', () => {
     });
     expect(checkpoint?.state).toEqual(full.state);
     forgetCheckpoint(paths.log);
-    const status = readRunStatus(dir, 'run-1');
+    const status = foldRunFromCheckpoint(dir, 'run-1');
     expect(status.fromCheckpoint).toBe(true);
     expect(status.state).toEqual(full.state);
     expect(status.lastSeq).toBe(4);
@@ -91,10 +91,16 @@ describe('the fold checkpoint beside a log', () => {
       paths.cache,
       encodeCheckpoint({ ...real, file: { ...real.file, ctimeMs: real.file.ctimeMs - 1 }, state: lie }),
     );
-    expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({
+      fromCheckpoint: false,
+      state: { status: 'open' },
+    });
     // another size
     await writeFile(paths.cache, encodeCheckpoint({ ...real, size: real.size - 1, state: lie }));
-    expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({
+      fromCheckpoint: false,
+      state: { status: 'open' },
+    });
     // another state shape version or format version (with the header's own hash made right), a
     // torn state line, a changed state, a changed header
     const text = encodeCheckpoint({ ...real, state: lie });
@@ -114,7 +120,10 @@ describe('the fold checkpoint beside a log', () => {
     const badStates = [text.slice(0, -10), text.replace('"converged"', '"convergeD"')];
     for (const bad of [...badHeaders, ...badStates]) {
       await writeFile(paths.cache, bad);
-      expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+      expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({
+        fromCheckpoint: false,
+        state: { status: 'open' },
+      });
     }
     for (const bad of badHeaders) {
       await writeFile(paths.cache, bad);
@@ -144,7 +153,7 @@ describe('the fold checkpoint beside a log', () => {
       const [line, ...rest] = text.split('\n');
       const edited = (line as string).slice(65).replace(sha, sha256Hex(notAState));
       await writeFile(paths.cache, [`${sha256Hex(edited)} ${edited}`, ...rest].join('\n'));
-      expect(readRunStatus(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: real.state });
+      expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: real.state });
     }
   });
 
@@ -153,8 +162,8 @@ describe('the fold checkpoint beside a log', () => {
     const paths = await runAwaitingRound2(dir);
     await rm(paths.cache);
     await readRun(dir, 'run-1');
-    await readRunState(dir, 'run-1');
-    readRunStatus(dir, 'run-1');
+    await foldRunFromStart(dir, 'run-1');
+    foldRunFromCheckpoint(dir, 'run-1');
     readRunSummary(dir, 'run-1');
     for (const args of [['status', 'run-1'], ['status'], ['verify'], ['verify', 'run-1']]) {
       expect((await cli(['--dir', dir, ...args])).code).toBe(0);
@@ -193,7 +202,7 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     expect(results.map((r) => r.appended.map((e) => e.seq))).toEqual([[5], [6], [7]]);
     expect(seen).toEqual([5, 6, 7]);
     expect(results[2]?.folded.state.capture?.inputSha).toBe('after-after-one');
-    expect((await readRunState(dir, 'run-1')).lastSeq).toBe(7);
+    expect((await foldRunFromStart(dir, 'run-1')).lastSeq).toBe(7);
     expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.seq).toBe(7);
     // the anchor is rewritten once, after the last step's fsync, for the last line
     expect(readHead(paths.head).head?.seq).toBe(7);
@@ -212,7 +221,7 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     expect(isClearanceError(error) && error.code).toBe('run-final');
     expect(afterFirst).not.toBeNull();
     expect(await bytesOf(paths.log)).toEqual(afterFirst);
-    expect((await readRunState(dir, 'run-1')).state.status).toBe('converged');
+    expect((await foldRunFromStart(dir, 'run-1')).state.status).toBe('converged');
     // the step that was synced is anchored, though the one after it was refused
     expect(readHead(paths.head).head?.seq).toBe(5);
   });

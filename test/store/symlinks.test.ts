@@ -2,7 +2,7 @@ import { copyFile, mkdir, readdir, readFile, rename, symlink, writeFile } from '
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isClearanceError, PRESETS } from '../../src/index.js';
-import { forgetCheckpoint } from '../../src/store/fold-cache.js';
+import { forgetCheckpoint } from '../../src/store/checkpoint.js';
 import { append, archiveOutput, openRun, runPaths } from '../../src/store/index.js';
 import { by, bytesOf, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { forgetCheckpoints } from '../../src/store/fold-cache.js';
+import { forgetCheckpoints } from '../../src/store/checkpoint.js';
 import { runInProcess } from './in-process.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { MISSING_SERVER, postgresBinDir, startPostgres } from '../../scripts/postgres-server.mjs';
-import { initSchema } from '../../src/store/postgres/schema.js';
+import { initSchema } from '../../src/store/postgres/tables.js';
 import { withDatabase } from './pg-url.js';
 
 /**

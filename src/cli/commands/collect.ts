@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { resolveBudget } from '../../completion/budget.js';
 import type { ExpertSource } from '../../driver/contribute.js';
 import { ClearanceError } from '../../errors.js';
+import { resolveBudget } from '../../handoff/wait-budget.js';
 import { collect } from '../../operations/contributions.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
 

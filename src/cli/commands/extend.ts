@@ -6,7 +6,7 @@ import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../option-values.js';
-import { personOf } from '../person.js';
+import { personOf } from '../person-flags.js';
 
 export const registerExtend = (program: Command, io: Io): Command =>
   program

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../../errors.js';
-import { parseReport } from '../../events/report.js';
+import { parseReport } from '../../events/round-report.js';
 import { publish } from '../../operations/reports.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';

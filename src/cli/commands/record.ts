@@ -1,17 +1,17 @@
 import { type Command, Option } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
-import { printableLocation } from '../../completion/at.js';
-import { resolveBudget } from '../../completion/budget.js';
 import { ClearanceError, refusal } from '../../errors.js';
 import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
 import type { RoundEndResult } from '../../events/event.js';
-import { parseReport } from '../../events/report.js';
+import { parseReport } from '../../events/round-report.js';
+import { printableLocation } from '../../handoff/at.js';
+import { resolveBudget } from '../../handoff/wait-budget.js';
 import { type RoundSource, record } from '../../operations/record.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parseJsonInput, readInput, readTextInput } from '../inputs.js';
 import { parseNonNegativeInt } from '../option-values.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import { withSpinner } from '../spinner.js';
 import { type WaitFlags, waitOptionsOf, withWaitFlags } from '../wait-options.js';
 

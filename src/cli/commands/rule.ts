@@ -6,7 +6,7 @@ import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusWord } from '../format.js';
-import { personOf } from '../person.js';
+import { personOf } from '../person-flags.js';
 
 export const registerRule = (program: Command, io: Io): Command =>
   program

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { printableLocation } from '../../completion/at.js';
-import { resolveBudget } from '../../completion/budget.js';
 import { ClearanceError } from '../../errors.js';
+import { printableLocation } from '../../handoff/at.js';
+import { resolveBudget } from '../../handoff/wait-budget.js';
 import { wait } from '../../operations/reports.js';
 import { jsonText } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';

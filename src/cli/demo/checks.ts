@@ -11,7 +11,7 @@ import { open } from '../../operations/open.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { checksText } from '../checks-text.js';
 import type { Context } from '../context.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import { recordReport } from './loop.js';
 import type { Narrator } from './narrator.js';
 import { report } from './scenario.js';

@@ -14,7 +14,7 @@ import { parseAllowedSigners } from '../../signing/allowed-signers.js';
 import { signerOf } from '../../signing/signer.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import type { Narrator } from './narrator.js';
 
 const execFileAsync = promisify(execFile);

@@ -11,7 +11,7 @@ import { describeCost } from '../../projections/views/cost.js';
 import { renderExplanation } from '../../render/explain-text.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import { recordReport } from './loop.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, report, revision } from './scenario.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isClearanceError } from '../../errors.js';
 import { findingId } from '../../events/finding-id.js';
-import type { RoundReport } from '../../events/report.js';
+import type { RoundReport } from '../../events/round-report.js';
 import { sha256Hex } from '../../events/sha256.js';
 import { capture } from '../../operations/capture.js';
 import { open } from '../../operations/open.js';
@@ -9,7 +9,7 @@ import { record } from '../../operations/record.js';
 import { runPaths } from '../../store/paths.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import type { Narrator } from './narrator.js';
 import { LATE_NIT, MAJOR, NIT, REVISION_A, REVISION_B, report } from './scenario.js';
 

@@ -1,5 +1,5 @@
 import { PRESETS } from '../../events/policy.js';
-import type { RoundReport } from '../../events/report.js';
+import type { RoundReport } from '../../events/round-report.js';
 import { capture } from '../../operations/capture.js';
 import { contribute } from '../../operations/contributions.js';
 import { open } from '../../operations/open.js';
@@ -10,7 +10,7 @@ import { status } from '../../operations/status.js';
 import { renderExplanation } from '../../render/explain-text.js';
 import type { Context } from '../context.js';
 import { shortId, statusText, trailLine } from '../format.js';
-import { recordedText } from '../recorded.js';
+import { recordedText } from '../recorded-text.js';
 import type { Narrator } from './narrator.js';
 import { MAJOR, NIT, report, revision } from './scenario.js';
 

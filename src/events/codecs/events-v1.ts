@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { PolicyCodecV1 } from './policy.js';
-import { ReportCodecV1 } from './report.js';
+import { PolicyCodecV1 } from './policy-v1.js';
+import { ReportCodecV1 } from './report-codecs.js';
 
 /** Version 1 of every event's `data`, as docs/design.md "Events (v1)" defines it. Never edit: add a v2. */
 

@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import type { Budget, Policy } from '../policy.js';
-import { CostCodec } from './cost.js';
+import { CostCodec } from './cost-codec.js';
 import { RoundRecordedV1, type RunOpenedV1 } from './events-v1.js';
-import { PolicyCodecV1 } from './policy.js';
-import { ReportCodecV2 } from './report.js';
+import { PolicyCodecV1 } from './policy-v1.js';
 import { roundRecordedCarrying } from './report-carriers.js';
+import { ReportCodecV2 } from './report-codecs.js';
 import type { SameShape } from './same-shape.js';
 
 /**

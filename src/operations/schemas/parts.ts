@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ABSENCE_REASONS } from '../../events/codecs/contribution.js';
-import { RecordedCostSchema, ReportSchema } from '../../events/report.js';
+import { ABSENCE_REASONS } from '../../events/codecs/contribution-recorded-v1.js';
+import { RecordedCostSchema, ReportSchema } from '../../events/round-report.js';
 
 /**
  * The pieces several commands' `--json` outputs share, described once so a field has one name and

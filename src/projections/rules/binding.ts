@@ -2,9 +2,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RoundReport } from '../../events/report.js';
+import type { RoundReport } from '../../events/round-report.js';
 import type { Run, RunState } from '../state.js';
-import { fail } from './check.js';
+import { fail } from './rule-answer.js';
 
 /**
  * A report (or a failed attempt) counts only for the run's next round and only against the input

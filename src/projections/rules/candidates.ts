@@ -2,11 +2,11 @@ import * as E from 'fp-ts/lib/Either.js';
 import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Candidate } from '../../events/report.js';
+import type { Candidate } from '../../events/round-report.js';
 import { lookUp } from '../finding-index.js';
 import type { RunState } from '../state.js';
-import { fail, isBlank, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
+import { fail, isBlank, shortId } from './rule-answer.js';
 
 export type Identified = Readonly<{ candidate: Candidate; id: string; index: number }>;
 

@@ -3,8 +3,8 @@ import type { RevisionCaptured, RevisionCapturedData } from '../../events/event.
 import { sameInputRoundsOf } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import { NO_STAGES, type Run, type RunState } from '../state.js';
-import { type Check, fail, isBlank, ok } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
+import { type Check, fail, isBlank, ok } from './rule-answer.js';
 
 /** The files a capture touched: those it lists, and those a rename moved a file to. */
 export const touchedBy = (capture: RevisionCapturedData): ReadonlySet<string> =>

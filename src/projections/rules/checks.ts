@@ -4,9 +4,9 @@ import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
-import { type Check, fail, isBlank, ok } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
 import { endRound } from './round-end.js';
+import { type Check, fail, isBlank, ok } from './rule-answer.js';
 
 /** The required checks of a policy: none when it names no `checks` (every log written before them). */
 export const requiredChecksOf = (policy: Policy): ReadonlyArray<string> => policy.checks?.required ?? [];

@@ -1,8 +1,8 @@
 import type { CitationCheck } from '../../events/event.js';
 import { citationsRequired, type Policy } from '../../events/policy.js';
-import type { Candidate } from '../../events/report.js';
+import type { Candidate } from '../../events/round-report.js';
 import { citationOf, placeOf } from '../citation.js';
-import { type Check, fail, ok } from './check.js';
+import { type Check, fail, ok } from './rule-answer.js';
 
 const citedBy = (c: Candidate): string => citationOf(placeOf(c));
 

@@ -3,16 +3,16 @@ import type { ContributionAbsent, ContributionRecorded } from '../../events/even
 import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RoundReport } from '../../events/report.js';
+import type { RoundReport } from '../../events/round-report.js';
 import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound, carriedReportBinds } from './binding.js';
 import { identifyCandidates } from './candidates.js';
-import { fail, isBlank } from './check.js';
 import { decisionFitsFinding } from './decisions.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
 import { reviewerOf } from './merge.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
+import { fail, isBlank } from './rule-answer.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
 export const panelOfNextRound = (state: RunState) => {

@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Policy } from '../../events/policy.js';
-import type { Decision } from '../../events/report.js';
+import type { Decision } from '../../events/round-report.js';
 import { type Findings, openIn } from '../finding-index.js';
 import type { Finding } from '../state.js';
 import { at, toArray } from '../vec.js';
-import { type Check, fail, isBlank, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
+import { type Check, fail, isBlank, ok, shortId } from './rule-answer.js';
 
 /**
  * A reopening says what is new: its evidence, trimmed, is none that an earlier decision or ruling

@@ -3,7 +3,7 @@ import type { Path, Rejection } from '../../events/rejection.js';
 import { citationOf } from '../citation.js';
 import { allInOrder, type Findings, lookUp, withIdPrefix } from '../finding-index.js';
 import type { Finding } from '../state.js';
-import { fail, shortId } from './check.js';
+import { fail, shortId } from './rule-answer.js';
 
 /**
  * How people name a finding: its full 64-hex id, or any unique prefix of at least 8 hex characters

@@ -6,8 +6,8 @@ import { COST_KEYS, type Policy } from '../../events/policy.js';
 import { formatPath, type Path, type Rejection } from '../../events/rejection.js';
 import { parseSshEd25519 } from '../../events/ssh-public-key.js';
 import { isFinal, type Run, type RunState } from '../state.js';
-import { amountIsReal } from './budget.js';
-import { type Check, fail, isBlank, ok } from './check.js';
+import { amountIsReal } from './cost-bounds.js';
+import { type Check, fail, isBlank, ok } from './rule-answer.js';
 
 /** Rounds, captures and failures are only accepted by a run that is opened and not yet final. */
 export const acceptingRounds = (state: RunState): E.Either<Rejection, Run> => {

@@ -1,13 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ReproductionRecorded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Decision } from '../../events/report.js';
+import type { Decision } from '../../events/round-report.js';
 import type { Rerun, RunState } from '../state.js';
 import { at, push } from '../vec.js';
 import { boundToNextRound } from './binding.js';
-import { type Check, fail, ok, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
+import { type Check, fail, ok, shortId } from './rule-answer.js';
 
 /**
  * The reproductions re-run on one round's input, newest first. Re-runs are appended in round order

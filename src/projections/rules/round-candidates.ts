@@ -4,8 +4,8 @@ import { placeOf } from '../citation.js';
 import { type Findings, lookUp, putFinding } from '../finding-index.js';
 import type { Finding, Refuted } from '../state.js';
 import type { Identified } from './candidates.js';
-import { fail } from './check.js';
 import type { Merge } from './merge.js';
+import { fail } from './rule-answer.js';
 
 // What a round does with the candidates that open no finding: the refuted ones (kept on the
 // record) and the ones linked `sameAs` to an open finding (which they corroborate).

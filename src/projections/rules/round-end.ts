@@ -4,8 +4,8 @@ import type { Rejection } from '../../events/rejection.js';
 import { maxRoundsOf, NO_STAGES, type RoundTally, type RunState } from '../state.js';
 import { push } from '../vec.js';
 import { touchedBy } from './capture.js';
-import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
+import { fail, isBlank } from './rule-answer.js';
 import { deriveStatus } from './status.js';
 
 /** A round without a report changes no finding: the trend shows it flat, with the files its capture changed. */
@@ -37,7 +37,7 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
     ]);
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
-  // every open finding carries forward through it: derived from `outcomes` (views/history.ts), not copied
+  // every open finding carries forward through it: derived from `outcomes` (views/finding-history.ts), not copied
   return E.right({
     ...state,
     status: deriveStatus(maxRoundsOf(state), round, state.findings, result),

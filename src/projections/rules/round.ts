@@ -3,7 +3,7 @@ import { reportSha } from '../../events/canonical-json.js';
 import type { RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Decision } from '../../events/report.js';
+import type { Decision } from '../../events/round-report.js';
 import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
 import {
   type Finding,
@@ -16,18 +16,18 @@ import {
 import { push, pushAll } from '../vec.js';
 import { type Admission, admitCandidates } from './admission.js';
 import { carriedReportBinds } from './binding.js';
-import { overrun } from './budget.js';
 import { identifyCandidates } from './candidates.js';
 import { touchedBy } from './capture.js';
-import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
 import { panelOf, panelOfNextRound } from './contribution.js';
+import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { emptyReportSaysWhatItSkipped } from './not-examined.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
-import { emptyReportSaysWhatItSkipped } from './scope.js';
+import { fail } from './rule-answer.js';
 import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
 import { admittedSeverity, plausibleIsAdvisory } from './verification.js';

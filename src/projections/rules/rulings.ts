@@ -5,8 +5,8 @@ import { checkRulingSignature } from '../../events/ruling-signature.js';
 import { putFinding } from '../finding-index.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { last, push } from '../vec.js';
-import { fail, isBlank, shortId } from './check.js';
 import { namedFinding } from './finding-ref.js';
+import { fail, isBlank, shortId } from './rule-answer.js';
 
 /**
  * Past the cap, or after a stall, only a person decides: these are accepted only once the run is

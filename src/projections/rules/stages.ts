@@ -3,9 +3,9 @@ import type { StageFailed, StageFinished, StageStarted } from '../../events/even
 import type { Rejection } from '../../events/rejection.js';
 import type { Run, RunState } from '../state.js';
 import { push } from '../vec.js';
-import { addCost, costIsReal, depleted, overrun } from './budget.js';
-import { fail, isBlank } from './check.js';
+import { addCost, costIsReal, depleted, overrun } from './cost-bounds.js';
 import { acceptingRounds } from './lifecycle.js';
+import { fail, isBlank } from './rule-answer.js';
 
 type StageEvent = StageStarted | StageFinished | StageFailed;
 

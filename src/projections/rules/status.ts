@@ -1,7 +1,7 @@
-import type { Verdict } from '../../events/report.js';
+import type { Verdict } from '../../events/round-report.js';
 import type { Findings } from '../finding-index.js';
 import type { RoundOutcome } from '../state.js';
-import { type Check, fail, ok } from './check.js';
+import { type Check, fail, ok } from './rule-answer.js';
 
 /**
  * The verdict is derived, never declared: a complete round with no open blocking finding is

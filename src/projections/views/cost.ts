@@ -1,6 +1,6 @@
 import { COST_KEYS, type Cost } from '../../events/policy.js';
 import { describeCost } from '../cost-text.js';
-import { addCost } from '../rules/budget.js';
+import { addCost } from '../rules/cost-bounds.js';
 import type { CostEntry, RunState } from '../state.js';
 import { toArray } from '../vec.js';
 

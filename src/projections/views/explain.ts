@@ -17,8 +17,8 @@ import {
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { type DeferredView, deferredOf } from './deferred.js';
+import { historyOf } from './finding-history.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
-import { historyOf } from './history.js';
 import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
 import { type RoundRow, roundRowsOf, sameInputOf, type Trend, trendOf } from './trend.js';
 

@@ -12,8 +12,8 @@ import {
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { type DeferredView, deferredOf } from './deferred.js';
+import { reopeningsOf, roundsOpenOf } from './finding-history.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
-import { reopeningsOf, roundsOpenOf } from './history.js';
 import { latestReruns, reproductionsPending } from './reproductions.js';
 import { describeStall } from './stall.js';
 

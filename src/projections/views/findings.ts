@@ -1,7 +1,7 @@
 import { citationOf } from '../citation.js';
 import { findingsInOrder } from '../finding-index.js';
 import type { Finding, FindingStatus, RunState } from '../state.js';
-import { reopeningsOf, roundsOpenOf } from './history.js';
+import { reopeningsOf, roundsOpenOf } from './finding-history.js';
 
 export type FindingView = Readonly<{
   id: string;

@@ -1,5 +1,5 @@
-import { depleted, overrun } from '../rules/budget.js';
 import { checksOn, requiredChecksOf } from '../rules/checks.js';
+import { depleted, overrun } from '../rules/cost-bounds.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
 import { type ReproductionToRun, reproductionsPending } from './reproductions.js';
 import { describeStall } from './stall.js';

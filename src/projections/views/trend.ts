@@ -1,5 +1,5 @@
 import { type Cost, sameInputRoundsOf } from '../../events/policy.js';
-import { addCost } from '../rules/budget.js';
+import { addCost } from '../rules/cost-bounds.js';
 import type { RoundOutcome, RoundTally, RunState } from '../state.js';
 import { toArray } from '../vec.js';
 

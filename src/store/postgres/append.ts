@@ -8,7 +8,7 @@ import { initialState } from '../../projections/state.js';
 import type { AppendResult } from '../append.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
 import { type Encoded, encodeEvents } from '../log-format.js';
-import { checkExpectedSeq, type EventsFor, planAppend } from '../prepare-append.js';
+import { checkExpectedSeq, type EventsFor, planAppend } from '../plan-append.js';
 import { integrityError } from '../read.js';
 import {
   CHECKPOINT_COLUMNS,

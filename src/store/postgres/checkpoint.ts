@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { sha256Hex } from '../../events/sha256.js';
 import { type RunState, STATE_SHAPE_VERSION } from '../../projections/state.js';
 import { type CaughtUp, foldFrom } from '../catch-up.js';
-import { decodeState, encodeState } from '../fold-cache.js';
+import { decodeState, encodeState } from '../checkpoint.js';
 import { type Head, LOG_START } from '../log-format.js';
 
 /**

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { isClearanceError } from '../../errors.js';
 import { integrityError } from '../read.js';
-import { assertRunId } from '../run-id.js';
+import { assertRunId } from '../safe-run-id.js';
 import type { Store } from '../store.js';
 import { checkImport } from '../transfer.js';
 import { appendPostgres, importPostgres, openPostgres } from './append.js';
@@ -9,13 +9,13 @@ import { connect, describe, isBroken, postgresFailure } from './connect.js';
 import { readLogBytes } from './log.js';
 import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
 import {
+  foldRunFromCheckpointPostgres,
+  foldRunFromStartPostgres,
   listRunsPostgres,
   readRunPostgres,
-  readRunStatePostgres,
-  readRunStatusPostgres,
   readRunSummaryPostgres,
 } from './read.js';
-import { assertSchema, initSchema } from './schema.js';
+import { assertSchema, initSchema } from './tables.js';
 
 /**
  * The PostgreSQL store over one connection. Commands run their queries one after another on it;
@@ -42,8 +42,8 @@ export const postgresStoreOn = (client: pg.Client): Store => {
       appendPostgres(client, where, id(runId), eventsFor, options),
     ),
     readRun: named((runId) => readRunPostgres(client, where, id(runId))),
-    readRunState: named((runId) => readRunStatePostgres(client, where, id(runId))),
-    readRunStatus: named((runId) => readRunStatusPostgres(client, where, id(runId))),
+    foldRunFromStart: named((runId) => foldRunFromStartPostgres(client, where, id(runId))),
+    foldRunFromCheckpoint: named((runId) => foldRunFromCheckpointPostgres(client, where, id(runId))),
     readRunSummary: named((runId) => readRunSummaryPostgres(client, where, id(runId))),
     listRuns: named(() => listRunsPostgres(client)),
     archiveOutput: named((runId, bytes) => archiveOutputPostgres(client, id(runId), bytes)),
@@ -125,8 +125,8 @@ export const openPostgresStore = async (connectionString: string): Promise<Store
     openRun: via('openRun', 'write'),
     append: via('append', 'write'),
     readRun: via('readRun', 'read'),
-    readRunState: via('readRunState', 'read'),
-    readRunStatus: via('readRunStatus', 'read'),
+    foldRunFromStart: via('foldRunFromStart', 'read'),
+    foldRunFromCheckpoint: via('foldRunFromCheckpoint', 'read'),
     readRunSummary: via('readRunSummary', 'read'),
     listRuns: via('listRuns', 'read'),
     archiveOutput: via('archiveOutput', 'write'),

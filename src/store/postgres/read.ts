@@ -45,7 +45,7 @@ export const readRunPostgres = async (
   return { ...parsed, ...located(where, runId, head), folded: fold(parsed.events) };
 };
 
-export const readRunStatePostgres = async (
+export const foldRunFromStartPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
@@ -78,7 +78,7 @@ export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyA
  * row, the line at the checkpoint and those after it, in one snapshot), otherwise every line
  * folded. Reads only: the checkpoint is the appenders' to keep.
  */
-export const readRunStatusPostgres = async (
+export const foldRunFromCheckpointPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
@@ -92,4 +92,5 @@ export const readRunSummaryPostgres = async (
   client: pg.ClientBase,
   where: string,
   runId: string,
-): Promise<RunSummaryRead> => summaryOfFolded(await readRunStatusPostgres(client, where, runId), runId);
+): Promise<RunSummaryRead> =>
+  summaryOfFolded(await foldRunFromCheckpointPostgres(client, where, runId), runId);

@@ -1,4 +1,4 @@
-import { VERDICTS } from '../../events/report.js';
+import { VERDICTS } from '../../events/round-report.js';
 import { findingsInOrder } from '../../projections/finding-index.js';
 import { toArray } from '../../projections/vec.js';
 import {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
 import { citationsRequired, newOutsideFixOf, type Policy } from '../../events/policy.js';
-import type { Candidate, RoundReport } from '../../events/report.js';
+import type { Candidate, RoundReport } from '../../events/round-report.js';
 import { evolveAll } from '../../projections/decide.js';
 import { citationOf } from '../../projections/views/findings.js';
 import { accepting, type Context, capturedEvents, type Mutation, touchedBy } from '../offers.js';

@@ -1,4 +1,4 @@
-import { REPORT_LIMITS } from '../../events/report.js';
+import { REPORT_LIMITS } from '../../events/round-report.js';
 import { accepting, changeCandidate, type Mutation, pickOf, withReport } from '../offers.js';
 
 /** Files no repository holds by that name: out of it, elsewhere, or read as another file. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ExpectedReport } from '../../../src/completion/index.js';
+import type { ExpectedReport } from '../../../src/handoff/index.js';
 import type { RoundReport } from '../../../src/index.js';
 import { candidate, decision, sha } from '../../support/builders.js';
 

@@ -1,9 +1,9 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type pg from 'pg';
 import { ClearanceError, isClearanceError } from '../errors.js';
+import type { Deadline } from '../input/deadline.js';
+import type { BoundedRead } from '../input/read-bounded.js';
 import { connectionLost, postgresFailure } from '../store/postgres/connect.js';
-import type { Deadline } from './deadline.js';
-import type { BoundedRead } from './read-bounded.js';
 import type { Notifier } from './wake.js';
 
 /** The channel a published report is announced on; its payload is the run id. */

@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import type { RoundReport } from '../report.js';
-import { CostCodec } from './cost.js';
+import type { RoundReport } from '../round-report.js';
+import { CostCodec } from './cost-codec.js';
 import type { SameShape } from './same-shape.js';
 
 /**
  * The persisted form of a round report inside `round.recorded`. It mirrors the zod input schema
- * in `../report.ts` (zod guards the boundary, io-ts the log); `_sameShape` below fails to compile
+ * in `../round-report.ts` (zod guards the boundary, io-ts the log); `_sameShape` below fails to compile
  * if the two drift apart.
  */
 const Candidate = t.intersection([

@@ -1,7 +1,7 @@
-import type { WaitOptions } from './budget.js';
 import type { ExpectedReport } from './judge.js';
 import { publishReport } from './publish.js';
 import { type CollectedReport, waitForReport } from './wait.js';
+import type { WaitOptions } from './wait-budget.js';
 
 /** A store URL in place of a path: the report travels through PostgreSQL, across machines. */
 const isPostgresUrl = (where: string): boolean => /^postgres(ql)?:\/\//i.test(where);
@@ -19,7 +19,7 @@ const withClient = async <T>(
   ) => Promise<T>,
 ): Promise<T> => {
   const { connect, describe, postgresFailure } = await import('../store/postgres/connect.js');
-  const { assertSchema } = await import('../store/postgres/schema.js');
+  const { assertSchema } = await import('../store/postgres/tables.js');
   const open = async (timeoutMs?: number) => {
     const client = await connect(url, timeoutMs === undefined ? {} : { timeoutMs });
     try {

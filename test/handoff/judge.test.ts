@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeReport } from '../../src/completion/index.js';
+import { judgeReport } from '../../src/handoff/index.js';
 import { EXPECTED, roundReport } from './support/reports.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -1,10 +1,10 @@
 import { basename, dirname, resolve } from 'node:path';
 import { ClearanceError } from '../errors.js';
-import type { RoundReport } from '../events/report.js';
-import { resolveBudget, type WaitOptions } from './budget.js';
-import { type Deadline, startDeadline } from './deadline.js';
+import type { RoundReport } from '../events/round-report.js';
+import { type Deadline, startDeadline } from '../input/deadline.js';
+import { type BoundedRead, readBounded } from '../input/read-bounded.js';
 import { type ExpectedReport, judgeReport, type SeenBinding } from './judge.js';
-import { type BoundedRead, readBounded } from './read-bounded.js';
+import { resolveBudget, type WaitOptions } from './wait-budget.js';
 import { type Notifier, openWakeOn, watchDirectory } from './wake.js';
 
 /** A complete report bound to the expected run, round and input, and what it took to get it. */

@@ -5,13 +5,13 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * The completion library as one plain ES module in `dir`, so that a child `node` process (which
+ * The handoff library (the completion protocol) as one plain ES module in `dir`, so that a child `node` process (which
  * cannot load TypeScript) runs the code under test, not a copy of it or a stale build in lib/.
  */
 export const bundleCompletion = async (dir: string): Promise<string> => {
   const outfile = join(dir, 'completion.bundle.mjs');
   await build({
-    entryPoints: [new URL('../../../src/completion/index.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../../../src/handoff/index.ts', import.meta.url).pathname],
     bundle: true,
     platform: 'node',
     format: 'esm',

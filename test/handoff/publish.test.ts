@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { publishReport } from '../../src/completion/index.js';
 import { isClearanceError } from '../../src/errors.js';
+import { publishReport } from '../../src/handoff/index.js';
 import { realisticReport, roundReport } from './support/reports.js';
 import { useTempDir } from './support/temp-dir.js';
 

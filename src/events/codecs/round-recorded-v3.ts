@@ -1,8 +1,8 @@
 import type * as t from 'io-ts';
-import type { ContributionRecordedV1 } from './contribution.js';
+import type { ContributionRecordedV1 } from './contribution-recorded-v1.js';
 import type { RoundRecordedV2 } from './events-v2.js';
-import { ReportCodecV3 } from './report.js';
 import { contributionRecordedCarrying, roundRecordedCarrying } from './report-carriers.js';
+import { ReportCodecV3 } from './report-codecs.js';
 
 /**
  * Verifier verdicts widened the stored report (report codec v3): a candidate carries `confirmed`

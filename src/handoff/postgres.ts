@@ -8,12 +8,12 @@
 
 import type pg from 'pg';
 import { ClearanceError } from '../errors.js';
-import type { WaitOptions } from './budget.js';
+import type { BoundedRead } from '../input/read-bounded.js';
 import type { ExpectedReport } from './judge.js';
 import { REPORTS_CHANNEL, type Reconnect, reportLink } from './postgres-link.js';
 import { serialise } from './publish.js';
-import type { BoundedRead } from './read-bounded.js';
 import { awaitReport, type CollectedReport } from './wait.js';
+import type { WaitOptions } from './wait-budget.js';
 
 const binding = (report: unknown): ExpectedReport | null => {
   if (typeof report !== 'object' || report === null || Array.isArray(report)) return null;

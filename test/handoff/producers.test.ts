@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { publishReport, waitForReport } from '../../src/completion/index.js';
 import { isClearanceError } from '../../src/errors.js';
+import { publishReport, waitForReport } from '../../src/handoff/index.js';
 import {
   bundleCompletion,
   type NodeProcess,

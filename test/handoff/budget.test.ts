@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ClearanceError } from '../../src/errors.js';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_POLL_MS,
   DEFAULT_TIMEOUT_MS,
   resolveBudget,
   waitForReport,
-} from '../../src/completion/index.js';
-import { ClearanceError } from '../../src/errors.js';
+} from '../../src/handoff/index.js';
 import { EXPECTED } from './support/reports.js';
 import { useTempDir } from './support/temp-dir.js';
 

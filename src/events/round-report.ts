@@ -111,7 +111,7 @@ const costOf = (tokens: z.ZodType<number>, what: string) =>
  * An amount spent or allowed as it comes in (a report's cost, a stage's, a policy's budget): its
  * shape, the one zod description of it. That `tokens` is a whole number is checked here, at the
  * door, for new input only; that each amount is finite and >= 0 is a rule (`costIsReal`,
- * rules/budget.ts).
+ * rules/cost-bounds.ts).
  */
 export const CostSchema = costOf(tokenCount(), 'a whole number >= 0');
 

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { ReportCodecV2 } from './report.js';
 import { contributionRecordedCarrying } from './report-carriers.js';
+import { ReportCodecV2 } from './report-codecs.js';
 
 /**
  * One reviewer's report for the round in progress (`clearance contribute`, `clearance collect`):

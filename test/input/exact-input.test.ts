@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, parseStrictJson } from '../../src/completion/strict-json.js';
-import { decodeUtf8 } from '../../src/completion/utf8.js';
+import { MAX_JSON_DEPTH, parseStrictJson } from '../../src/input/strict-json.js';
+import { decodeUtf8 } from '../../src/input/utf8.js';
 
 const bytes = (...parts: Array<string | number[]>): Uint8Array =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));

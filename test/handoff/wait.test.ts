@@ -3,14 +3,14 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { type ClearanceError, isClearanceError } from '../../src/errors.js';
 import {
   DEFAULT_MAX_BYTES,
   type ExpectedReport,
   publishReport,
   type WaitOptions,
   waitForReport,
-} from '../../src/completion/index.js';
-import { type ClearanceError, isClearanceError } from '../../src/errors.js';
+} from '../../src/handoff/index.js';
 import { parseReport } from '../../src/index.js';
 import { candidate, sha } from '../support/builders.js';
 import { EXPECTED, realisticReport, roundReport } from './support/reports.js';

@@ -1,7 +1,7 @@
 import type * as t from 'io-ts';
-import { ReportCodecV4 } from './report.js';
 import { contributionRecordedCarrying, roundRecordedCarrying } from './report-carriers.js';
-import type { ContributionRecordedV2, RoundRecordedV3 } from './verdicts.js';
+import { ReportCodecV4 } from './report-codecs.js';
+import type { ContributionRecordedV2, RoundRecordedV3 } from './round-recorded-v3.js';
 
 /**
  * `round.recorded` v4 and `contribution.recorded` v3: their report's decisions may say `reopened`

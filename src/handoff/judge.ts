@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { parseReport, type RoundReport } from '../events/report.js';
-import { parseStrictJson } from './strict-json.js';
-import { decodeUtf8 } from './utf8.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
+import { parseStrictJson } from '../input/strict-json.js';
+import { decodeUtf8 } from '../input/utf8.js';
 
 /** What a wait is waiting for: the report of this run's round, for the input captured for it. */
 export type ExpectedReport = Readonly<{ runId: string; round: number; inputSha: string }>;

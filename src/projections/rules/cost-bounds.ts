@@ -1,5 +1,5 @@
 import { type Budget, COST_KEYS, type Cost } from '../../events/policy.js';
-import { type Check, fail, ok } from './check.js';
+import { type Check, fail, ok } from './rule-answer.js';
 
 export const addCost = (a: Cost, b: Cost): Cost => {
   const sum: { -readonly [K in keyof Cost]: number } = {};

@@ -69,6 +69,7 @@ export const decodeState = (json: string, sha: string): RunState | null => {
   }
 };
 
+// The file format's tag; it keeps its first name, since checkpoints already written carry it.
 const FORMAT = 'clearance.fold-cache';
 const VERSION = 1;
 
