@@ -15,9 +15,9 @@ import { evolveAll } from './evolve-all.js';
 
 export { evolveAll } from './evolve-all.js';
 
-import { contributionsToMerge, panelOfNextRound } from './rules/contribution.js';
+import { contributionsToMerge, heardFrom, panelOfNextRound } from './rules/contribution.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
-import { mergeContributions, reviewerOf } from './rules/merge.js';
+import { mergeContributions } from './rules/merge.js';
 import { alreadyRecorded } from './rules/retry.js';
 import type { RunState } from './state.js';
 
@@ -134,7 +134,7 @@ export const mergeEvents = (
   if (E.isLeft(merged)) return merged;
   const { run, contributions } = merged.right;
   const panel = panelOfNextRound(state);
-  const heard = new Set([...panel.contributions.map(reviewerOf), ...panel.absent.map((a) => a.expert)]);
+  const heard = heardFrom(panel);
   const given = missing.filter((m) => !heard.has(m.expert));
   const named = new Set(given.map((m) => m.expert));
   const unheard = (run.policy.experts ?? [])

@@ -24,6 +24,15 @@ export const panelOfNextRound = (state: RunState) => {
   };
 };
 
+/**
+ * The reviewers heard from for a round: each who handed in a report (an anonymous one as
+ * `ANONYMOUS`) or was recorded absent. What the merge and the round's close count as accounted for.
+ */
+export const heardFrom = (
+  panel: Readonly<{ contributions: ReadonlyArray<Contribution>; absent: ReadonlyArray<Absentee> }>,
+): ReadonlySet<string> =>
+  new Set([...panel.contributions.map(reviewerOf), ...panel.absent.map((a) => a.expert)]);
+
 /** The panel of a round: its contributions in the order recorded, its reviewers, its absentees. */
 export const panelOf = (
   round: number,

@@ -6,6 +6,7 @@ import { push } from '../vec.js';
 import { touchedBy } from './capture.js';
 import { fail, isBlank } from './check.js';
 import { acceptingRounds } from './lifecycle.js';
+import { forNextRound } from './next-round.js';
 import { deriveStatus } from './status.js';
 
 /** A round without a report changes no finding: the trend shows it flat, with the files its capture changed. */
@@ -30,11 +31,12 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, result, reason } = event.data;
-  const next = state.round + 1;
-  if (round !== next)
-    return fail('wrong-round', `round.ended for round ${round}, but the round in progress is ${next}`, [
-      'round',
-    ]);
+  const inOrder = forNextRound(
+    state,
+    round,
+    (next) => `round.ended for round ${round}, but the round in progress is ${next}`,
+  );
+  if (E.isLeft(inOrder)) return inOrder;
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
   // every open finding carries forward through it: derived from `outcomes` (views/history.ts), not copied

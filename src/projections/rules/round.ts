@@ -21,10 +21,10 @@ import { identifyCandidates } from './candidates.js';
 import { touchedBy } from './capture.js';
 import { fail } from './check.js';
 import { citationsResolve } from './citations.js';
-import { panelOf, panelOfNextRound } from './contribution.js';
+import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
-import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
@@ -137,7 +137,7 @@ const closedByItsPanel = (
       ['report'],
     );
   }
-  const heard = new Set([...contributions.map(reviewerOf), ...absent.map((a) => a.expert)]);
+  const heard = heardFrom({ contributions, absent });
   const unaccounted = (policy.experts ?? []).filter((e) => !heard.has(e));
   if (unaccounted.length > 0) {
     return fail(
