@@ -25,6 +25,7 @@ import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
+import { nextRoundOf } from './next-round.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { emptyReportSaysWhatItSkipped } from './scope.js';
@@ -89,7 +90,7 @@ const completeMeansComplete = (
   if (ranStages && unfinished.length > 0) {
     return fail(
       'stages-unfinished',
-      `round ${state.round + 1} ran stages but ${unfinished.join(', ')} did not finish: finish them, or record the round as partial`,
+      `round ${nextRoundOf(state)} ran stages but ${unfinished.join(', ')} did not finish: finish them, or record the round as partial`,
       ['result'],
     );
   }
@@ -117,7 +118,7 @@ const closedByItsPanel = (
   result: RoundResult,
 ): E.Either<Rejection, Readonly<{ merge: Merge | null; panel: Panel | null }>> => {
   const { contributions, absent } = panelOfNextRound(state);
-  const round = state.round + 1;
+  const round = nextRoundOf(state);
   if (absent.length > 0 && result === 'complete') {
     return fail(
       'absent-reviewer',
