@@ -2,7 +2,7 @@ import { refusal } from '../errors.js';
 import type { RoundEndResult, RulingSignature } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import { tokenCountRejection } from '../events/token-count.js';
-import type { Ruling } from '../projections/commands.js';
+import type { FindingRuling } from '../projections/commands.js';
 import type { AppendResult } from '../store/append.js';
 import type { StoreRef } from '../store/store.js';
 import { archiveForEvent } from './archive.js';
@@ -70,7 +70,7 @@ export const endRound = (
 export const ruleFinding = (
   store: StoreRef,
   runId: string,
-  ruling: Ruling,
+  ruling: FindingRuling,
   options: ActorOptions & Readonly<{ expectedSeq?: number }>,
 ): Promise<AppendResult> => appendCommand(store, runId, { kind: 'rule', ruling }, options);
 

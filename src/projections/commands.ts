@@ -29,7 +29,7 @@ export type DecideContext = Readonly<{
 }>;
 
 /** A person's ruling on an open finding, named by its id or a unique prefix of 8+ hex characters. */
-export type Ruling = Readonly<{
+export type FindingRuling = Readonly<{
   finding: string;
   status: 'fixed' | 'withdrawn';
   why: string;
@@ -75,7 +75,7 @@ export type Command =
   /** the round in progress ends without a complete report */
   | Readonly<{ kind: 'end-round'; end: Readonly<{ result: RoundEndResult; reason: string }> }>
   /** a person closes an open finding (named by its id or a unique prefix) */
-  | Readonly<{ kind: 'rule'; ruling: Ruling }>
+  | Readonly<{ kind: 'rule'; ruling: FindingRuling }>
   /** a person gives the run more rounds */
   | Readonly<{
       kind: 'extend';

@@ -1,4 +1,4 @@
-export type { Command, CommandKind } from './commands.js';
+export type { Command, CommandKind, FindingRuling } from './commands.js';
 export {
   absenceOf,
   contributionEvents,
