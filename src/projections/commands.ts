@@ -40,8 +40,9 @@ export type FindingRuling = Readonly<{
 
 /**
  * Every intent that puts events on a run's log, one case each: what a driver, a store or the
- * demo asks for. `decideCommand` turns one into its events against the run's state; the round,
- * the input and full finding ids come from that state, never from the caller.
+ * demo asks for. `decideCommand` turns one into its events against the run's state: an event for
+ * the round in progress takes its round, its input and full finding ids from that state, never
+ * from the caller.
  */
 export type Command =
   /** a new run: its `run.opened`, and round 1's capture when given (its `round` is 1) */
