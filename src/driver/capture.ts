@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import { capturePathsRejection } from '../events/capture-paths.js';
 import type { RevisionCapturedData } from '../events/event.js';
@@ -6,6 +5,7 @@ import { captureRevision } from '../revision/capture.js';
 import type { AppendResult } from '../store/append.js';
 import type { LockOptions } from '../store/lock.js';
 import { foldIntactFromCheckpoint, type StoreRef, storeDirOf, storeOf } from '../store/store.js';
+import { appendCommand } from './command.js';
 import { artifactNameOf, type Subject } from './subject.js';
 
 /** Who appends, how long they wait for the lock, and the clock the log's `at` is read from. */
@@ -24,11 +24,7 @@ export const captureRound = (
 ): Promise<AppendResult> => {
   const refused = capturePathsRejection(capture);
   if (refused !== undefined) return Promise.reject(refusal(refused));
-  return storeOf(store).append(
-    runId,
-    (state) => E.right([{ type: 'revision.captured', data: { ...capture, round: state.round + 1 } }]),
-    options,
-  );
+  return appendCommand(store, runId, { kind: 'capture', capture }, options);
 };
 
 export type WorkspaceSource = Readonly<{
@@ -83,8 +79,11 @@ export const captureWorkspace = async (
   });
   // the diff was taken against what the run had reviewed when we read it: refuse if that moved
   const data = source.sameInput === undefined ? capture : { ...capture, sameInput: source.sameInput };
-  return storeOf(store).append(runId, [{ type: 'revision.captured', data }], {
-    ...options,
-    expectedSeq: read.lastSeq,
-  });
+  // the round it was taken for is the one decided under the lock, as the expected seq holds it still
+  return appendCommand(
+    store,
+    runId,
+    { kind: 'capture', capture: data },
+    { ...options, expectedSeq: read.lastSeq },
+  );
 };

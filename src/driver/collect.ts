@@ -6,6 +6,7 @@ import type { WaitOptions } from '../handoff/wait-budget.js';
 import type { AppendResult } from '../store/append.js';
 import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
+import { decidedAt } from './command.js';
 import { recordReport } from './record.js';
 
 const FAILURES: ReadonlyArray<string> = [
@@ -49,13 +50,16 @@ export const collectRound = async (
     collected = await waitForReportAt(path, expected, options.wait ?? {});
   } catch (error) {
     if (isClearanceError(error) && FAILURES.includes(error.code)) {
-      const failed = {
-        type: 'round.failed' as const,
-        data: { ...expected, reason: error.code as FailureReason, detail: error.message },
-      };
-      // if the run moved on meanwhile the failure no longer applies to it: report the wait's error alone
+      // decided against the read it waited for: if the run moved on meanwhile the failure no
+      // longer applies to it, and the wait's error is reported alone
+      const failed = decidedAt(state, {
+        kind: 'fail-round',
+        runId,
+        reason: error.code as FailureReason,
+        detail: error.message,
+      });
       await storeOf(store)
-        .append(runId, [failed], options)
+        .append(runId, failed, options)
         .catch((e: unknown) => {
           if (!isClearanceError(e)) throw e;
         });

@@ -5,11 +5,11 @@ import { REJECTION_CODES, rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/round-report.js';
 import { waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
-import { absenceOf, contributionEvents, type Missing, mergeEvents } from '../projections/decide.js';
+import type { Missing } from '../projections/commands.js';
 import type { AppendResult } from '../store/append.js';
 import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
-
 import type { ActorOptions } from './capture.js';
+import { appendCommand, decidedAt } from './command.js';
 
 /**
  * Append one reviewer's parsed report for the round in progress (`contribution.recorded`), checked
@@ -21,8 +21,7 @@ export const contribute = (
   report: RoundReport,
   expert: string | undefined,
   options: ActorOptions,
-): Promise<AppendResult> =>
-  storeOf(store).append(runId, (state) => E.right(contributionEvents(state, report, expert)), options);
+): Promise<AppendResult> => appendCommand(store, runId, { kind: 'contribute', report, expert }, options);
 
 /** `contribute` for untrusted JSON: its shape checked once (`parseReport`) first. */
 export const contributeUntrusted = (
@@ -47,7 +46,7 @@ export const recordMerged = (
   options: ActorOptions & Readonly<{ missing?: ReadonlyArray<Missing> }>,
 ): Promise<AppendResult> => {
   const { missing = [], ...actor } = options;
-  return storeOf(store).append(runId, (state) => mergeEvents(state, missing), actor);
+  return appendCommand(store, runId, { kind: 'merge', missing }, actor);
 };
 
 export type ExpertSource = Readonly<{ expert: string; path: string }>;
@@ -111,8 +110,8 @@ export const collectContributions = async (
   const after = await foldIntactFromCheckpoint(store, runId);
   const heard = after.state.contributions.some((c) => c.round === expected.round);
   if (!heard) {
-    const absences = missing.map((m) => absenceOf(after.state, m));
-    await storeOf(store).append(runId, absences, actor);
+    // decided against that read: recorded absent for the round they were waited for, or refused
+    await storeOf(store).append(runId, decidedAt(after.state, { kind: 'absent', missing }), actor);
     throw new ClearanceError(
       'timeout',
       `no reviewer handed in a usable report for round ${expected.round} of ${runId}: ${missing.map((m) => `${m.expert} ${m.reason}`).join(', ')}; they are recorded absent and the round stays open`,

@@ -1,13 +1,13 @@
-import * as E from 'fp-ts/lib/Either.js';
 import { refusal } from '../errors.js';
-import type { DomainEvent, RoundEndResult, RulingSignature } from '../events/event.js';
+import type { RoundEndResult, RulingSignature } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
 import { tokenCountRejection } from '../events/token-count.js';
-import { resolveFindingRef } from '../projections/rules/finding-ref.js';
+import type { FindingRuling } from '../projections/commands.js';
 import type { AppendResult } from '../store/append.js';
-import { type StoreRef, storeOf } from '../store/store.js';
+import type { StoreRef } from '../store/store.js';
 import { archiveForEvent } from './archive.js';
 import type { ActorOptions } from './capture.js';
+import { appendCommand } from './command.js';
 
 /**
  * The lifecycle of a round, for a driver: each stage declared when it starts (its commands and
@@ -26,15 +26,6 @@ const refuseFractionalTokens = (cost: Cost | undefined, key: 'cost' | 'estimate'
   if (refused !== undefined) throw refusal(refused);
 };
 
-/** Append one event for the run's round in progress, its number read under the lock. */
-const inRoundInProgress = (
-  store: StoreRef,
-  runId: string,
-  event: (round: number) => DomainEvent,
-  options: ActorOptions,
-): Promise<AppendResult> =>
-  storeOf(store).append(runId, (state) => E.right([event(state.round + 1)]), options);
-
 export const startStage = async (
   store: StoreRef,
   runId: string,
@@ -42,20 +33,7 @@ export const startStage = async (
   options: ActorOptions,
 ): Promise<AppendResult> => {
   refuseFractionalTokens(stage.estimate, 'estimate');
-  return inRoundInProgress(
-    store,
-    runId,
-    (round) => ({
-      type: 'stage.started',
-      data: {
-        round,
-        stage: stage.stage,
-        commands: [...(stage.commands ?? [])],
-        ...(stage.estimate === undefined ? {} : { estimate: stage.estimate }),
-      },
-    }),
-    options,
-  );
+  return appendCommand(store, runId, { kind: 'start-stage', stage }, options);
 };
 
 export const finishStage = async (
@@ -67,15 +45,8 @@ export const finishStage = async (
   refuseFractionalTokens(stage.cost, 'cost');
   // the output is on disk, fsynced, before any event names it
   const outputSha = await archiveForEvent(store, runId, stage.output);
-  return inRoundInProgress(
-    store,
-    runId,
-    (round) => ({
-      type: 'stage.finished',
-      data: { round, stage: stage.stage, outputSha, cost: stage.cost ?? {}, runner: stage.runner },
-    }),
-    options,
-  );
+  const { output: _, ...finished } = stage;
+  return appendCommand(store, runId, { kind: 'finish-stage', stage: { ...finished, outputSha } }, options);
 };
 
 export const failStage = async (
@@ -85,15 +56,7 @@ export const failStage = async (
   options: ActorOptions,
 ): Promise<AppendResult> => {
   refuseFractionalTokens(stage.cost, 'cost');
-  return inRoundInProgress(
-    store,
-    runId,
-    (round) => ({
-      type: 'stage.failed',
-      data: { round, stage: stage.stage, reason: stage.reason, cost: stage.cost ?? {}, runner: stage.runner },
-    }),
-    options,
-  );
+  return appendCommand(store, runId, { kind: 'fail-stage', stage }, options);
 };
 
 export const endRound = (
@@ -101,41 +64,15 @@ export const endRound = (
   runId: string,
   end: Readonly<{ result: RoundEndResult; reason: string }>,
   options: ActorOptions,
-): Promise<AppendResult> =>
-  inRoundInProgress(store, runId, (round) => ({ type: 'round.ended', data: { round, ...end } }), options);
+): Promise<AppendResult> => appendCommand(store, runId, { kind: 'end-round', end }, options);
 
 /** Past the cap, a person closes an open finding, with their name and their reason. */
 export const ruleFinding = (
   store: StoreRef,
   runId: string,
-  ruling: Readonly<{
-    finding: string;
-    status: 'fixed' | 'withdrawn';
-    why: string;
-    by: string;
-    /** under a policy that pins signers: the signature over this ruling at this place of the log */
-    signature?: RulingSignature;
-  }>,
+  ruling: FindingRuling,
   options: ActorOptions & Readonly<{ expectedSeq?: number }>,
-): Promise<AppendResult> =>
-  storeOf(store).append(
-    runId,
-    (state) =>
-      E.right([
-        {
-          type: 'finding.ruled',
-          data: {
-            // a unique prefix of 8+ hex characters becomes the full id; evolve refuses anything else
-            findingId: resolveFindingRef(state.findings, ruling.finding),
-            status: ruling.status,
-            why: ruling.why,
-            by: ruling.by,
-            ...(ruling.signature === undefined ? {} : { signature: ruling.signature }),
-          },
-        },
-      ]),
-    options,
-  );
+): Promise<AppendResult> => appendCommand(store, runId, { kind: 'rule', ruling }, options);
 
 /** Past the cap, a person gives the run more rounds, with their name and their reason. */
 export const extendRun = (
@@ -144,4 +81,5 @@ export const extendRun = (
   extension: Readonly<{ rounds: number; why: string; by: string; signature?: RulingSignature }>,
   options: ActorOptions & Readonly<{ expectedSeq?: number }>,
 ): Promise<AppendResult> =>
-  storeOf(store).append(runId, [{ type: 'rounds.extended', data: { ...extension } }], options);
+  // decided under the lock like every other event (it names no round and no finding)
+  appendCommand(store, runId, { kind: 'extend', extension }, options);

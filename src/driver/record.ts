@@ -3,12 +3,12 @@ import { ClearanceError, refusal } from '../errors.js';
 import type { CitationCheck, RoundResult } from '../events/event.js';
 import { citationsRequired } from '../events/policy.js';
 import { parseReport, type RoundReport } from '../events/round-report.js';
-import { roundEvents } from '../projections/decide.js';
 import { resolveCitations } from '../revision/citations.js';
 import type { AppendResult } from '../store/append.js';
 import type { RunStatusRead } from '../store/read.js';
-import { foldIntactFromCheckpoint, type StoreRef, storeOf } from '../store/store.js';
+import { foldIntactFromCheckpoint, type StoreRef } from '../store/store.js';
 import type { ActorOptions } from './capture.js';
+import { appendCommand } from './command.js';
 import { artifactNameOf } from './subject.js';
 
 export type RecordOptions = ActorOptions &
@@ -58,16 +58,18 @@ const appendRecorded = (
   context: Readonly<{ citations: ReadonlyArray<CitationCheck> | undefined; result: RoundResult | undefined }>,
   options: ActorOptions & { expectedSeq?: number },
 ): Promise<AppendResult> =>
-  // the events are built here and checked by `evolve` once, in the store, under the lock
-  storeOf(store).append(
+  // the events are decided under the lock and checked by `evolve` once, in the store
+  appendCommand(
+    store,
     runId,
-    (state) =>
-      E.right(
-        roundEvents(state, report, {
-          ...(context.citations === undefined ? {} : { citations: context.citations }),
-          ...(context.result === undefined ? {} : { result: context.result }),
-        }),
-      ),
+    {
+      kind: 'record',
+      report,
+      context: {
+        ...(context.citations === undefined ? {} : { citations: context.citations }),
+        ...(context.result === undefined ? {} : { result: context.result }),
+      },
+    },
     options,
   );
 

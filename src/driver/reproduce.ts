@@ -1,10 +1,9 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { ReproductionOutcome } from '../events/event.js';
-import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import type { AppendResult } from '../store/append.js';
-import { type StoreRef, storeOf } from '../store/store.js';
+import type { StoreRef } from '../store/store.js';
 import { archiveForEvent } from './archive.js';
 import type { ActorOptions } from './capture.js';
+import { appendCommand } from './command.js';
 
 export type Reproduced = Readonly<{
   /** the finding's id, or a unique prefix of 8+ hex characters */
@@ -27,22 +26,10 @@ export const recordReproduction = async (
 ): Promise<AppendResult> => {
   const outputSha =
     reproduced.output === undefined ? undefined : await archiveForEvent(store, runId, reproduced.output);
-  return storeOf(store).append(
+  return appendCommand(
+    store,
     runId,
-    (state) =>
-      E.right([
-        {
-          type: 'reproduction.recorded',
-          data: {
-            round: state.round + 1,
-            // no capture yet: evolve refuses it as no-revision, naming the fix
-            inputSha: state.capture?.inputSha ?? '',
-            findingId: resolveFindingRef(state.findings, reproduced.finding),
-            outcome: reproduced.outcome,
-            ...(outputSha === undefined ? {} : { outputSha }),
-          },
-        },
-      ]),
+    { kind: 'reproduce', finding: reproduced.finding, outcome: reproduced.outcome, outputSha },
     options,
   );
 };

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
 import { noteOf, panelNote } from './event-notes.js';
-import { evolve } from './evolve.js';
+import { reduce, type Stepped } from './reduce.js';
 import {
   type Deferred,
   type Finding,
@@ -92,14 +92,7 @@ const effect = (before: RunState, after: RunState): Effect => {
   };
 };
 
-/** One step of the fold: the next state, or the same state and why the event was refused. */
-export const step = (
-  state: RunState,
-  event: DomainEvent,
-): Readonly<{ state: RunState; rejection: Rejection | null }> => {
-  const next = evolve(state, event);
-  return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
-};
+export { type Stepped, step } from './reduce.js';
 
 /** The event's note; a round closed from contributions also says whose, from the panel it added. */
 const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
@@ -108,12 +101,7 @@ const noteAfter = (event: DomainEvent, before: RunState, after: RunState): strin
 };
 
 /** The trail's record of one event: what it did to the run, or why it was refused. */
-const entryOf = (
-  before: RunState,
-  event: DomainEvent,
-  after: Readonly<{ state: RunState; rejection: Rejection | null }>,
-  seq: number,
-): TrailEntry => ({
+const entryOf = (before: RunState, event: DomainEvent, after: Stepped, seq: number): TrailEntry => ({
   seq,
   type: event.type,
   round: roundOf(event),
@@ -134,13 +122,10 @@ export const fold = (
   events: Iterable<DomainEvent & { readonly seq?: number }>,
   from: Folded = emptyFold,
 ): Folded => {
-  let state = from.state;
   const trail = [...from.trail];
-  for (const event of events) {
-    const after = step(state, event);
-    trail.push(entryOf(state, event, after, event.seq ?? trail.length + 1));
-    state = after.state;
-  }
+  const { state } = reduce(from.state, events, 'skip', (before, event, after) => {
+    trail.push(entryOf(before, event, after, event.seq ?? trail.length + 1));
+  });
   return { state, trail };
 };
 
@@ -154,13 +139,9 @@ export const foldOffered = (
   events: ReadonlyArray<DomainEvent>,
   firstSeq: number,
 ): E.Either<Rejection, Folded> => {
-  let current = state;
   const trail: TrailEntry[] = [];
-  for (const [i, event] of events.entries()) {
-    const after = step(current, event);
-    if (after.rejection !== null) return E.left(after.rejection);
-    trail.push(entryOf(current, event, after, firstSeq + i));
-    current = after.state;
-  }
-  return E.right({ state: current, trail });
+  const reached = reduce(state, events, 'stop', (before, event, after, i) => {
+    trail.push(entryOf(before, event, after, firstSeq + i));
+  });
+  return reached.rejection === null ? E.right({ state: reached.state, trail }) : E.left(reached.rejection);
 };

@@ -1,9 +1,11 @@
+export type { Command, CommandKind, FindingRuling } from './commands.js';
 export {
   absenceOf,
   contributionEvents,
   type DecideContext,
   type Decided,
   decide,
+  decideChecked,
   decideContribution,
   decideMerge,
   decideUntrusted,
@@ -12,6 +14,7 @@ export {
   mergeEvents,
   roundEvents,
 } from './decide.js';
+export { decideCommand } from './decider.js';
 export { evolve } from './evolve.js';
 export {
   type FileFindings,

@@ -1,9 +1,9 @@
 import { readSync } from 'node:fs';
 import { sha256Hex } from '../events/sha256.js';
-import { step } from '../projections/fold.js';
-import { initialState, type RunState } from '../projections/state.js';
+import type { RunState } from '../projections/state.js';
 import type { FoldCheckpoint, LogFile } from './checkpoint.js';
-import { type Head, LOG_START, type LogSummary, type ScanStart, scanLog } from './log-format.js';
+import { type Head, LOG_START, type LogSummary, type ScanStart } from './log-format.js';
+import { scanAndStep } from './scan.js';
 
 /** A log folded to its end: what the scan found, the state, and how many events it holds. */
 export type CaughtUp = LogSummary &
@@ -108,21 +108,7 @@ export const foldFrom = (
   checkpoint: Pick<FoldCheckpoint, 'state' | 'events' | 'refused'> | null,
   from: ScanStart,
 ): CaughtUp => {
-  let state = checkpoint?.state ?? initialState;
-  let events = checkpoint?.events ?? 0;
-  let refused = checkpoint?.refused ?? 0;
-  const summary = scanLog(
-    bytes,
-    head,
-    (event) => {
-      const after = step(state, event);
-      state = after.state;
-      events += 1;
-      if (after.rejection !== null) refused += 1;
-    },
-    from,
-  );
-  return { ...summary, state, events, refused, fromCheckpoint: checkpoint !== null };
+  return { ...scanAndStep(bytes, head, checkpoint, from), fromCheckpoint: checkpoint !== null };
 };
 
 /**

@@ -2,16 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync } from 'node:fs';
 import { link, mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import * as E from 'fp-ts/lib/Either.js';
-import { ClearanceError, refusal } from '../errors.js';
-import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
-import { ZERO_HASH } from '../events/sha256.js';
-import { evolveAll } from '../projections/evolve-all.js';
-import { initialState } from '../projections/state.js';
+import { ClearanceError } from '../errors.js';
+import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
 import { openHead, writeHead } from './head.js';
-import { encodeEvents, type Head } from './log-format.js';
+import type { Head } from './log-format.js';
 import { refuseLink } from './no-follow.js';
 import { runPaths } from './paths.js';
+import { planOpen } from './plan-open.js';
 import { assertRunId } from './safe-run-id.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
@@ -42,12 +39,7 @@ export const openRun = async (
 ): Promise<ReadonlyArray<StoredEvent>> => {
   // before anything else: an unsafe id is refused before any path is built from it
   assertRunId(opened.runId);
-  const events: DomainEvent[] = [{ type: 'run.opened', data: opened }];
-  if (options.capture !== undefined) events.push({ type: 'revision.captured', data: options.capture });
-  const checked = evolveAll(initialState, events);
-  if (E.isLeft(checked)) throw refusal(checked.left);
-  const at = (options.now?.() ?? new Date()).toISOString();
-  const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  const { encoded } = planOpen(opened, options);
   await createLog(dir, opened.runId, encoded.text, { seq: encoded.lastSeq, hash: encoded.lastHash });
   return encoded.stored;
 };

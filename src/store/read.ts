@@ -2,14 +2,15 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ClearanceError } from '../errors.js';
 import { outputShaOf } from '../events/outputs.js';
-import { type Folded, fold, step } from '../projections/fold.js';
-import { initialState, maxRoundsOf, type RunState } from '../projections/state.js';
+import { type Folded, fold } from '../projections/fold.js';
+import { maxRoundsOf, type RunState } from '../projections/state.js';
 import { type CaughtUp, catchUp, lastLineHolds, matchesFile, noteLogRead } from './catch-up.js';
 import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './checkpoint.js';
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
-import { type LogSummary, type ParsedLog, parseLog, scanLog } from './log-format.js';
+import { LOG_START, type LogSummary, type ParsedLog, parseLog } from './log-format.js';
 import { runPaths } from './paths.js';
+import { scanAndStep } from './scan.js';
 
 type Located = Readonly<{ runId: string; path: string; head: HeadRead }>;
 
@@ -66,19 +67,12 @@ export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
 /** Read a run for its state: the same checks as `readRun`, in constant memory beyond the state. */
 export const foldRunFromStart = async (dir: string, runId: string): Promise<RunStateRead> => {
   const { bytes, ...located } = await readBytes(dir, runId);
-  let state = initialState;
-  let events = 0;
-  let refused = 0;
   const outputs: string[] = [];
-  const summary = scanLog(bytes, located.head.head, (event) => {
+  const scanned = scanAndStep(bytes, located.head.head, null, LOG_START, (event) => {
     const output = outputShaOf(event);
     if (output !== null) outputs.push(output);
-    const after = step(state, event);
-    state = after.state;
-    events += 1;
-    if (after.rejection !== null) refused += 1;
   });
-  return { ...summary, ...located, state, events, refused, outputs };
+  return { ...scanned, ...located, outputs };
 };
 
 /** A run read for where it stands (`status`): its state, and what the scan of the unread part found. */

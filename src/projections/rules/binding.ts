@@ -4,6 +4,7 @@ import type { RevisionCapturedData } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport } from '../../events/round-report.js';
 import type { Run, RunState } from '../state.js';
+import { forNextRound, nextRoundOf } from './next-round.js';
 import { fail } from './rule-answer.js';
 
 /**
@@ -15,19 +16,19 @@ export const boundToNextRound = (
   run: Run,
   offered: Readonly<{ runId?: string; round: number; inputSha: string }>,
 ): E.Either<Rejection, RevisionCapturedData> => {
-  const next = state.round + 1;
+  const next = nextRoundOf(state);
   if (offered.runId !== undefined && offered.runId !== run.runId) {
     return fail('wrong-run', `runId ${JSON.stringify(offered.runId)} is not this run (${run.runId})`, [
       'runId',
     ]);
   }
-  if (offered.round !== next) {
-    return fail(
-      'wrong-round',
-      `round ${offered.round} offered, but the next round of run ${run.runId} is ${next}: rounds are recorded once each, in order`,
-      ['round'],
-    );
-  }
+  const inOrder = forNextRound(
+    state,
+    offered.round,
+    (n) =>
+      `round ${offered.round} offered, but the next round of run ${run.runId} is ${n}: rounds are recorded once each, in order`,
+  );
+  if (E.isLeft(inOrder)) return inOrder;
   const capture = state.capture;
   if (capture === null) {
     return fail(

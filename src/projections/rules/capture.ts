@@ -4,6 +4,7 @@ import { sameInputRoundsOf } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import { NO_STAGES, type Run, type RunState } from '../state.js';
 import { acceptingRounds } from './lifecycle.js';
+import { forNextRound } from './next-round.js';
 import { type Check, fail, isBlank, ok } from './rule-answer.js';
 
 /** The files a capture touched: those it lists, and those a rename moved a file to. */
@@ -69,14 +70,12 @@ export const captureRevision = (state: RunState, event: RevisionCaptured): E.Eit
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, inputSha } = event.data;
-  const next = state.round + 1;
-  if (round !== next) {
-    return fail(
-      'wrong-round',
-      `revision captured for round ${round}, but the next round of run ${run.right.runId} is ${next}`,
-      ['round'],
-    );
-  }
+  const inOrder = forNextRound(
+    state,
+    round,
+    (next) => `revision captured for round ${round}, but the next round of run ${run.right.runId} is ${next}`,
+  );
+  if (E.isLeft(inOrder)) return inOrder;
   if (isBlank(inputSha))
     return fail('empty-field', 'revision.captured inputSha is empty: it must name the input', ['inputSha']);
   const fresh = newBytesOrASaidReason(state, run.right, event.data);

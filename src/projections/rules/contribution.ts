@@ -11,18 +11,28 @@ import { decisionFitsFinding } from './decisions.js';
 import { namedFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
 import { reviewerOf } from './merge.js';
+import { nextRoundOf } from './next-round.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { fail, isBlank } from './rule-answer.js';
 
 /** The contributions and absences that belong to the round in progress at the captured input. */
 export const panelOfNextRound = (state: RunState) => {
-  const round = state.round + 1;
+  const round = nextRoundOf(state);
   const inputSha = state.capture?.inputSha;
   return {
     contributions: state.contributions.filter((c) => c.round === round && c.report.inputSha === inputSha),
     absent: state.absent.filter((a) => a.round === round && a.inputSha === inputSha),
   };
 };
+
+/**
+ * The reviewers heard from for a round: each who handed in a report (an anonymous one as
+ * `ANONYMOUS`) or was recorded absent. What the merge and the round's close count as accounted for.
+ */
+export const heardFrom = (
+  panel: Readonly<{ contributions: ReadonlyArray<Contribution>; absent: ReadonlyArray<Absentee> }>,
+): ReadonlySet<string> =>
+  new Set([...panel.contributions.map(reviewerOf), ...panel.absent.map((a) => a.expert)]);
 
 /** The panel of a round: its contributions in the order recorded, its reviewers, its absentees. */
 export const panelOf = (
@@ -49,7 +59,7 @@ const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Reje
   return heard
     ? fail(
         'duplicate-contribution',
-        `${expert} already handed in (or was recorded absent for) round ${state.round + 1}: one report per reviewer per round`,
+        `${expert} already handed in (or was recorded absent for) round ${nextRoundOf(state)}: one report per reviewer per round`,
         ['expert'],
       )
     : E.right(undefined);
@@ -175,7 +185,7 @@ export const contributionsToMerge = (
   const { contributions, absent } = panelOfNextRound(state);
   const [first, ...rest] = contributions;
   if (first !== undefined) return E.right({ run: run.right, contributions: [first, ...rest] });
-  const round = state.round + 1;
+  const round = nextRoundOf(state);
   const { runId } = run.right;
   const heard =
     absent.length === 0

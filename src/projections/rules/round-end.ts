@@ -5,6 +5,7 @@ import { maxRoundsOf, NO_STAGES, type RoundTally, type RunState } from '../state
 import { push } from '../vec.js';
 import { touchedBy } from './capture.js';
 import { acceptingRounds } from './lifecycle.js';
+import { forNextRound } from './next-round.js';
 import { fail, isBlank } from './rule-answer.js';
 import { deriveStatus } from './status.js';
 
@@ -30,11 +31,12 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, result, reason } = event.data;
-  const next = state.round + 1;
-  if (round !== next)
-    return fail('wrong-round', `round.ended for round ${round}, but the round in progress is ${next}`, [
-      'round',
-    ]);
+  const inOrder = forNextRound(
+    state,
+    round,
+    (next) => `round.ended for round ${round}, but the round in progress is ${next}`,
+  );
+  if (E.isLeft(inOrder)) return inOrder;
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
   // every open finding carries forward through it: derived from `outcomes` (views/finding-history.ts), not copied

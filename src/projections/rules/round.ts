@@ -19,11 +19,12 @@ import { carriedReportBinds } from './binding.js';
 import { identifyCandidates } from './candidates.js';
 import { touchedBy } from './capture.js';
 import { citationsResolve } from './citations.js';
-import { panelOf, panelOfNextRound } from './contribution.js';
+import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
-import { ANONYMOUS, type Merge, mergeContributions, reviewerOf } from './merge.js';
+import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
+import { nextRoundOf } from './next-round.js';
 import { emptyReportSaysWhatItSkipped } from './not-examined.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
@@ -89,7 +90,7 @@ const completeMeansComplete = (
   if (ranStages && unfinished.length > 0) {
     return fail(
       'stages-unfinished',
-      `round ${state.round + 1} ran stages but ${unfinished.join(', ')} did not finish: finish them, or record the round as partial`,
+      `round ${nextRoundOf(state)} ran stages but ${unfinished.join(', ')} did not finish: finish them, or record the round as partial`,
       ['result'],
     );
   }
@@ -117,7 +118,7 @@ const closedByItsPanel = (
   result: RoundResult,
 ): E.Either<Rejection, Readonly<{ merge: Merge | null; panel: Panel | null }>> => {
   const { contributions, absent } = panelOfNextRound(state);
-  const round = state.round + 1;
+  const round = nextRoundOf(state);
   if (absent.length > 0 && result === 'complete') {
     return fail(
       'absent-reviewer',
@@ -137,7 +138,7 @@ const closedByItsPanel = (
       ['report'],
     );
   }
-  const heard = new Set([...contributions.map(reviewerOf), ...absent.map((a) => a.expert)]);
+  const heard = heardFrom({ contributions, absent });
   const unaccounted = (policy.experts ?? []).filter((e) => !heard.has(e));
   if (unaccounted.length > 0) {
     return fail(

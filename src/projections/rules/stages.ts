@@ -5,6 +5,7 @@ import type { Run, RunState } from '../state.js';
 import { push } from '../vec.js';
 import { addCost, costIsReal, depleted, overrun } from './cost-bounds.js';
 import { acceptingRounds } from './lifecycle.js';
+import { forNextRound } from './next-round.js';
 import { fail, isBlank } from './rule-answer.js';
 
 type StageEvent = StageStarted | StageFinished | StageFailed;
@@ -14,15 +15,16 @@ const inRoundInProgress = (state: RunState, event: StageEvent): E.Either<Rejecti
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, stage } = event.data;
-  const next = state.round + 1;
-  if (round !== next)
-    return fail('wrong-round', `${event.type} for round ${round}, but the round in progress is ${next}`, [
-      'round',
-    ]);
+  const inOrder = forNextRound(
+    state,
+    round,
+    (next) => `${event.type} for round ${round}, but the round in progress is ${next}`,
+  );
+  if (E.isLeft(inOrder)) return inOrder;
   if (state.capture === null) {
     return fail(
       'no-revision',
-      `no revision was captured for round ${next}: capture the input before running its stages`,
+      `no revision was captured for round ${round}: capture the input before running its stages`,
       ['round'],
     );
   }

@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
+import type { DomainEvent } from '../../events/event.js';
 import type { Cost } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import { evolve } from '../evolve.js';
+import { decideCommand } from '../decider.js';
+import { evolveAll } from '../evolve-all.js';
 import type { RunState } from '../state.js';
 
 export type MayAnswer = Readonly<{
@@ -23,10 +25,9 @@ export const mayRunStage = (
   estimate: Cost = {},
   commands: ReadonlyArray<string> = [],
 ): MayAnswer => {
-  const verdict = evolve(state, {
-    type: 'stage.started',
-    data: { round: state.round + 1, stage, commands: [...commands], estimate },
-  });
+  const verdict = E.chain((events: ReadonlyArray<DomainEvent>) => evolveAll(state, events))(
+    decideCommand({ kind: 'start-stage', stage: { stage, commands, estimate } }, state),
+  );
   return {
     allowed: E.isRight(verdict),
     stage,

@@ -1,14 +1,11 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type pg from 'pg';
-import { ClearanceError, refusal } from '../../errors.js';
-import type { DomainEvent, RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
-import { ZERO_HASH } from '../../events/sha256.js';
-import { evolveAll } from '../../projections/evolve-all.js';
-import { initialState } from '../../projections/state.js';
+import { ClearanceError } from '../../errors.js';
+import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
 import type { AppendResult } from '../append.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
-import { type Encoded, encodeEvents } from '../log-format.js';
+import type { Encoded } from '../log-format.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from '../plan-append.js';
+import { planOpen } from '../plan-open.js';
 import { integrityError } from '../read.js';
 import {
   CHECKPOINT_COLUMNS,
@@ -178,19 +175,14 @@ export const openPostgres = async (
   opened: RunOpenedData,
   options: Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>,
 ): Promise<ReadonlyArray<StoredEvent>> => {
-  const events: DomainEvent[] = [{ type: 'run.opened', data: opened }];
-  if (options.capture !== undefined) events.push({ type: 'revision.captured', data: options.capture });
-  const checked = evolveAll(initialState, events);
-  if (E.isLeft(checked)) throw refusal(checked.left);
-  const at = (options.now?.() ?? new Date()).toISOString();
-  const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
+  const { encoded, state } = planOpen(opened, options);
   const checkpoint: PgCheckpoint = {
     seq: encoded.lastSeq,
     hash: encoded.lastHash,
     size: Buffer.byteLength(encoded.text),
-    events: events.length,
+    events: encoded.stored.length,
     refused: 0,
-    state: checked.right,
+    state,
   };
   try {
     await transaction(client, async () => {

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import { outputShaOf } from '../../events/outputs.js';
-import { fold, step } from '../../projections/fold.js';
-import { initialState, type RunState } from '../../projections/state.js';
-import { parseLog, scanLog } from '../log-format.js';
+import { fold } from '../../projections/fold.js';
+import { LOG_START, parseLog } from '../log-format.js';
 import {
   type RunRead,
   type RunStateRead,
@@ -10,6 +9,7 @@ import {
   type RunSummaryRead,
   summaryOfFolded,
 } from '../read.js';
+import { scanAndStep } from '../scan.js';
 import { foldRun } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
@@ -51,19 +51,12 @@ export const foldRunFromStartPostgres = async (
   runId: string,
 ): Promise<RunStateRead> => {
   const { head, bytes } = await snapshot(client, where, runId);
-  let state: RunState = initialState;
-  let events = 0;
-  let refused = 0;
   const outputs: string[] = [];
-  const summary = scanLog(bytes, head, (event) => {
+  const scanned = scanAndStep(bytes, head, null, LOG_START, (event) => {
     const output = outputShaOf(event);
     if (output !== null) outputs.push(output);
-    const after = step(state, event);
-    state = after.state;
-    events += 1;
-    if (after.rejection !== null) refused += 1;
   });
-  return { ...summary, ...located(where, runId, head), state, events, refused, outputs };
+  return { ...scanned, ...located(where, runId, head), outputs };
 };
 
 export const listRunsPostgres = async (client: pg.ClientBase): Promise<ReadonlyArray<string>> => {

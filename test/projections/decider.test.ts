@@ -1,0 +1,148 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import {
+  type Command,
+  type CommandKind,
+  type DomainEvent,
+  decideChecked,
+  decideCommand,
+  evolveAll,
+  initialState,
+  type RunState,
+} from '../../src/fold.js';
+import { candidate, captured, idOf, opened, RUN, report, sha } from '../support/builders.js';
+
+const folded = (events: ReadonlyArray<DomainEvent>): RunState => {
+  const state = evolveAll(initialState, events);
+  if (E.isLeft(state)) throw new Error(state.left.message);
+  return state.right;
+};
+
+const decided = (command: Command, state: RunState): ReadonlyArray<DomainEvent> => {
+  const events = decideCommand(command, state);
+  if (E.isLeft(events)) throw new Error(`${command.kind} refused: ${events.left.message}`);
+  return events.right;
+};
+
+const major = candidate();
+const round1 = [opened(), captured(1, 'A')];
+// round 1 recorded with one open finding, round 2's input captured
+const inRound2 = folded([
+  ...round1,
+  ...decided({ kind: 'record', report: report(1, sha('A'), { candidates: [major] }) }, folded(round1)),
+  captured(2, 'B', { touched: [major.file] }),
+]);
+
+const dataOf = (event: DomainEvent | undefined): Record<string, unknown> =>
+  (event?.data ?? {}) as Record<string, unknown>;
+
+// one command of each kind, and the event types it becomes: the Record's type makes a new kind fail here
+const EVERY_KIND: Readonly<Record<CommandKind, readonly [Command, ReadonlyArray<string>]>> = {
+  open: [
+    { kind: 'open', opened: opened().data, capture: captured(1, 'A').data },
+    ['run.opened', 'revision.captured'],
+  ],
+  capture: [
+    { kind: 'capture', capture: { inputSha: sha('C'), touchedFiles: [], renames: [] } },
+    ['revision.captured'],
+  ],
+  record: [{ kind: 'record', report: report(2, sha('B')) }, ['round.recorded']],
+  contribute: [{ kind: 'contribute', report: report(2, sha('B')), expert: 'ada' }, ['contribution.recorded']],
+  absent: [
+    { kind: 'absent', missing: [{ expert: 'bob', reason: 'missing', detail: 'silent' }] },
+    ['contribution.absent'],
+  ],
+  merge: [{ kind: 'merge' }, []],
+  'fail-round': [{ kind: 'fail-round', runId: RUN, reason: 'timeout', detail: 'waited' }, ['round.failed']],
+  'record-checks': [
+    { kind: 'record-checks', checks: [{ name: 'test', state: 'passed' }] },
+    ['checks.recorded'],
+  ],
+  'start-stage': [{ kind: 'start-stage', stage: { stage: 'planning' } }, ['stage.started']],
+  'finish-stage': [
+    { kind: 'finish-stage', stage: { stage: 'planning', outputSha: sha('0'), runner: 'r' } },
+    ['stage.finished'],
+  ],
+  'fail-stage': [
+    { kind: 'fail-stage', stage: { stage: 'planning', reason: 'crashed', runner: 'r' } },
+    ['stage.failed'],
+  ],
+  'end-round': [{ kind: 'end-round', end: { result: 'none', reason: 'nothing to review' } }, ['round.ended']],
+  rule: [
+    {
+      kind: 'rule',
+      ruling: { finding: idOf(major).slice(0, 8), status: 'withdrawn', why: 'moot', by: 'Ada' },
+    },
+    ['finding.ruled'],
+  ],
+  extend: [{ kind: 'extend', extension: { rounds: 1, why: 'more', by: 'Ada' } }, ['rounds.extended']],
+  reproduce: [
+    { kind: 'reproduce', finding: idOf(major).slice(0, 8), outcome: 'still-fails' },
+    ['reproduction.recorded'],
+  ],
+};
+
+describe('decideCommand, the one decider', () => {
+  it('builds each kind of command into its events', () => {
+    for (const [kind, [command, types]] of Object.entries(EVERY_KIND)) {
+      if (kind === 'merge') continue; // refused before any event: below
+      expect(
+        decided(command, kind === 'open' ? initialState : inRound2).map((e) => e.type),
+        kind,
+      ).toEqual(types);
+    }
+  });
+
+  it('takes every round from the state: the run next round, never the caller', () => {
+    for (const [kind, [command]] of Object.entries(EVERY_KIND)) {
+      if (kind === 'open' || kind === 'merge') continue;
+      for (const event of decided(command, inRound2)) {
+        const { round } = dataOf(event);
+        if (round !== undefined) expect(round, kind).toBe(inRound2.round + 1);
+      }
+    }
+    expect(inRound2.round + 1).toBe(2);
+  });
+
+  it('keeps the bytes each command wrote before: the key order of the data', () => {
+    // a capture's round comes after its fields, as captureRound spread them
+    expect(Object.keys(dataOf(decided(EVERY_KIND.capture[0], inRound2)[0]))).toEqual([
+      'inputSha',
+      'touchedFiles',
+      'renames',
+      'round',
+    ]);
+    // a failed wait's line has always carried the run id first, though its schema has no such field
+    expect(Object.keys(dataOf(decided(EVERY_KIND['fail-round'][0], inRound2)[0]))).toEqual([
+      'runId',
+      'round',
+      'inputSha',
+      'reason',
+      'detail',
+    ]);
+    expect(dataOf(decided(EVERY_KIND['finish-stage'][0], inRound2)[0])).toEqual({
+      round: 2,
+      stage: 'planning',
+      outputSha: sha('0'),
+      cost: {},
+      runner: 'r',
+    });
+  });
+
+  it('names a finding by its full id, from a unique prefix', () => {
+    expect(dataOf(decided(EVERY_KIND.rule[0], inRound2)[0]).findingId).toBe(idOf(major));
+    expect(dataOf(decided(EVERY_KIND.reproduce[0], inRound2)[0]).findingId).toBe(idOf(major));
+  });
+
+  it('refuses a merge with nothing to merge before any event exists', () => {
+    const refused = decideCommand({ kind: 'merge' }, inRound2);
+    expect(E.isLeft(refused) && refused.left.code).toBe('no-contributions');
+  });
+
+  it('builds, and evolve checks: decideChecked refuses what evolve refuses, with the state untouched', () => {
+    const refused = decideChecked(inRound2, { kind: 'end-round', end: { result: 'none', reason: ' ' } });
+    expect(E.isLeft(refused) && refused.left.code).toBe('empty-field');
+    const ended = decideChecked(inRound2, { kind: 'end-round', end: { result: 'none', reason: 'nothing' } });
+    expect(E.isRight(ended) && ended.right.state.round).toBe(2);
+  });
+});
