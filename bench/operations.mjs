@@ -67,16 +67,24 @@ export const recordPathBench = ({
         candidates: [CANDIDATE],
       }),
     );
-    const opened = path.join(root, 'opened');
-    execFileSync(process.execPath, [DIST_CLI, '--dir', opened, 'open', 'ops', '--input-sha', sha('a')], {
-      stdio: 'ignore',
-    });
+    // each build records into a run it opened itself: a log holds the event versions of the build
+    // that wrote it, which an older build may not read
+    const openedBy = (cli) => {
+      const opened = path.join(root, `opened-${path.basename(path.dirname(path.dirname(cli)))}`);
+      execFileSync(process.execPath, [cli, '--dir', opened, 'open', 'ops', '--input-sha', sha('a')], {
+        stdio: 'ignore',
+      });
+      return opened;
+    };
     let copies = 0;
-    const recordWith = (cli) => () => {
-      copies += 1;
-      const dir = path.join(root, `copy-${copies}`);
-      cpSync(opened, dir, { recursive: true });
-      return [process.execPath, cli, '--dir', dir, 'record', 'ops', '--report', report];
+    const recordWith = (cli) => {
+      const opened = openedBy(cli);
+      return () => {
+        copies += 1;
+        const dir = path.join(root, `copy-${copies}`);
+        cpSync(opened, dir, { recursive: true });
+        return [process.execPath, cli, '--dir', dir, 'record', 'ops', '--report', report];
+      };
     };
     const sides = [
       { name: 'node -e 0', argv: () => [process.execPath, '-e', '0'] },

@@ -54,13 +54,12 @@ const ranged = (xs, digits = 2) => {
   return `${sorted[0].toFixed(digits)}–${sorted[sorted.length - 1].toFixed(digits)}`;
 };
 
-/** A run's log written directly: `events` encoded and chained, with its head anchor. */
-const writeRun = async (dir, runId, events) => {
-  const encoded = encodeEvents(
-    events,
-    { seq: 0, hash: ZERO_HASH },
-    { at: new Date().toISOString(), by: 'bench' },
-  );
+/**
+ * A run's log written directly: `events` encoded and chained, with its head anchor. An older
+ * build's runs are written with its own `encode`, so that each line carries a version it reads.
+ */
+const writeRun = async (dir, runId, events, encode = encodeEvents) => {
+  const encoded = encode(events, { seq: 0, hash: ZERO_HASH }, { at: new Date().toISOString(), by: 'bench' });
   const runs = path.join(dir, 'runs');
   await mkdir(runs, { recursive: true });
   await writeFile(path.join(runs, `${runId}.jsonl`), encoded.text);
@@ -89,11 +88,16 @@ const quantile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1
 const beforeLib = async (dir = process.env.CLEARANCE_BENCH_BEFORE_LIB) => {
   if (dir === undefined || dir === '') return null;
   const store = await import(pathToFileURL(path.join(path.resolve(dir), 'index.js')).href);
-  const cache = await import(pathToFileURL(path.join(path.resolve(dir), 'store', 'checkpoint.js')).href);
+  // the checkpoint's module was store/fold-cache.js before issue 25 named it
+  const module = ['checkpoint.js', 'fold-cache.js']
+    .map((name) => path.join(path.resolve(dir), 'store', name))
+    .find((file) => existsSync(file));
+  const cache = await import(pathToFileURL(module).href);
   return {
     dir: path.resolve(dir),
     append: store.append,
     appendBatch: store.appendBatch,
+    encodeEvents: store.encodeEvents,
     forget: cache.forgetCheckpoint,
   };
 };
@@ -130,7 +134,7 @@ export const appendBench = async ({ repeats = 5, rounds = 120, runs = 100 } = {}
     if (before !== null)
       for (let k = 0; k < runs; k += 1) {
         const run = { id: `run-${k}`, ...openRunOf(`run-${k}`, 12) };
-        await writeRun(beforeDir, run.id, run.events);
+        await writeRun(beforeDir, run.id, run.events, before.encodeEvents);
         beforeFleet.push(run);
       }
     const failure = (run, i) => [failedAttempt(4, run.inputSha, i)];
@@ -261,9 +265,10 @@ const writerScript = (lib) => `
   process.stdout.write(JSON.stringify({ started, ended: performance.timeOrigin + performance.now() }) + '\\n');
 `;
 
-const runWriters = async (mode, lib, dir, run, writers, count) => {
+const runWriters = async (mode, lib, dir, run, writers, count, encode = encodeEvents) => {
   const go = path.join(dir, `go-${mode}-${Math.random().toString(16).slice(2)}`);
-  if (mode !== 'raw') for (let me = 0; me < writers; me += 1) await writeRun(dir, `warm-${me}`, run.events);
+  if (mode !== 'raw')
+    for (let me = 0; me < writers; me += 1) await writeRun(dir, `warm-${me}`, run.events, encode);
   const children = Array.from({ length: writers }, (_, me) => {
     const child = spawn(
       process.execPath,
@@ -327,8 +332,9 @@ export const concurrentBench = async ({ writers = 8, count = 150, repeats = 3 } 
       rates.after.push(await runWriters('append', here, after, run, writers, count));
       if (before !== undefined && before !== '') {
         const old = path.join(dir, `before-${r}`);
-        await writeRun(old, run.id, run.events);
-        rates.before.push(await runWriters('append', libOf(before), old, run, writers, count));
+        const { encodeEvents: encodeBefore } = await import(libOf(before));
+        await writeRun(old, run.id, run.events, encodeBefore);
+        rates.before.push(await runWriters('append', libOf(before), old, run, writers, count, encodeBefore));
       }
       rates.raw.push(await runWriters('raw', here, dir, run, writers, count));
     }
