@@ -38,7 +38,7 @@ export const printOutcome = (ctx: Context, outcome: Outcome): number => {
 };
 
 /** A failure's message for a terminal or CI log: each of its lines encoded as a reviewer's string is. */
-const messageText = (message: string): string => message.split('\n').map(plainText).join('\n');
+export const messageText = (message: string): string => message.split('\n').map(plainText).join('\n');
 
 /**
  * Every failure, whatever its cause, ends here: under --json exactly one object on stdout

@@ -8,7 +8,7 @@ import { EXIT, exitTable } from './exit-codes.js';
 import { defaultFrom } from './help-topics/environment.js';
 import { registerHelp } from './help-topics/index.js';
 import { parsePositiveInt } from './option-values.js';
-import { printFailure } from './output.js';
+import { messageText, printFailure } from './output.js';
 import type { Services } from './services.js';
 
 export { VERSION } from '../operations/version.js';
@@ -52,8 +52,9 @@ export const buildProgram = async (
         if (json) held.text += text;
         else io.stdout.write(text);
       },
-      // under --json a usage error is printed once, as the JSON envelope, by `run`
-      writeErr: (text) => (json ? undefined : io.stderr.write(text)),
+      // under --json a usage error is printed once, as the JSON envelope, by `run`; commander's own
+      // messages quote the argv they refuse (`unknown option '- ##[error'`), so each line is encoded
+      writeErr: (text) => (json ? undefined : io.stderr.write(messageText(text))),
     });
   await registerCommands(program, io, commandsNeeded(argv, program.options), services);
   registerHelp(program, io);

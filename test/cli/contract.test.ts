@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
+import { rawControls, runnerCommands } from '../support/actions-runner.js';
 import { cli } from '../support/cli.js';
 import { holdLock, kill } from '../support/holder.js';
 import { tempDir } from '../support/tmp.js';
@@ -61,6 +62,24 @@ describe('the command-line contract', () => {
       expect(top.stdout).toMatch(new RegExp(`^ +${status} {2}\\S`, 'm'));
     const listed = [...top.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(listed.sort()).toEqual([...COMMANDS].sort());
+  });
+
+  it("commander's own usage errors quote the argv encoded: no workflow command, no raw control", async () => {
+    const dir = await tempDir();
+    expect((await cli(['--dir', dir, 'open', 'open-1', '--input-sha', 'a'.repeat(40)])).code).toBe(0);
+    for (const argv of [
+      ['stage', 'open-1', '- ##[error', '--start'],
+      ['stage', 'open-1', '--\u001b[2J', '--start'],
+      ['frobnicate ##[warning]x'],
+      ['status', 'open-1', '--frob=##[add-mask]y'],
+      ['open', 'r', '--max-bytes', '##[error]1'],
+    ]) {
+      const refused = await cli(['--dir', dir, ...argv]);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr, argv.join(' ')).toMatch(/^error: /);
+      expect(runnerCommands(`${refused.stdout}${refused.stderr}`), argv.join(' ')).toEqual([]);
+      expect(rawControls(`${refused.stdout}${refused.stderr}`), argv.join(' ')).toEqual([]);
+    }
   });
 
   it('usage errors exit 2; under --json they are one JSON object', async () => {
