@@ -121,40 +121,38 @@ export type Suppressed = Readonly<{
   reason: 'late' | 'cap';
 }>;
 
+/** What a candidate kept out of the findings holds of itself: where it points and what it says. */
+export type HeldCandidate = Readonly<{
+  id: string;
+  round: number;
+  file: string;
+  line: number | null;
+  section: string | null;
+  category: string;
+  severity: string;
+  summary: string;
+}>;
+
 /**
  * A candidate held back for a follow-up: past its severity's `untilRound`, or (policy
  * `newOutsideFix: defer`) new in a file the last fix did not touch. Never a finding and never
  * blocking, it is kept whole (its evidence and who proposed it) so the follow-up can take it up.
  */
-export type Deferred = Readonly<{
-  id: string;
-  round: number;
-  file: string;
-  line: number | null;
-  section: string | null;
-  category: string;
-  severity: string;
-  summary: string;
-  evidence: string;
-  /** the reviewers who proposed it (empty for an anonymous report) */
-  reviewers: ReadonlyArray<string>;
-  reason: 'until-round' | 'outside-fix';
-}>;
+export type Deferred = HeldCandidate &
+  Readonly<{
+    evidence: string;
+    /** the reviewers who proposed it (empty for an anonymous report) */
+    reviewers: ReadonlyArray<string>;
+    reason: 'until-round' | 'outside-fix';
+  }>;
 
 /** A refuted candidate: dropped, never a finding, kept on the record with who refuted it and why. */
-export type Refuted = Readonly<{
-  id: string;
-  round: number;
-  file: string;
-  line: number | null;
-  section: string | null;
-  category: string;
-  severity: string;
-  summary: string;
-  /** the verifiers who refuted it, or the reviewer whose own report marked it refuted */
-  by: ReadonlyArray<string>;
-  evidence: string;
-}>;
+export type Refuted = HeldCandidate &
+  Readonly<{
+    /** the verifiers who refuted it, or the reviewer whose own report marked it refuted */
+    by: ReadonlyArray<string>;
+    evidence: string;
+  }>;
 
 export type RoundFailure = Readonly<{ round: number; reason: FailureReason; detail: string }>;
 

@@ -141,8 +141,8 @@ export const decodeCheckpoint = (text: string): FoldCheckpoint | null => {
   return { ...position, state };
 };
 
-/** The text of a checkpoint file, never through a link; null when there is none. */
-const readCheckpointText = (file: string): string | null => {
+/** `read` of a checkpoint file opened never through a link; null when it cannot be opened or read. */
+const readNoFollow = <T>(file: string, read: (fd: number) => T | null): T | null => {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -150,7 +150,7 @@ const readCheckpointText = (file: string): string | null => {
     return null;
   }
   try {
-    return readFileSync(fd, 'utf8');
+    return read(fd);
   } catch {
     return null;
   } finally {
@@ -163,29 +163,16 @@ const HEADER_READ = 2048;
 const headerBuffer = Buffer.alloc(HEADER_READ);
 
 /** A checkpoint's header alone (its state neither read whole, parsed nor hashed), or null. */
-export const readCheckpointHeader = (file: string): CheckpointHeader | null => {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
+export const readCheckpointHeader = (file: string): CheckpointHeader | null =>
+  readNoFollow(file, (fd) => {
     const n = readSync(fd, headerBuffer, 0, HEADER_READ, 0);
     const end = headerBuffer.subarray(0, n).indexOf(0x0a);
     return end === -1 ? null : decodeHeader(headerBuffer.toString('utf8', 0, end));
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-};
+  });
 
 /** The checkpoint on disk, or null when there is none or it cannot be trusted as a checkpoint. */
-export const readCheckpoint = (file: string): FoldCheckpoint | null => {
-  const text = readCheckpointText(file);
-  return text === null ? null : decodeCheckpoint(text);
-};
+export const readCheckpoint = (file: string): FoldCheckpoint | null =>
+  readNoFollow(file, (fd) => decodeCheckpoint(readFileSync(fd, 'utf8')));
 
 /**
  * Rewrite the checkpoint in place, padded with spaces to the file's old length rather than

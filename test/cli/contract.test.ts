@@ -67,6 +67,8 @@ describe('the command-line contract', () => {
   it("commander's own usage errors quote the argv encoded: no workflow command, no raw control", async () => {
     const dir = await tempDir();
     expect((await cli(['--dir', dir, 'open', 'open-1', '--input-sha', 'a'.repeat(40)])).code).toBe(0);
+    const log = path.join(dir, 'runs', 'open-1.jsonl');
+    const before = await readFile(log);
     for (const argv of [
       ['stage', 'open-1', '- ##[error', '--start'],
       ['stage', 'open-1', '--\u001b[2J', '--start'],
@@ -80,6 +82,7 @@ describe('the command-line contract', () => {
       expect(runnerCommands(`${refused.stdout}${refused.stderr}`), argv.join(' ')).toEqual([]);
       expect(rawControls(`${refused.stdout}${refused.stderr}`), argv.join(' ')).toEqual([]);
     }
+    expect(await readFile(log)).toEqual(before);
   });
 
   it('usage errors exit 2; under --json they are one JSON object', async () => {

@@ -2,7 +2,7 @@ import { blocksFor, newOutsideFixOf, type Policy, type SeverityRule } from '../.
 import { placeOf } from '../citation.js';
 import type { Deferred, Finding, Suppressed } from '../state.js';
 import { vecOf } from '../vec.js';
-import type { Identified } from './candidates.js';
+import { heldOf, type Identified } from './candidates.js';
 
 export type Admission = Readonly<{
   opened: ReadonlyArray<Finding>;
@@ -68,7 +68,8 @@ export const admitCandidates = (
   const opened: Finding[] = [];
   const suppressed: Suppressed[] = [];
   const deferred: Deferred[] = [];
-  for (const { candidate: c, id } of candidates) {
+  for (const identified of candidates) {
+    const { candidate: c, id } = identified;
     const rule = policy.severities[c.severity];
     if (rule === undefined) continue; // unreachable: candidates are checked against the policy first
     const count = admitted[c.severity] ?? 0;
@@ -86,12 +87,7 @@ export const admitCandidates = (
     }
     if (kept.as === 'deferred') {
       deferred.push({
-        id,
-        round,
-        ...placeOf(c),
-        category: c.category,
-        severity: c.severity,
-        summary: c.summary,
+        ...heldOf(identified, round),
         evidence: c.evidence,
         reviewers: context.reviewersOf?.(id) ?? [],
         reason: kept.reason,

@@ -3,12 +3,23 @@ import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Candidate } from '../../events/round-report.js';
+import { placeOf } from '../citation.js';
 import { lookUp } from '../finding-index.js';
-import type { RunState } from '../state.js';
+import type { HeldCandidate, RunState } from '../state.js';
 import { namedFinding } from './finding-ref.js';
 import { fail, isBlank, shortId } from './rule-answer.js';
 
 export type Identified = Readonly<{ candidate: Candidate; id: string; index: number }>;
+
+/** What a candidate of `round` keeps of itself when it is held out of the findings (deferred, refuted). */
+export const heldOf = ({ candidate: c, id }: Identified, round: number): HeldCandidate => ({
+  id,
+  round,
+  ...placeOf(c),
+  category: c.category,
+  severity: c.severity,
+  summary: c.summary,
+});
 
 const REQUIRED_TEXT = ['file', 'category', 'summary'] as const;
 

@@ -1,9 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Rejection } from '../../events/rejection.js';
-import { placeOf } from '../citation.js';
 import { type Findings, lookUp, putFinding } from '../finding-index.js';
 import type { Finding, Refuted } from '../state.js';
-import type { Identified } from './candidates.js';
+import { heldOf, type Identified } from './candidates.js';
 import type { Merge } from './merge.js';
 import { fail } from './rule-answer.js';
 
@@ -22,18 +21,12 @@ export const refutedIn = (
 ): ReadonlyArray<Refuted> =>
   candidates
     .filter(({ candidate: c }) => c.verdict === 'refuted')
-    .map(({ candidate: c, id }) => {
-      const why = merge?.refuted[id] ?? { by: [reviewer], evidence: c.evidence };
-      return {
-        id,
-        round,
-        ...placeOf(c),
-        category: c.category,
-        severity: c.severity,
-        summary: c.summary,
-        by: why.by,
-        evidence: why.evidence,
+    .map((identified) => {
+      const why = merge?.refuted[identified.id] ?? {
+        by: [reviewer],
+        evidence: identified.candidate.evidence,
       };
+      return { ...heldOf(identified, round), by: why.by, evidence: why.evidence };
     });
 
 /**
