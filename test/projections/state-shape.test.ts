@@ -3,7 +3,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fold, sha256Hex } from '../../src/index.js';
+import { type PMap, values } from '../../src/projections/pmap.js';
 import { type RunState, STATE_SHAPE_VERSION } from '../../src/projections/state.js';
+import { toArray, type Vec } from '../../src/projections/vec.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
 import { reachableRunArb } from '../../src/testing.js';
 
@@ -42,12 +44,12 @@ const shapeOf = (value: unknown, at: string, into: Set<string>): void => {
   }
   if (isVec(value)) {
     into.add(`${at}: vec`);
-    for (const item of vecItems(value as never)) shapeOf(item, `${at}[]`, into);
+    for (const item of toArray(value as Vec<unknown>)) shapeOf(item, `${at}[]`, into);
     return;
   }
   if (isMap(value)) {
     into.add(`${at}: map`);
-    for (const item of mapValues((value as { root: unknown }).root)) shapeOf(item, `${at}{}`, into);
+    for (const item of values(value as PMap<unknown>)) shapeOf(item, `${at}{}`, into);
     return;
   }
   into.add(`${at}: object`);
@@ -55,26 +57,6 @@ const shapeOf = (value: unknown, at: string, into: Set<string>): void => {
     const record = RECORDS.has(at);
     shapeOf(inner, record ? `${at}{}` : at === '' ? key : `${at}.${key}`, into);
   }
-};
-
-/** The items of a persistent vector ({size, shift, root, tail}: a trie of arrays), in no order that matters. */
-const vecItems = (v: Readonly<{ root: unknown; tail: ReadonlyArray<unknown>; shift: number }>): unknown[] => {
-  const leaves: unknown[] = [];
-  const walk = (node: unknown, depth: number) => {
-    if (!Array.isArray(node)) return;
-    if (depth === 0) leaves.push(...node);
-    else for (const child of node) walk(child, depth - 5);
-  };
-  walk(v.root, v.shift);
-  return [...leaves, ...v.tail];
-};
-
-/** The values of a persistent map's node ([bitmap, ...children], leaves {key, value}, collisions arrays). */
-const mapValues = (node: unknown): unknown[] => {
-  if (node === null || typeof node !== 'object') return [];
-  if (!Array.isArray(node))
-    return 'key' in node && 'value' in node ? [(node as { value: unknown }).value] : [];
-  return node.flatMap((child) => (typeof child === 'number' ? [] : mapValues(child)));
 };
 
 const frozenStates = (): RunState[] =>
