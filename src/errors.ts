@@ -1,4 +1,4 @@
-import type { Rejection, RejectionCode } from './events/rejection.js';
+import type { NextStep, Rejection, RejectionCode } from './events/rejection.js';
 
 /** Why the gate does not approve (`clearance gate`, `gateOf`): listed here once, exit 1 each. */
 export const GATE_REFUSALS = [
@@ -67,17 +67,25 @@ export class ClearanceError extends Error {
   readonly code: ErrorCode;
   /** machine-readable particulars (file, line, offset, waited ms, ...), printed under `--json` */
   readonly details: Readonly<Record<string, unknown>>;
+  /** the step that would move things on instead, as data each door renders (never a command line) */
+  readonly next: NextStep | undefined;
 
-  constructor(code: ErrorCode, message: string, details: Readonly<Record<string, unknown>> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Readonly<Record<string, unknown>> = {},
+    next?: NextStep,
+  ) {
     super(message);
     this.name = 'ClearanceError';
     this.code = code;
     this.details = details;
+    this.next = next;
   }
 }
 
-/** A rule's refusal, raised at an I/O edge: the rejection's code and message, its path in details. */
+/** A rule's refusal, raised at an I/O edge: the rejection's code, message and next step, its path in details. */
 export const refusal = (r: Rejection): ClearanceError =>
-  new ClearanceError(r.code, r.message, { path: r.path, ...r.details });
+  new ClearanceError(r.code, r.message, { path: r.path, ...r.details }, r.next);
 
 export const isClearanceError = (e: unknown): e is ClearanceError => e instanceof ClearanceError;

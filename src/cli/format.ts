@@ -1,5 +1,5 @@
 import { citationOf } from '../projections/citation.js';
-import type { TrailEntry } from '../projections/fold.js';
+import type { ReplayedEvent } from '../operations/replay.js';
 import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';
@@ -88,7 +88,7 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
 /** One event of the audit trail, as `replay` prints it. */
 export const trailLine = (
   c: Colors,
-  entry: TrailEntry,
+  entry: Omit<ReplayedEvent, 'at' | 'by'>,
   meta: Readonly<{ at?: string | undefined; by?: string | undefined }>,
 ): string => {
   const head = [

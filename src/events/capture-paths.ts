@@ -11,7 +11,7 @@ const FIX: Readonly<Record<CaptureSource, string>> = {
   input: PATH_RULE,
   // a name already in the reviewed input shows again when it is renamed or removed: then only
   // naming the changes explicitly gets past it
-  git: 'git reports a file of that name changed since the last reviewed input, and no finding can name it; rename the file in a new commit if it is new since then, or name the changes yourself (clearance capture --input-sha … --touched …)',
+  git: 'git reports a file of that name changed since the last reviewed input, and no finding can name it; rename the file in a new commit if it is new since then, or name the changes yourself: an input sha with its touched files',
 };
 
 /**

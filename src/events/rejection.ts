@@ -80,12 +80,18 @@ export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 export type Path = ReadonlyArray<string | number>;
 
+import type { NextStep } from './next-step.js';
+
+export type { NextStep } from './next-step.js';
+
 export type Rejection = Readonly<{
   code: RejectionCode;
   message: string;
   path: Path;
   /** machine-readable particulars where the message lists things (the matches of an ambiguous id) */
   details?: Readonly<Record<string, unknown>>;
+  /** the step that would move the run on instead, which each door names in its own words */
+  next?: NextStep;
 }>;
 
 export const rejection = (
@@ -93,7 +99,14 @@ export const rejection = (
   message: string,
   path: Path = [],
   details?: Readonly<Record<string, unknown>>,
-): Rejection => (details === undefined ? { code, message, path } : { code, message, path, details });
+  next?: NextStep,
+): Rejection => ({
+  code,
+  message,
+  path,
+  ...(details === undefined ? {} : { details }),
+  ...(next === undefined ? {} : { next }),
+});
 
 /** `candidates[2].line`: the form messages and the CLI print. */
 export const formatPath = (path: Path): string =>

@@ -1,6 +1,6 @@
 import { fromBase64 } from './base64.js';
 import { canonicalJson } from './canonical-json.js';
-import { verifyEd25519 } from './ed25519.js';
+import { type Ed25519Verify, ed25519Holds } from './ed25519.js';
 import type { FindingRuledData, RoundsExtendedData, RulingSignature } from './event.js';
 import type { Policy } from './policy.js';
 import { type Rejection, rejection } from './rejection.js';
@@ -45,6 +45,7 @@ export const checkRulingSignature = (
   type: RulingContent['type'],
   data: FindingRuledData | RoundsExtendedData,
   prev: string | undefined,
+  verify: Ed25519Verify | undefined,
 ): Rejection | Readonly<{ signedBy: string | null }> => {
   const signers = policy.signers;
   if (signers === undefined) return { signedBy: null };
@@ -57,7 +58,7 @@ export const checkRulingSignature = (
   const signature: RulingSignature | undefined = data.signature;
   if (signature === undefined)
     return unsigned(
-      `the policy pins signers: the ${what} by ${data.by} must be signed with their key (--key)`,
+      `the policy pins signers: the ${what} by ${data.by} must be signed with their key`,
     );
   const key = parseSshEd25519(signer.key);
   if (typeof key === 'string') return unsigned(`the policy's key for ${data.by} is not usable: ${key}`);
@@ -70,7 +71,12 @@ export const checkRulingSignature = (
   const { signature: _, ...ruling } = data;
   const sig = fromBase64(signature.sig);
   const content = { type, runId, follows: signature.follows, ruling } as RulingContent;
-  if (sig === null || !verifyEd25519(sig, rulingMessage(content), key.publicKey))
+  const holds = sig === null ? false : ed25519Holds(verify, sig, rulingMessage(content), key.publicKey);
+  if (holds === 'unverifiable')
+    return unsigned(
+      `the ${what}'s signature cannot be checked here: this decider was made without an Ed25519 verifier (createDecider({ verifyEd25519 }))`,
+    );
+  if (!holds)
     return unsigned(
       `the ${what}'s signature does not verify with ${data.by}'s key ${key.keyid}: it was changed after it was signed`,
     );

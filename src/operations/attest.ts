@@ -5,6 +5,8 @@ import type { SshEd25519Key } from '../events/ssh-public-key.js';
 import { fold } from '../projections/fold.js';
 import { type ReviewStatement, reviewStatement, statementBytes } from '../render/attestation.js';
 import { type AttestationReason, checkEnvelope } from '../render/attestation-check.js';
+import { nodeEd25519 } from '../signing/node-ed25519.js';
+import { runDecider } from '../store/run-decider.js';
 import { type DsseEnvelope, envelopeOf, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } from '../render/dsse.js';
 import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';
@@ -127,7 +129,7 @@ const attestedPrefix = async (ctx: OperationContext, log: LogSource, seq: number
   const { events, lastHash } = await eventsFrom(ctx, log);
   if (seq > events.length) return { head: null, state: null, events: events.length };
   const head = seq === events.length ? lastHash : (events[seq]?.prev ?? null);
-  return { head, state: fold(events.slice(0, seq)).state, events: events.length };
+  return { head, state: fold(runDecider.evolve, events.slice(0, seq)).state, events: events.length };
 };
 
 /**
@@ -141,6 +143,7 @@ export const verifyAttestation = async (
   input: VerifyAttestationInput,
 ): Promise<VerifyAttestationResult> => {
   const checked = checkEnvelope(
+    nodeEd25519,
     input.envelope,
     input.keys.map((k) => k.key),
   );

@@ -2,6 +2,7 @@ import { ClearanceError } from '../errors.js';
 import type { ReviewStatement } from '../render/attestation.js';
 import { SIGNATURE_NAMESPACE } from '../render/attestation.js';
 import { type AttestationReason, checkEnvelope } from '../render/attestation-check.js';
+import { nodeEd25519 } from '../signing/node-ed25519.js';
 import { blobText, commitsWithTrees, notedCommits, treesOf } from '../revision/notes.js';
 import { type AllowedSigner, principalsOf } from '../signing/allowed-signers.js';
 
@@ -78,7 +79,7 @@ export const audit = async (input: AuditInput): Promise<AuditResult> => {
       checked.set(commit, { valid: false, reason: 'envelope', message: 'the note is not JSON' });
       continue;
     }
-    const result = checkEnvelope(value, allowed);
+    const result = checkEnvelope(nodeEd25519, value, allowed);
     checked.set(
       commit,
       result.valid

@@ -4,6 +4,7 @@ import { optionalFailures, requiredChecksOf, requiredFailures } from '../project
 import type { RunStatus } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { actorOf, type OperationContext } from './context.js';
+import { outcomeReason } from '../render/outcome-reason.js';
 
 export type ChecksInput = Readonly<{
   runId: string;
@@ -68,7 +69,7 @@ export const checks = async (ctx: OperationContext, input: ChecksInput): Promise
     failed,
     noted: optionalFailures(policy, recorded.checks),
     required: requiredChecksOf(policy),
-    reason: ended?.reason ?? null,
+    reason: ended === undefined ? null : outcomeReason(ended),
     status: state.status,
     seq: result.appended[0]?.seq ?? null,
     alreadyRecorded: result.alreadyRecorded,

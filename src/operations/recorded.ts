@@ -2,6 +2,8 @@ import { findingOf } from '../projections/finding-index.js';
 import type { Deferred, FindingStatus, RunStatus, Suppressed } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { citationOf } from '../projections/views/findings.js';
+import { trailNote } from '../render/event-notes.js';
+import { outcomeReason } from '../render/outcome-reason.js';
 import type { AppendResult } from '../store/append.js';
 import type { TornTail } from '../store/log-format.js';
 
@@ -35,6 +37,7 @@ export type RecordResult = Readonly<{
 export const recordResultOf = (runId: string, appended: AppendResult): RecordResult => {
   const { state, trail } = appended.folded;
   const entry = trail[trail.length - 1];
+  const event = appended.appended[appended.appended.length - 1];
   const outcome = last(state.outcomes);
   const ended = outcome !== undefined && outcome.round === state.round ? outcome : undefined;
   const opened = entry?.opened ?? [];
@@ -42,7 +45,7 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
     runId,
     round: state.round,
     result: ended?.result ?? null,
-    reason: ended?.reason ?? null,
+    reason: ended === undefined ? null : outcomeReason(ended),
     status: state.status,
     seq: appended.appended[appended.appended.length - 1]?.seq ?? null,
     opened,
@@ -55,7 +58,7 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
     changed: entry?.changed ?? [],
     suppressed: entry?.suppressed ?? [],
     deferred: entry?.deferred ?? [],
-    note: appended.alreadyRecorded ? null : (entry?.note ?? null),
+    note: appended.alreadyRecorded || entry === undefined || event === undefined ? null : trailNote(event, entry, state.run?.policy),
     repairedTail: appended.repairedTail,
     alreadyRecorded: appended.alreadyRecorded,
   };

@@ -1,11 +1,16 @@
 import type { TrailEntry } from '../projections/fold.js';
+import { trailNote } from '../render/event-notes.js';
 import type { RunStatus } from '../projections/state.js';
 import { readIntactEvents } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
 
-/** One event of the audit trail, with who appended it and when (the envelope's audit metadata). */
-export type ReplayedEvent = TrailEntry & Readonly<{ at: string; by: string }>;
+/**
+ * One event of the audit trail: what it did, what it said (its note), and who appended it and when
+ * (the envelope's audit metadata).
+ */
+export type ReplayedEvent = Omit<TrailEntry, 'panel' | 'ended'> &
+  Readonly<{ note: string | null; at: string; by: string }>;
 
 export type ReplayResult = Readonly<{
   runId: string;
@@ -23,6 +28,16 @@ export const replay = async (ctx: OperationContext, input: RunInput): Promise<Re
     status: state.status,
     round: state.round,
     // the trail has one entry per event read, refused ones included
-    events: trail.map((t, i) => ({ ...t, at: read.events[i]?.at ?? '', by: read.events[i]?.by ?? '' })),
+    events: trail.map(({ panel: _, ended: __, convergedBy, rejection, ...t }, i) => {
+      const event = read.events[i];
+      return {
+        ...t,
+        note: event === undefined ? null : trailNote(event, trail[i] as TrailEntry, state.run?.policy),
+        convergedBy,
+        rejection,
+        at: event?.at ?? '',
+        by: event?.by ?? '',
+      };
+    }),
   };
 };

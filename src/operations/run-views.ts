@@ -6,11 +6,12 @@ import { type CostReport, costReport } from '../projections/views/cost.js';
 import { type Explanation, explain as explanationOf } from '../projections/views/explain.js';
 import { type FindingView, findingsOf, findingView } from '../projections/views/findings.js';
 import { type MayAnswer, mayRunStage } from '../projections/views/may-run-stage.js';
-import { type NextStep, nextStep } from '../projections/views/next.js';
+import { type NextMove, nextMove } from '../projections/views/next.js';
 import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
 import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
+import { describedOutcome } from '../render/outcome-reason.js';
 
 /**
  * The read operations that are one view over a run's state: each reads the state by the store's
@@ -34,16 +35,21 @@ export const findings = async (ctx: OperationContext, input: FindingsInput): Pro
 
 export type ExplainResult = Explanation & Readonly<{ runId: string }>;
 
-export const explain = async (ctx: OperationContext, input: RunInput): Promise<ExplainResult> => ({
-  runId: input.runId,
-  ...explanationOf(await stateOf(ctx, input.runId)),
-});
+export const explain = async (ctx: OperationContext, input: RunInput): Promise<ExplainResult> => {
+  const explanation = explanationOf(await stateOf(ctx, input.runId));
+  return {
+    runId: input.runId,
+    ...explanation,
+    incomplete: explanation.incomplete.map(describedOutcome),
+    rounds: explanation.rounds.map(describedOutcome),
+  };
+};
 
-export type NextResult = NextStep & Readonly<{ runId: string }>;
+export type NextResult = NextMove & Readonly<{ runId: string }>;
 
 export const next = async (ctx: OperationContext, input: RunInput): Promise<NextResult> => ({
   runId: input.runId,
-  ...nextStep(await stateOf(ctx, input.runId)),
+  ...nextMove(await stateOf(ctx, input.runId)),
 });
 
 export type MayInput = RunInput & Readonly<{ stage: string; cost?: Cost; commands?: ReadonlyArray<string> }>;

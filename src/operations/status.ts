@@ -1,5 +1,6 @@
 import type { RunStatus } from '../projections/state.js';
 import { type StatusView, statusOf } from '../projections/views/status.js';
+import { describedOutcome } from '../render/outcome-reason.js';
 import type { TornTail } from '../store/log-format.js';
 import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
@@ -12,7 +13,13 @@ export type StatusResult = StatusView & Readonly<{ seq: number; tornTail: TornTa
 /** `clearance status RUN`: from the run's checkpoint when it still matches the log. */
 export const status = async (ctx: OperationContext, input: RunInput): Promise<StatusResult> => {
   const read = await foldIntactFromCheckpoint(ctx.store, input.runId);
-  return { ...statusOf(read.state), seq: read.lastSeq, tornTail: read.tornTail };
+  const view = statusOf(read.state);
+  return {
+    ...view,
+    rounds: view.rounds.map(describedOutcome),
+    seq: read.lastSeq,
+    tornTail: read.tornTail,
+  };
 };
 
 export type RunListing = Readonly<{

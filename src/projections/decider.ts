@@ -5,15 +5,31 @@ import type { CheckResult, ChecksRecordedData, DomainEvent } from '../events/eve
 import type { Rejection } from '../events/rejection.js';
 import type { RoundReport } from '../events/round-report.js';
 import type { Command, DecideContext, Missing } from './commands.js';
+import { type DeciderHost, type Evolve, evolveWith } from './evolve.js';
+import { type Folded, foldOffered } from './fold.js';
 import { contributionsToMerge, heardFrom, panelOfNextRound } from './rules/contribution.js';
 import { resolveFindingRef } from './rules/finding-ref.js';
 import { mergeContributions } from './rules/merge.js';
 import { nextRoundOf } from './rules/next-round.js';
-import type { RunState } from './state.js';
+import { alreadyRecorded } from './rules/retry.js';
+import { initialState, type RunState } from './state.js';
 import { last } from './vec.js';
 
-// Its own file, apart from `decide`: the stores build a run's first events with it, and must not
-// load the report schema (zod) that `decideUntrusted` parses untrusted input with.
+/**
+ * A decider, as Jérémie Chassaing and Emmett write one: the state a stream starts from, what a
+ * command becomes against a state, and how an event changes a state. Ours differs in one way on
+ * purpose: `evolve` validates, so the same rules judge a fresh command and a log someone else wrote.
+ */
+export type Decider<C, Ev, S, R> = Readonly<{
+  initialState: S;
+  /** the events `command` becomes against `state`, each checked by `evolve`, or why it is refused */
+  decide: (command: C, state: S) => E.Either<R, ReadonlyArray<Ev>>;
+  /** the validating transition: the next state, or why `event` is refused (the state stands) */
+  evolve: (state: S, event: Ev) => E.Either<R, S>;
+}>;
+
+/** clearance's decider: a review run's commands, events, state and rejections. */
+export type RunDecider = Decider<Command, DomainEvent, RunState, Rejection>;
 
 /** Decisions and `sameAs` links may name a finding by a unique prefix; the event carries its full id. */
 const withFullIds = (state: RunState, report: RoundReport): RoundReport => {
@@ -37,7 +53,7 @@ const withFullIds = (state: RunState, report: RoundReport): RoundReport => {
  * recorded) and its `round.recorded`. Built, not checked: the store checks them with `evolve` under the run's lock,
  * once, and `decide` checks them for callers that hold the state themselves.
  */
-export const roundEvents = (
+const roundEvents = (
   state: RunState,
   report: RoundReport,
   context: DecideContext = {},
@@ -48,14 +64,14 @@ export const roundEvents = (
 ];
 
 /** One reviewer's parsed report for the round in progress, as the event it becomes (not yet checked). */
-export const contributionEvents = (
+const contributionEvents = (
   state: RunState,
   report: RoundReport,
   expert: string | undefined,
 ): ReadonlyArray<DomainEvent> => [contributionRecorded(withFullIds(state, report), expert)];
 
 /** The `contribution.absent` event of a reviewer who handed in nothing usable for the round in progress. */
-export const absenceOf = (state: RunState, missing: Missing): DomainEvent => ({
+const absenceOf = (state: RunState, missing: Missing): DomainEvent => ({
   type: 'contribution.absent',
   data: { round: nextRoundOf(state), inputSha: state.capture?.inputSha ?? '', ...missing },
 });
@@ -65,7 +81,7 @@ export const absenceOf = (state: RunState, missing: Missing): DomainEvent => ({
  * recorded absent (`missing`, or the reason given), and the round is their merge, `partial` when
  * anyone was absent. The rules are evolve's; this only builds the events (not yet checked).
  */
-export const mergeEvents = (
+const mergeEvents = (
   state: RunState,
   missing: ReadonlyArray<Missing> = [],
 ): E.Either<Rejection, ReadonlyArray<DomainEvent>> => {
@@ -116,12 +132,11 @@ const checksRecordFor = (state: RunState, checks: ReadonlyArray<CheckResult>): C
 const one = (event: DomainEvent): E.Either<Rejection, ReadonlyArray<DomainEvent>> => E.right([event]);
 
 /**
- * The decider: the events `command` becomes against the run's `state`, built and not yet checked.
- * Every event a driver, a store or the demo appends is built here; every rule is `evolve`'s, which
- * the store asks once, under the run's lock. A `Left` is an offer refused before any event exists
- * (a merge with nothing to merge).
+ * The events `command` becomes against the run's `state`, built and not yet checked: every event
+ * anything appends is built here, and every rule is `evolve`'s (`offer` asks it). A `Left` is an
+ * offer refused before any event exists (a merge with nothing to merge).
  */
-export const decideCommand = (
+export const buildEvents = (
   command: Command,
   state: RunState,
 ): E.Either<Rejection, ReadonlyArray<DomainEvent>> => {
@@ -208,4 +223,63 @@ export const decideCommand = (
         },
       });
   }
+};
+
+/** What an offer of events comes to against a state: new events and the fold after them, or a retry. */
+export type Offered<T extends DomainEvent> =
+  | Readonly<{ kind: 'new'; events: ReadonlyArray<T>; folded: Folded }>
+  /** every event is on the record already (see rules/retry.ts): nothing to append */
+  | Readonly<{ kind: 'already-recorded' }>
+  /** the command came to no event at all */
+  | Readonly<{ kind: 'nothing' }>;
+
+/**
+ * The one way events are offered to a run, whoever offers them: recognise a retry of what is
+ * already on the record, then `place` the events (a store gives each its seq and the line it
+ * follows, which a signed ruling is checked against) and pass each through `evolve` once. A store
+ * keeps the fold this returns as the state after its write.
+ */
+export const offer = <T extends DomainEvent>(
+  evolve: Evolve,
+  state: RunState,
+  events: ReadonlyArray<DomainEvent>,
+  place: (events: ReadonlyArray<DomainEvent>) => ReadonlyArray<T>,
+  firstSeq: number,
+): E.Either<Rejection, Offered<T>> => {
+  if (events.length === 0) return E.right({ kind: 'nothing' });
+  if (events.every((event) => alreadyRecorded(state, event))) return E.right({ kind: 'already-recorded' });
+  const placed = place(events);
+  return E.map((folded: Folded) => ({ kind: 'new' as const, events: placed, folded }))(
+    foldOffered(evolve, state, placed, firstSeq),
+  );
+};
+
+/** `command`, built against `state` and offered: how a store and `decide` alike begin. */
+export const offerCommand = <T extends DomainEvent>(
+  evolve: Evolve,
+  command: Command,
+  state: RunState,
+  place: (events: ReadonlyArray<DomainEvent>) => ReadonlyArray<T>,
+  firstSeq: number,
+): E.Either<Rejection, Offered<T>> =>
+  E.chain((events: ReadonlyArray<DomainEvent>) => offer(evolve, state, events, place, firstSeq))(
+    buildEvents(command, state),
+  );
+
+/**
+ * clearance's decider for a host: `decide` builds a command's events and checks each with `evolve`
+ * (a retry of what is already on the record decides no event); `evolve` is every rule. Made
+ * without a verifier, it refuses a ruling signed under a policy that pins signers, as one it
+ * cannot check.
+ */
+export const createDecider = (host: DeciderHost = {}): RunDecider => {
+  const evolve = evolveWith(host);
+  return {
+    initialState,
+    evolve,
+    decide: (command, state) =>
+      E.map((offered: Offered<DomainEvent>) => (offered.kind === 'new' ? offered.events : []))(
+        offerCommand(evolve, command, state, (events) => events, 1),
+      ),
+  };
 };

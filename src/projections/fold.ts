@@ -1,20 +1,21 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import { noteOf, panelNote } from './event-notes.js';
-import { reduce, type Stepped } from './reduce.js';
+import type { Evolve } from './evolve.js';
 import {
   type Deferred,
   type Finding,
   type FindingStatus,
   initialState,
+  type Panel,
   type Refuted,
   type RoundFailure,
+  type RoundOutcome,
   type RunState,
   type RunStatus,
   type Suppressed,
 } from './state.js';
-import { at, changedIndexes, itemsFrom, last } from './vec.js';
+import { at, changedIndexes, itemsFrom, last, type Vec } from './vec.js';
 
 /** What one event did, for the audit trail: its effect on the run, or why it was refused. */
 export type TrailEntry = Readonly<{
@@ -32,8 +33,10 @@ export type TrailEntry = Readonly<{
   /** candidates this event's round refuted: dropped, with who refuted them and why */
   refuted: ReadonlyArray<Refuted>;
   failure: RoundFailure | null;
-  /** what a lifecycle event said: its stage, result and reason, or who ruled and why */
-  note: string | null;
+  /** the panel this event's round was closed with: who handed in, who was absent */
+  panel: Panel | null;
+  /** how the round ended, when this event ended one (a record of checks that failed included) */
+  ended: RoundOutcome | null;
   /** set when a person's ruling made the run converge with this event */
   convergedBy: string | null;
   rejection: Rejection | null;
@@ -92,13 +95,43 @@ const effect = (before: RunState, after: RunState): Effect => {
   };
 };
 
-export { type Stepped, step } from './reduce.js';
+/** What one event did to a state: the next state, or the same state and why the event was refused. */
+export type Stepped = Readonly<{ state: RunState; rejection: Rejection | null }>;
 
-/** The event's note; a round closed from contributions also says whose, from the panel it added. */
-const noteAfter = (event: DomainEvent, before: RunState, after: RunState): string | null => {
-  const panel = after.panels.size > before.panels.size ? last(after.panels) : undefined;
-  return panel === undefined ? noteOf(event, after) : panelNote(panel, noteOf(event, after));
+/** One step of every reducer: the next state, or the same state and why the event was refused. */
+export const step = (evolve: Evolve, state: RunState, event: DomainEvent): Stepped => {
+  const next = evolve(state, event);
+  return E.isLeft(next) ? { state, rejection: next.left } : { state: next.right, rejection: null };
 };
+
+/**
+ * The one reducer loop, every variant's core: step through `events` from `state`, handing each
+ * step to `seen` (the audit trail, counts), and stop at the first refusal when `refusal` is
+ * `stop` (an offer: one refused event refuses them all) or step past it when `skip` (a log someone
+ * else wrote: a refused event changes nothing). Returns the state reached and, when it stopped,
+ * the refusal.
+ */
+export const reduce = <T extends DomainEvent>(
+  evolve: Evolve,
+  state: RunState,
+  events: Iterable<T>,
+  refusal: 'stop' | 'skip',
+  seen?: (before: RunState, event: T, after: Stepped, index: number) => void,
+): Stepped => {
+  let current = state;
+  let index = 0;
+  for (const event of events) {
+    const after = step(evolve, current, event);
+    if (after.rejection !== null && refusal === 'stop') return { state: current, rejection: after.rejection };
+    seen?.(current, event, after, index);
+    current = after.state;
+    index += 1;
+  }
+  return { state: current, rejection: null };
+};
+
+const added = <T>(before: { readonly size: number }, after: Vec<T>): T | null =>
+  after.size > before.size ? (last(after) ?? null) : null;
 
 /** The trail's record of one event: what it did to the run, or why it was refused. */
 const entryOf = (before: RunState, event: DomainEvent, after: Stepped, seq: number): TrailEntry => ({
@@ -107,7 +140,8 @@ const entryOf = (before: RunState, event: DomainEvent, after: Stepped, seq: numb
   round: roundOf(event),
   status: after.state.status,
   ...(after.rejection === null ? effect(before, after.state) : NOTHING),
-  note: noteAfter(event, before, after.state),
+  panel: added(before.panels, after.state.panels),
+  ended: added(before.outcomes, after.state.outcomes),
   convergedBy:
     after.rejection === null && before.convergedBy === null ? (after.state.convergedBy?.by ?? null) : null,
   rejection: after.rejection,
@@ -119,11 +153,12 @@ const entryOf = (before: RunState, event: DomainEvent, after: Stepped, seq: numb
  * Folding `b` from `fold(a)` equals folding `a ++ b`. `at` and `by` are never read.
  */
 export const fold = (
+  evolve: Evolve,
   events: Iterable<DomainEvent & { readonly seq?: number }>,
   from: Folded = emptyFold,
 ): Folded => {
   const trail = [...from.trail];
-  const { state } = reduce(from.state, events, 'skip', (before, event, after) => {
+  const { state } = reduce(evolve, from.state, events, 'skip', (before, event, after) => {
     trail.push(entryOf(before, event, after, event.seq ?? trail.length + 1));
   });
   return { state, trail };
@@ -135,12 +170,13 @@ export const fold = (
  * store writes is what this accepted, so it never folds the new lines again.
  */
 export const foldOffered = (
+  evolve: Evolve,
   state: RunState,
   events: ReadonlyArray<DomainEvent>,
   firstSeq: number,
 ): E.Either<Rejection, Folded> => {
   const trail: TrailEntry[] = [];
-  const reached = reduce(state, events, 'stop', (before, event, after, i) => {
+  const reached = reduce(evolve, state, events, 'stop', (before, event, after, i) => {
     trail.push(entryOf(before, event, after, firstSeq + i));
   });
   return reached.rejection === null ? E.right({ state: reached.state, trail }) : E.left(reached.rejection);

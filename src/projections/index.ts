@@ -1,21 +1,6 @@
-export type { Command, CommandKind, FindingRuling } from './commands.js';
-export {
-  absenceOf,
-  contributionEvents,
-  type DecideContext,
-  type Decided,
-  decide,
-  decideChecked,
-  decideContribution,
-  decideMerge,
-  decideUntrusted,
-  evolveAll,
-  type Missing,
-  mergeEvents,
-  roundEvents,
-} from './decide.js';
-export { decideCommand } from './decider.js';
-export { evolve } from './evolve.js';
+export type { Command, CommandKind, DecideContext, FindingRuling, Missing } from './commands.js';
+export { createDecider, type Decider, type RunDecider } from './decider.js';
+export type { DeciderHost, Evolve } from './evolve.js';
 export {
   type FileFindings,
   type Findings,
@@ -24,11 +9,10 @@ export {
   openBlockingCount,
   openFindingsIn,
 } from './finding-index.js';
-export { emptyFold, type Folded, fold, step, type TrailEntry } from './fold.js';
+export { emptyFold, type Folded, fold, type TrailEntry } from './fold.js';
 export { parsePolicy } from './parse-policy.js';
 export {
   checksOn,
-  ciFailedReason,
   missingRequired,
   optionalFailures,
   requiredChecksOf,
@@ -71,7 +55,7 @@ export {
   type Suppressed,
 } from './state.js';
 export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
-export { type CostReport, costReport, describeCost } from './views/cost.js';
+export { type CostReport, costReport } from './views/cost.js';
 export { type DeferredView, deferredOf } from './views/deferred.js';
 export { type BlockingReason, type Explanation, explain } from './views/explain.js';
 export { type Feedback, type FeedbackFinding, type FeedbackRerun, feedbackOf } from './views/feedback.js';
@@ -92,7 +76,7 @@ export {
   gateOf,
 } from './views/gate.js';
 export { type MayAnswer, mayRunStage } from './views/may-run-stage.js';
-export { type NextStep, nextStep } from './views/next.js';
+export { type NextMove, nextMove } from './views/next.js';
 export {
   latestReruns,
   type ReproductionToRun,

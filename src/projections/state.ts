@@ -1,5 +1,6 @@
 import type {
   AbsenceReason,
+  CheckResult,
   ChecksRecordedData,
   FailureReason,
   ReproductionOutcome,
@@ -180,7 +181,15 @@ export type RoundTally = Readonly<{
 export type RoundOutcome = Readonly<{
   round: number;
   result: 'complete' | 'partial' | 'none' | 'ci_failed';
+  /**
+   * why, as the event that ended it said (`round.ended`); null when the record says it otherwise:
+   * a CI failure is `failedChecks`, a partial merged round's reason its `absent` reviewers
+   */
   reason: string | null;
+  /** the required checks that did not pass, when a record of CI checks ended the round `ci_failed` */
+  failedChecks?: ReadonlyArray<CheckResult>;
+  /** the reviewers absent from a partial round merged from contributions, and why */
+  absent?: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason }>>;
   /** the recorded report's hash, for a round that ended with one (a retry of it is recognised) */
   reportSha?: string;
   tally: RoundTally;
@@ -348,4 +357,6 @@ export const maxRoundsOf = (state: RunState): number =>
 //    (`Findings`); contributions and absences cleared when a round ends without a report too
 // 10: deferred candidates (`deferred`), the count of same-input rounds, each outcome's `tally`,
 //     and the CI checks last recorded, with their round and input (`checks`)
-export const STATE_SHAPE_VERSION = 10;
+// 11: an outcome's reason is only what an event said: a CI failure keeps its `failedChecks`, a
+//     partial merged round its `absent` reviewers (put in words by src/render, not stored as text)
+export const STATE_SHAPE_VERSION = 11;

@@ -1,4 +1,4 @@
-import { verifyEd25519 } from '../events/ed25519.js';
+import { type Ed25519Verify, ed25519Holds } from '../events/ed25519.js';
 import type { SshEd25519Key } from '../events/ssh-public-key.js';
 import { REVIEW_PREDICATE_TYPE, type ReviewStatement, STATEMENT_TYPE } from './attestation.js';
 import { IN_TOTO_PAYLOAD_TYPE, preAuthEncoding, readEnvelope } from './dsse.js';
@@ -22,7 +22,11 @@ const refused = (reason: AttestationReason, message: string): EnvelopeCheck => (
  * the payload is an in-toto Statement v1 of clearance's `review/v1` predicate. What the statement
  * says (its subject, its log head, its verdict) is the caller's to compare.
  */
-export const checkEnvelope = (value: unknown, keys: ReadonlyArray<SshEd25519Key>): EnvelopeCheck => {
+export const checkEnvelope = (
+  verify: Ed25519Verify,
+  value: unknown,
+  keys: ReadonlyArray<SshEd25519Key>,
+): EnvelopeCheck => {
   const envelope = readEnvelope(value);
   if (typeof envelope === 'string') return refused('envelope', `not a DSSE envelope: ${envelope}`);
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
@@ -34,7 +38,7 @@ export const checkEnvelope = (value: unknown, keys: ReadonlyArray<SshEd25519Key>
   let namedButBad = false;
   for (const sig of envelope.signatures) {
     for (const key of keys) {
-      if (verifyEd25519(sig.sig, signed, key.publicKey)) {
+      if (ed25519Holds(verify, sig.sig, signed, key.publicKey) === true) {
         let statement: unknown;
         try {
           statement = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(envelope.payload));

@@ -2,6 +2,7 @@ import type { FindingStep, MergedFrom } from '../projections/state.js';
 import type { Explanation } from '../projections/views/explain.js';
 import { plain } from './plain-template.js';
 import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from './trend-text.js';
+import { outcomeReason } from './outcome-reason.js';
 
 /**
  * `clearance explain` as text for a person at a terminal or reading a CI log. The lines and their
@@ -103,7 +104,7 @@ export const renderExplanation = (e: Explanation): string => {
   if (e.advisoryOpen > 0) lines.push(`${e.advisoryOpen} advisory finding(s) open; they never block.`);
   for (const o of e.incomplete)
     lines.push(
-      plain`round ${o.round} ended ${o.result}${o.reason === null ? '' : `: ${o.reason}`} (it cannot converge the run)`,
+      plain`round ${o.round} ended ${o.result}${outcomeReason(o) === null ? '' : `: ${outcomeReason(o)}`} (it cannot converge the run)`,
     );
   for (const x of e.extensions)
     lines.push(plain`extended by ${x.rounds} round(s) by ${x.by} after round ${x.round}: ${x.why}`);

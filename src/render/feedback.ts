@@ -2,6 +2,7 @@ import type { RunState } from '../projections/state.js';
 import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
 import { markdownText, plainText } from '../text/untrusted.js';
 import { deferredCause } from './trend-text.js';
+import { outcomeReason } from './outcome-reason.js';
 
 /**
  * "Review feedback, round N" as Markdown: printed to a terminal and handed to an agent as its next
@@ -36,7 +37,8 @@ const verdictLine = (fb: Feedback): string => {
 /** How the last round ended when it was not reviewed: its diagnosis is the feedback. */
 const endingLines = ({ ending }: Feedback): string[] => {
   if (ending === null) return [];
-  const reason = ending.reason === null ? '' : `: ${text(ending.reason)}`;
+  const said = outcomeReason(ending);
+  const reason = said === null ? '' : `: ${text(said)}`;
   switch (ending.result) {
     case 'ci_failed':
       return [`Round ${ending.round} ended without a review because CI failed${reason}. Fix that first.`];

@@ -10,6 +10,7 @@ import {
   sameInputSentence,
   trendSentence,
 } from './trend-text.js';
+import { outcomeReason } from './outcome-reason.js';
 
 /**
  * The rounds of `report --html`: the charts of the trend, the advisory trend in words, the
@@ -23,7 +24,7 @@ const roundsTable = (status: StatusView): Markup =>
   html`<table id="round-table"><thead><tr>${ROUND_COLUMNS.map((c) => html`<th scope="col">${c.heading}</th>`)}<th scope="col">reason</th></tr></thead><tbody>
 ${status.rounds.map(
   (r) =>
-    html`<tr data-round="${r.round}">${ROUND_COLUMNS.map((c) => html`<td${c.numeric ? html` class="number"` : ''}>${c.cell(r)}</td>`)}<td>${r.reason ?? ''}</td></tr>`,
+    html`<tr data-round="${r.round}">${ROUND_COLUMNS.map((c) => html`<td${c.numeric ? html` class="number"` : ''}>${c.cell(r)}</td>`)}<td>${outcomeReason(r) ?? ''}</td></tr>`,
 )}</tbody></table>
 <p class="muted">${ROUND_COLUMNS_LEGEND}.</p>`;
 

@@ -1,7 +1,8 @@
 import { findingsInOrder } from '../projections/finding-index.js';
 import type { Finding, FindingStep, RunState, Suppressed } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
-import { type CostReport, costReport, describeCost } from '../projections/views/cost.js';
+import { type CostReport, costReport } from '../projections/views/cost.js';
+import { describeCost } from './cost-text.js';
 import { explain } from '../projections/views/explain.js';
 import { historyOf } from '../projections/views/finding-history.js';
 import { citationOf } from '../projections/views/findings.js';

@@ -1,12 +1,15 @@
 import type { DomainEvent } from '../events/event.js';
+import type { Evolve } from '../projections/evolve.js';
 import { fold, step, type TrailEntry } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
+import { trailNote } from './event-notes.js';
 
 /** An event as the log holds it: the domain event and, when known, its envelope's audit metadata. */
 export type LoggedEvent = DomainEvent & Readonly<{ seq: number; at?: string; by?: string }>;
 
-/** One entry of the audit trail with who appended the event and when. */
-export type TimelineEntry = TrailEntry & Readonly<{ at: string | null; by: string | null }>;
+/** One entry of the audit trail with who appended the event and when, and what it said. */
+export type TimelineEntry = TrailEntry &
+  Readonly<{ at: string | null; by: string | null; note: string | null }>;
 
 /**
  * A run read for rendering: its final state, its timeline, and the state as it stood at the end of
@@ -26,13 +29,13 @@ export type RunHistory = Readonly<{
   >;
 }>;
 
-export const historyOf = (events: ReadonlyArray<LoggedEvent>): RunHistory => {
+export const historyOf = (evolve: Evolve, events: ReadonlyArray<LoggedEvent>): RunHistory => {
   const rounds: RunState[] = [initialState];
   const recordedBy: Record<number, string> = {};
   const citations: Record<number, RunHistory['citations'][number]> = {};
   let state = initialState;
   for (const event of events) {
-    const after = step(state, event);
+    const after = step(evolve, state, event);
     state = after.state;
     rounds[state.round] = state;
     if (event.type === 'round.recorded' && after.rejection === null) {
@@ -42,12 +45,17 @@ export const historyOf = (events: ReadonlyArray<LoggedEvent>): RunHistory => {
   }
   // a round with no event of its own (never the case in a valid log) keeps the state before it
   for (let n = 1; n < rounds.length; n += 1) rounds[n] ??= rounds[n - 1] ?? initialState;
-  const folded = fold(events);
-  const timeline = folded.trail.map((entry, i) => ({
-    ...entry,
-    at: events[i]?.at ?? null,
-    by: events[i]?.by ?? null,
-  }));
+  const folded = fold(evolve, events);
+  const policy = folded.state.run?.policy;
+  const timeline = folded.trail.map((entry, i) => {
+    const event = events[i];
+    return {
+      ...entry,
+      at: event?.at ?? null,
+      by: event?.by ?? null,
+      note: event === undefined ? null : trailNote(event, entry, policy),
+    };
+  });
   return { state: folded.state, timeline, rounds, recordedBy, citations };
 };
 

@@ -1,4 +1,5 @@
-import { type CostReport, describeCost } from '../projections/views/cost.js';
+import type { CostReport } from '../projections/views/cost.js';
+import { describeCost } from './cost-text.js';
 import type { Explanation } from '../projections/views/explain.js';
 import type { StatusView } from '../projections/views/status.js';
 import { markdownText } from '../text/untrusted.js';
@@ -9,6 +10,7 @@ import {
   sameInputSentence,
   trendSentence,
 } from './trend-text.js';
+import { outcomeReason } from './outcome-reason.js';
 
 /** The gate's answer, when the summary is written by `gate`. */
 export type GateLine = Readonly<{ approved: boolean; message: string; reason?: string }>;
@@ -61,7 +63,7 @@ export const stepSummary = ({ status, explanation, cost, gate }: SummaryInput): 
     lines.push(`| ${headings.join(' | ')} |`, `|${headings.map(() => ' --- |').join('')}`);
     for (const r of status.rounds)
       lines.push(
-        `| ${ROUND_COLUMNS.map((c) => markdownText(c.cell(r))).join(' | ')} | ${cell(r.reason ?? '')} |`,
+        `| ${ROUND_COLUMNS.map((c) => markdownText(c.cell(r))).join(' | ')} | ${cell(outcomeReason(r) ?? '')} |`,
       );
     lines.push('', markdownText(ROUND_COLUMNS_LEGEND), '');
   }

@@ -1,4 +1,4 @@
-import { describeCost } from '../projections/cost-text.js';
+import { describeCost } from './cost-text.js';
 import type { Deferred } from '../projections/state.js';
 import type { RoundRow, Trend } from '../projections/views/trend.js';
 import { plainText } from '../text/untrusted.js';

@@ -2,10 +2,11 @@ import * as E from 'fp-ts/lib/Either.js';
 import { refusal } from '../errors.js';
 import type { RevisionCapturedData, RunOpenedData } from '../events/event.js';
 import { ZERO_HASH } from '../events/sha256.js';
-import { decideCommand } from '../projections/decider.js';
-import { evolveAll } from '../projections/evolve-all.js';
+import { buildEvents } from '../projections/decider.js';
+import { reduce } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
 import { type Encoded, encodeEvents } from './log-format.js';
+import { runDecider } from './run-decider.js';
 
 /** What a new run's log starts with: its first lines, and the state they fold to. */
 export type OpenPlan = Readonly<{ encoded: Encoded; state: RunState }>;
@@ -20,14 +21,14 @@ export const planOpen = (
   opened: RunOpenedData,
   options: Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>,
 ): OpenPlan => {
-  const built = decideCommand(
+  const built = buildEvents(
     { kind: 'open', opened, ...(options.capture === undefined ? {} : { capture: options.capture }) },
     initialState,
   );
   if (E.isLeft(built)) throw refusal(built.left);
-  const checked = evolveAll(initialState, built.right);
-  if (E.isLeft(checked)) throw refusal(checked.left);
+  const checked = reduce(runDecider.evolve, initialState, built.right, 'stop');
+  if (checked.rejection !== null) throw refusal(checked.rejection);
   const at = (options.now?.() ?? new Date()).toISOString();
   const encoded = encodeEvents(built.right, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });
-  return { encoded, state: checked.right };
+  return { encoded, state: checked.state };
 };

@@ -11,6 +11,7 @@ import type { TornTail } from './log-format.js';
 import { LOG_START, type LogSummary, type ParsedLog, parseLog } from './log-format.js';
 import { runPaths } from './paths.js';
 import { scanAndStep } from './scan.js';
+import { runDecider } from './run-decider.js';
 
 type Located = Readonly<{ runId: string; path: string; head: HeadRead }>;
 
@@ -61,7 +62,7 @@ export const readRunBytes = async (dir: string, runId: string): Promise<Buffer> 
 export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
   const { bytes, ...located } = await readBytes(dir, runId);
   const parsed = parseLog(bytes, located.head.head);
-  return { ...parsed, ...located, folded: fold(parsed.events) };
+  return { ...parsed, ...located, folded: fold(runDecider.evolve, parsed.events) };
 };
 
 /** Read a run for its state: the same checks as `readRun`, in constant memory beyond the state. */

@@ -14,10 +14,11 @@ import {
   OPEN_FINDING_DECISIONS,
   type RoundReport,
 } from '../events/round-report.js';
-import { decideMerge, decideUntrusted, evolveAll } from '../projections/decide.js';
+import { parseReport } from '../events/round-report.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { touchedBy } from '../projections/rules/capture.js';
 import type { RunState } from '../projections/state.js';
+import { decideAndApply, evolveEach } from './decider.js';
 import type { BuiltRound } from './rounds.js';
 
 /** Something offered to a run: a report (with the capture it reviewed), or raw events. */
@@ -36,24 +37,28 @@ export type Offer =
   | Readonly<{ kind: 'merge' }>;
 
 /**
- * Offer it: through `decideUntrusted` for a report (mutations break its shape too), through
- * `decideMerge` for a merge, straight to `evolve` for events.
+ * Offer it: a report is parsed with the report schema first (mutations break its shape too), then
+ * decided; a merge is decided; events go straight to `evolve`.
  */
 export const offerTo = (state: RunState, offer: Offer): E.Either<Rejection, RunState> => {
   switch (offer.kind) {
-    case 'report':
+    case 'report': {
+      const context = {
+        ...(offer.capture === undefined ? {} : { capture: offer.capture }),
+        ...(offer.checks === undefined ? {} : { checks: offer.checks }),
+        ...(offer.citations === undefined ? {} : { citations: offer.citations }),
+        ...(offer.result === undefined ? {} : { result: offer.result }),
+      };
       return E.map((d: { state: RunState }) => d.state)(
-        decideUntrusted(state, offer.report, {
-          ...(offer.capture === undefined ? {} : { capture: offer.capture }),
-          ...(offer.checks === undefined ? {} : { checks: offer.checks }),
-          ...(offer.citations === undefined ? {} : { citations: offer.citations }),
-          ...(offer.result === undefined ? {} : { result: offer.result }),
-        }),
+        E.chain((report: RoundReport) => decideAndApply(state, { kind: 'record', report, context }))(
+          parseReport(offer.report),
+        ),
       );
+    }
     case 'merge':
-      return E.map((d: { state: RunState }) => d.state)(decideMerge(state));
+      return E.map((d: { state: RunState }) => d.state)(decideAndApply(state, { kind: 'merge' }));
     case 'events':
-      return evolveAll(state, offer.events);
+      return evolveEach(state, offer.events);
   }
 };
 

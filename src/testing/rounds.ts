@@ -22,7 +22,7 @@ import {
 } from '../events/round-report.js';
 import { sha256Hex } from '../events/sha256.js';
 import { placeOf } from '../projections/citation.js';
-import { evolve } from '../projections/evolve.js';
+import { evolveUnsigned as evolve } from '../projections/evolve.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { requiredChecksOf } from '../projections/rules/checks.js';
 import { overrun } from '../projections/rules/cost-bounds.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Policy } from '../events/policy.js';
-import { evolveAll } from '../projections/decide.js';
+import { evolveEach } from './decider.js';
 import { findingsInOrder } from '../projections/finding-index.js';
 import { initialState, isFinal, type RunState } from '../projections/state.js';
 import { policyArb } from './policies.js';
@@ -59,12 +59,12 @@ export const runFrom = (
     },
   ];
   const apply = (state: RunState, next: ReadonlyArray<DomainEvent>): RunState => {
-    const after = evolveAll(state, next);
+    const after = evolveEach(state, next);
     if (E.isLeft(after)) throw new Error(`runFrom: ${after.left.code}: ${after.left.message}`);
     events.push(...next);
     return after.right;
   };
-  let state = evolveAll(initialState, events);
+  let state = evolveEach(initialState, events);
   if (E.isLeft(state)) throw new Error(`runFrom: ${state.left.message}`);
   let current = state.right;
   let person = 0;
@@ -78,7 +78,7 @@ export const runFrom = (
     current = apply(current, personEvents(current, persons[person] ?? null));
   const kept = events.slice(0, keep);
   if (kept.length === events.length) return { policy, events, state: current };
-  state = evolveAll(initialState, kept);
+  state = evolveEach(initialState, kept);
   if (E.isLeft(state)) throw new Error(`runFrom: ${state.left.message}`);
   return { policy, events: kept, state: state.right };
 };

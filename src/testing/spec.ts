@@ -2,10 +2,12 @@ import { deepStrictEqual, strictEqual } from 'node:assert/strict';
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import { type DecideContext, decideMerge, decideUntrusted } from '../projections/decide.js';
-import { evolve } from '../projections/evolve.js';
+import { parseReport, type RoundReport } from '../events/round-report.js';
+import type { Command, DecideContext } from '../projections/commands.js';
+import type { RunDecider } from '../projections/decider.js';
 import { fold } from '../projections/fold.js';
 import type { RunState } from '../projections/state.js';
+import { decideAndApply } from './decider.js';
 
 /** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
 export const deepFreeze = <T>(value: T): T => {
@@ -16,8 +18,8 @@ export const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
-const accepted = (events: ReadonlyArray<DomainEvent>): RunState => {
-  const { state, trail } = fold(deepFreeze(structuredClone(events)));
+const accepted = (decider: RunDecider, events: ReadonlyArray<DomainEvent>): RunState => {
+  const { state, trail } = fold(decider.evolve, deepFreeze(structuredClone(events)));
   const refused = trail.find((t) => t.rejection !== null);
   if (refused !== undefined)
     throw new Error(`given: event ${refused.seq} was refused: ${refused.rejection?.message}`);
@@ -44,11 +46,13 @@ export type Then = Readonly<{
 export type Given = Readonly<{
   /** the state the events fold to */
   state: RunState;
-  /** a round report (untrusted input: its shape is checked first), with what `record` adds */
-  when: (report: unknown, context?: DecideContext) => Then;
+  /** a command, as the decider takes it: `decide`, its events checked by `evolve` */
+  when: (command: Command) => Then;
+  /** a round report as untrusted input (its shape checked by the report schema first), with what `record` adds */
+  whenReport: (report: unknown, context?: DecideContext) => Then;
   /** a raw event straight to `evolve`, as a log written by someone else would hold it */
   whenEvent: (event: DomainEvent) => Then;
-  /** `record --merge`: the round in progress closed from its contributions */
+  /** the round in progress closed from its contributions (the `merge` command) */
   whenMerged: () => Then;
 }>;
 
@@ -59,17 +63,18 @@ export type Specification = Readonly<{
 }>;
 
 /**
- * Given/when/then for clearance's rules, in the style of Emmett's decider specifications:
- * `given(...events).when(report).emits(events)`, `.accepts()` or `.rejects(code)`. Every offer is
+ * Given/when/then for a decider's rules, in the style of Emmett's decider specifications:
+ * `specification(decider).given(...events).when(command).emits(events)`, `.accepts()` or
+ * `.rejects(code)`. Every offer is
  * frozen, so a rule that mutates it throws; a refusal also proves the state folded from `given`
  * and the offer are exactly as they were. Each specification keeps its own `rejectionsSeen`, so a
  * test file that makes one can assert which codes *it* reached. Assertions throw node's
  * `AssertionError`, which every test runner reports.
  */
-export const specification = (): Specification => {
+export const specification = (decider: RunDecider): Specification => {
   const seen = new Set<RejectionCode>();
   const given = (...events: DomainEvent[]): Given => {
-    const state = accepted(events);
+    const state = accepted(decider, events);
     const before = structuredClone(state);
     const untouched = (offer: unknown, frozen: unknown) => {
       deepStrictEqual(state, before, 'the state given was changed');
@@ -110,21 +115,34 @@ export const specification = (): Specification => {
         },
       };
     };
+    const decided = (command: Command) => decideAndApply(state, command, decider);
+    const when = (command: Command): Then => {
+      const frozen = deepFreeze(structuredClone(command));
+      return outcome(command, frozen, decided(frozen));
+    };
     return {
       state,
-      when: (report, context = {}) => {
+      when,
+      whenReport: (report, context = {}) => {
         const frozen = deepFreeze(structuredClone(report));
-        return outcome(report, frozen, decideUntrusted(state, frozen, deepFreeze(structuredClone(context))));
+        const parsed = parseReport(frozen);
+        return outcome(
+          report,
+          frozen,
+          E.chain((r: RoundReport) => decided({ kind: 'record', report: r, context: deepFreeze(structuredClone(context)) }))(
+            parsed,
+          ),
+        );
       },
       whenEvent: (event) => {
         const frozen = deepFreeze(structuredClone(event));
         return outcome(
           event,
           frozen,
-          E.map((next: RunState) => ({ events: [frozen], state: next }))(evolve(state, frozen)),
+          E.map((next: RunState) => ({ events: [frozen], state: next }))(decider.evolve(state, frozen)),
         );
       },
-      whenMerged: () => outcome(null, null, decideMerge(state)),
+      whenMerged: () => outcome(null, null, decided({ kind: 'merge' })),
     };
   };
   return { given, rejectionsSeen: seen };

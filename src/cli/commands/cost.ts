@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { cost } from '../../operations/run-views.js';
-import { describeCost } from '../../projections/views/cost.js';
+import { describeCost } from '../../render/cost-text.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';

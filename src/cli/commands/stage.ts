@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import type { Cost } from '../../events/policy.js';
 import { type StageResult, type StageStep, stage } from '../../operations/stage.js';
-import { describeCost } from '../../projections/views/cost.js';
+import { describeCost } from '../../render/cost-text.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';

@@ -7,7 +7,7 @@ import { record } from '../../operations/record.js';
 import { rule } from '../../operations/rulings.js';
 import { cost, explain, may, next as nextStep } from '../../operations/run-views.js';
 import { stage } from '../../operations/stage.js';
-import { describeCost } from '../../projections/views/cost.js';
+import { describeCost } from '../../render/cost-text.js';
 import { renderExplanation } from '../../render/explain-text.js';
 import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';

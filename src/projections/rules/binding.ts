@@ -1,3 +1,4 @@
+import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData } from '../../events/event.js';
@@ -33,8 +34,10 @@ export const boundToNextRound = (
   if (capture === null) {
     return fail(
       'no-revision',
-      `no revision was captured for round ${next}: capture the input (clearance capture) before recording it`,
+      `no revision was captured for round ${next}: capture the input before recording it`,
       ['round'],
+      undefined,
+      stepTo('capture', run.runId),
     );
   }
   if (offered.inputSha !== capture.inputSha) {

@@ -1,3 +1,4 @@
+import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { RevisionCaptured, RevisionCapturedData } from '../../events/event.js';
 import { sameInputRoundsOf } from '../../events/policy.js';
@@ -33,15 +34,19 @@ const newBytesOrASaidReason = (state: RunState, run: Run, capture: RevisionCaptu
     if (sameInput === undefined) return ok;
     return fail(
       'inconsistent-event',
-      `the capture for round ${capture.round} says it reviews the same input again, but its input ${capture.inputSha} is not what round ${state.round} reviewed${reviewed === null ? ' (no round has been reviewed yet)' : ` (${reviewed.inputSha})`}: capture it without --same-input`,
+      `the capture for round ${capture.round} says it reviews the same input again, but its input ${capture.inputSha} is not what round ${state.round} reviewed${reviewed === null ? ' (no round has been reviewed yet)' : ` (${reviewed.inputSha})`}: capture it as a new input, without sameInput`,
       ['sameInput'],
+      undefined,
+      stepTo('capture', run.runId),
     );
   }
   if (sameInput === undefined) {
     return fail(
       'unchanged-input',
-      `the input captured for round ${capture.round} (${capture.inputSha}) is the one round ${state.round} reviewed: change something to review, or review the same bytes again as a recorded choice (clearance capture --same-input --reason TEXT)`,
+      `the input captured for round ${capture.round} (${capture.inputSha}) is the one round ${state.round} reviewed: change something to review, or review the same bytes again as a recorded choice, saying why`,
       ['inputSha'],
+      undefined,
+      stepTo('capture', run.runId, { sameInput: true, reason: true }),
     );
   }
   if (isBlank(sameInput.reason)) {
@@ -66,7 +71,7 @@ const newBytesOrASaidReason = (state: RunState, run: Run, capture: RevisionCaptu
  * A capture says what round `round + 1` will review. Captured again before that round is recorded
  * (another push), the latest capture wins. A final run takes no captures.
  */
-export const captureRevision = (state: RunState, event: RevisionCaptured): E.Either<Rejection, RunState> => {
+export const onRevisionCaptured = (state: RunState, event: RevisionCaptured): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, inputSha } = event.data;

@@ -1,11 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CheckResult, ChecksRecorded, ChecksRecordedData, RoundRecorded } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RunState } from '../state.js';
 import { boundToNextRound } from './binding.js';
 import { acceptingRounds } from './lifecycle.js';
-import { endRound } from './round-end.js';
+import { endedWithoutReport } from './round-end.js';
 import { type Check, fail, isBlank, ok } from './rule-answer.js';
 
 /** The required checks of a policy: none when it names no `checks` (every log written before them). */
@@ -56,10 +57,6 @@ const linked = (c: CheckResult): string => (c.url === undefined ? c.name : `${c.
 export const describeRequiredFailure = (c: CheckResult): string =>
   `required check ${linked(c)} ${c.state === 'failed' ? 'failed' : 'was skipped, and it is not an expected skip'}`;
 
-/** The reason a round ends `ci_failed` for these checks: each that did not pass, with its link. */
-export const ciFailedReason = (failures: ReadonlyArray<CheckResult>): string =>
-  failures.map(describeRequiredFailure).join('; ');
-
 /**
  * `checks.recorded`: the project's CI checks as they finished on the input captured for the round
  * in progress, bound like every event of the round (`wrong-round`, `no-revision`, `wrong-input`).
@@ -70,7 +67,7 @@ export const ciFailedReason = (failures: ReadonlyArray<CheckResult>): string =>
  * for the same input while the round is in progress, the latest record stands (CI re-ran): only
  * records in which every required check passed can be replaced, since any other ends the round.
  */
-export const recordChecks = (state: RunState, event: ChecksRecorded): E.Either<Rejection, RunState> => {
+export const onChecksRecorded = (state: RunState, event: ChecksRecorded): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, inputSha, checks } = event.data;
@@ -89,18 +86,16 @@ export const recordChecks = (state: RunState, event: ChecksRecorded): E.Either<R
   if (missing.length > 0) {
     return fail(
       'missing-check',
-      `required check(s) ${missing.join(', ')} not among the ${checks.length} check(s) recorded for round ${round}'s input: CI has not reported them yet? record the checks again once it has (gh pr checks --required lists them)`,
+      `required check(s) ${missing.join(', ')} not among the ${checks.length} check(s) recorded for round ${round}'s input: CI has not reported them yet? record the checks again once it has`,
       ['checks'],
       { missing },
+      stepTo('checks', run.right.runId),
     );
   }
   const kept: RunState = { ...state, checks: event.data };
   const failures = requiredFailures(policy, checks);
   if (failures.length === 0) return E.right(kept);
-  return endRound(kept, {
-    type: 'round.ended',
-    data: { round, result: 'ci_failed', reason: ciFailedReason(failures) },
-  });
+  return E.right(endedWithoutReport(kept, { round, result: 'ci_failed', failedChecks: failures }));
 };
 
 /**
@@ -116,7 +111,9 @@ export const checksRecordedBefore = (state: RunState, event: RoundRecorded): Che
   if (checksOn(state, round, inputSha) !== null) return ok;
   return fail(
     'checks-not-recorded',
-    `no CI checks were recorded for round ${round}'s input ${inputSha}, and the policy requires ${requiredChecksOf(policy).join(', ')}: record them first (clearance checks RUN --from checks.json, or --check NAME=passed), then the report`,
+    `no CI checks were recorded for round ${round}'s input ${inputSha}, and the policy requires ${requiredChecksOf(policy).join(', ')}: record them first, then the report`,
     ['round'],
+    undefined,
+    stepTo('checks', state.run?.runId),
   );
 };

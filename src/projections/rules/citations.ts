@@ -1,7 +1,9 @@
+import { stepTo } from '../../events/next-step.js';
 import type { CitationCheck } from '../../events/event.js';
-import { citationsRequired, type Policy } from '../../events/policy.js';
+import { citationsRequired } from '../../events/policy.js';
 import type { Candidate } from '../../events/round-report.js';
 import { citationOf, placeOf } from '../citation.js';
+import type { Run } from '../state.js';
 import { type Check, fail, ok } from './rule-answer.js';
 
 const citedBy = (c: Candidate): string => citationOf(placeOf(c));
@@ -11,7 +13,7 @@ const citedBy = (c: Candidate): string => citationOf(placeOf(c));
  * captured revision (the record path does that with git) and must point at something.
  */
 export const citationsResolve = (
-  policy: Policy,
+  { runId, policy }: Run,
   candidates: ReadonlyArray<Candidate>,
   citations: ReadonlyArray<CitationCheck> | undefined,
 ): Check => {
@@ -23,8 +25,10 @@ export const citationsResolve = (
     if (check === undefined || check.citation !== cited) {
       return fail(
         'citation-unresolved',
-        `candidates[${i}] cites ${cited}, which was not resolved against the captured revision; policy ${policy.name} requires every citation to resolve (capture with --repo so clearance can read the cited file)`,
+        `candidates[${i}] cites ${cited}, which was not resolved against the captured revision; policy ${policy.name} requires every citation to resolve: capture the input from its repository, so the cited file can be read`,
         at,
+        undefined,
+        stepTo('capture', runId, { repo: true }),
       );
     }
     if (!check.resolved) {

@@ -1,3 +1,4 @@
+import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
 import { findingId } from '../../events/finding-id.js';
@@ -116,7 +117,7 @@ const verificationsNameCandidates = (
  * and fit them: `reopened` a fixed one, anything else an open one).
  * Whether every open finding of a touched file got a decision is asked of the merged round.
  */
-export const recordContribution = (
+export const onContributionRecorded = (
   state: RunState,
   event: ContributionRecorded,
 ): E.Either<Rejection, RunState> => {
@@ -158,7 +159,7 @@ export const recordContribution = (
 };
 
 /** `contribution.absent`: a reviewer handed in nothing usable by the deadline; the round will be `partial`. */
-export const recordAbsence = (state: RunState, event: ContributionAbsent): E.Either<Rejection, RunState> => {
+export const onContributionAbsent = (state: RunState, event: ContributionAbsent): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const capture = boundToNextRound(state, run.right, {
@@ -193,7 +194,9 @@ export const contributionsToMerge = (
       : `only absences are recorded (${absent.map((a) => `${a.expert}: ${a.reason}`).join(', ')})`;
   return fail(
     'no-contributions',
-    `round ${round} of ${runId} has no contribution to merge: ${heard}. Hand in each reviewer's report first (clearance contribute ${runId} --expert NAME --report FILE, or clearance collect), then record --merge; or record the round from one report (clearance record ${runId} --report FILE)`,
+    `round ${round} of ${runId} has no contribution to merge: ${heard}. Hand in each reviewer's report first, then close the round with their merge; or record the round from one report`,
     ['contributions'],
+    undefined,
+    { ...stepTo('contribute', runId), or: stepTo('record', runId) },
   );
 };

@@ -1,9 +1,10 @@
+import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorNameProblem } from '../../events/actor-name.js';
 import type { RunOpened } from '../../events/event.js';
 import { oneLineProblem } from '../../events/one-line.js';
 import { COST_KEYS, type Policy } from '../../events/policy.js';
-import { formatPath, type Path, type Rejection } from '../../events/rejection.js';
+import { formatPath, type Path, type Rejection, rejection } from '../../events/rejection.js';
 import { parseSshEd25519 } from '../../events/ssh-public-key.js';
 import { isFinal, type Run, type RunState } from '../state.js';
 import { amountIsReal } from './cost-bounds.js';
@@ -13,14 +14,31 @@ import { type Check, fail, isBlank, ok } from './rule-answer.js';
 export const acceptingRounds = (state: RunState): E.Either<Rejection, Run> => {
   if (state.run === null)
     return fail('not-opened', 'the run has no run.opened event: open it before anything else');
-  if (isFinal(state.status)) {
-    return fail(
-      'run-final',
-      `run ${state.run.runId} is ${state.status} after round ${state.round}: converged and blocked are final, nothing more is accepted`,
-    );
-  }
+  if (isFinal(state.status)) return E.left(finalRun(state, state.run));
   return E.right(state.run);
 };
+
+/**
+ * What a final run says to anything that would add a round to it, and what can happen instead: a
+ * converged run is done, and new commits are a new run's to review; a blocked run takes more rounds
+ * only when a person extends it, or converges when a person rules on what keeps it blocked.
+ */
+const finalRun = (state: RunState, { runId }: Run): Rejection =>
+  state.status === 'converged'
+    ? rejection(
+        'run-final',
+        `run ${runId} converged after round ${state.round}: it is final and takes no more rounds; to review new commits, open a new run for them`,
+        [],
+        undefined,
+        stepTo('open', runId, { newRun: true }),
+      )
+    : rejection(
+        'run-final',
+        `run ${runId} is blocked after round ${state.round}: it takes no more rounds unless a person extends it, or rules on the findings that keep it blocked`,
+        [],
+        undefined,
+        { ...stepTo('extend', runId), or: stepTo('rule', runId) },
+      );
 
 export const notYetOpened = (state: RunState): Check =>
   state.run === null
@@ -253,7 +271,7 @@ const preExistingSeverityIsAdvisory = (policy: Policy): Check => {
 };
 
 /** `run.opened`: once, with a usable policy; the run's rules are pinned from here on. */
-export const openRun = (state: RunState, event: RunOpened): E.Either<Rejection, RunState> => {
+export const onRunOpened = (state: RunState, event: RunOpened): E.Either<Rejection, RunState> => {
   const fresh = notYetOpened(state);
   if (E.isLeft(fresh)) return fresh;
   const usable = policyIsUsable(event.data.policy);

@@ -1,3 +1,4 @@
+import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ReproductionRecorded } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
@@ -29,7 +30,7 @@ export const rerunsOn = (state: RunState, round: number, inputSha: string): Read
  * reproduction, and each finding's reproduction has one outcome per input: a retry of the very
  * same event is "already recorded" (rules/retry.ts), another outcome for it is refused.
  */
-export const recordReproduction = (
+export const onReproductionRecorded = (
   state: RunState,
   event: ReproductionRecorded,
 ): E.Either<Rejection, RunState> => {
@@ -43,8 +44,10 @@ export const recordReproduction = (
   if (named.right.reproduction === null) {
     return fail(
       'no-reproduction',
-      `finding ${shortId(findingId)} (${named.right.file}) carries no reproduction: only a finding whose candidate gave one can have it re-run (clearance reproductions lists them)`,
+      `finding ${shortId(findingId)} (${named.right.file}) carries no reproduction: only a finding whose candidate gave one can have it re-run (the run's reproductions list them)`,
       ['findingId'],
+      undefined,
+      stepTo('reproductions', run.right.runId),
     );
   }
   if (outputSha !== undefined && !/^[0-9a-f]{64}$/.test(outputSha)) {

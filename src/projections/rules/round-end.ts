@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { RoundEnded } from '../../events/event.js';
+import type { CheckResult, RoundEnded, RoundEndResult } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { maxRoundsOf, NO_STAGES, type RoundTally, type RunState } from '../state.js';
 import { push } from '../vec.js';
@@ -27,7 +27,7 @@ const unchangedTally = (state: RunState): RoundTally => ({
  * budget ran out or an expert handed in nothing, with no report). It says why, it counts toward
  * the cap, and it can never make the run converge.
  */
-export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection, RunState> => {
+export const onRoundEnded = (state: RunState, event: RoundEnded): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, result, reason } = event.data;
@@ -39,18 +39,33 @@ export const endRound = (state: RunState, event: RoundEnded): E.Either<Rejection
   if (E.isLeft(inOrder)) return inOrder;
   if (isBlank(reason))
     return fail('empty-field', `a round that ends ${result} must say why (reason is empty)`, ['reason']);
-  // every open finding carries forward through it: derived from `outcomes` (views/finding-history.ts), not copied
-  return E.right({
-    ...state,
-    status: deriveStatus(maxRoundsOf(state), round, state.findings, result),
-    round,
-    capture: null,
-    failedAttempts: 0,
-    lastFailure: null,
-    stages: NO_STAGES,
-    outcomes: push(state.outcomes, { round, result, reason, tally: unchangedTally(state) }),
-    // what was handed in for this round can never close it now
-    contributions: [],
-    absent: [],
-  });
+  return E.right(endedWithoutReport(state, { round, result, reason }));
 };
+
+/**
+ * The round in progress ends without a report: with the reason the event gave, or (a record of CI
+ * checks) with the required checks that did not pass, which are its reason. Every open finding
+ * carries forward through it, derived from `outcomes` (views/finding-history.ts), not copied.
+ */
+export const endedWithoutReport = (
+  state: RunState,
+  ended: Readonly<{ round: number; result: RoundEndResult }> &
+    (Readonly<{ reason: string }> | Readonly<{ failedChecks: ReadonlyArray<CheckResult> }>),
+): RunState => ({
+  ...state,
+  status: deriveStatus(maxRoundsOf(state), ended.round, state.findings, ended.result),
+  round: ended.round,
+  capture: null,
+  failedAttempts: 0,
+  lastFailure: null,
+  stages: NO_STAGES,
+  outcomes: push(state.outcomes, {
+    round: ended.round,
+    result: ended.result,
+    ...('reason' in ended ? { reason: ended.reason } : { reason: null, failedChecks: ended.failedChecks }),
+    tally: unchangedTally(state),
+  }),
+  // what was handed in for this round can never close it now
+  contributions: [],
+  absent: [],
+});

@@ -9,7 +9,7 @@ import { acceptingRounds } from './lifecycle.js';
  * A failed attempt at collecting a round's report is recorded honestly and changes nothing else:
  * the round stays open for another attempt and no finding moves.
  */
-export const failRound = (state: RunState, event: RoundFailed): E.Either<Rejection, RunState> => {
+export const onRoundFailed = (state: RunState, event: RoundFailed): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const bound = boundToNextRound(state, run.right, event.data);

@@ -3,6 +3,7 @@ import { reportSha } from '../../events/canonical-json.js';
 import type { RoundRecorded, RoundResult } from '../../events/event.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
+import { stepTo } from '../../events/next-step.js';
 import type { Decision } from '../../events/round-report.js';
 import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
 import {
@@ -11,6 +12,7 @@ import {
   NO_STAGES,
   type Panel,
   type RoundTally,
+  type Run,
   type RunState,
 } from '../state.js';
 import { push, pushAll } from '../vec.js';
@@ -113,7 +115,7 @@ const completeMeansComplete = (
  */
 const closedByItsPanel = (
   state: RunState,
-  policy: Policy,
+  { runId, policy }: Run,
   reportShaOffered: string,
   result: RoundResult,
 ): E.Either<Rejection, Readonly<{ merge: Merge | null; panel: Panel | null }>> => {
@@ -134,8 +136,10 @@ const closedByItsPanel = (
   if (reportSha(merge.report) !== reportShaOffered) {
     return fail(
       'merge-mismatch',
-      `round ${round} has ${contributions.length} contribution(s): its report must be their merge (clearance record --merge), and this one is not`,
+      `round ${round} has ${contributions.length} contribution(s): its report must be their merge, and this one is not`,
       ['report'],
+      undefined,
+      stepTo('merge', runId),
     );
   }
   const heard = heardFrom({ contributions, absent });
@@ -143,17 +147,20 @@ const closedByItsPanel = (
   if (unaccounted.length > 0) {
     return fail(
       'expert-unaccounted',
-      `policy ${policy.name} expects ${unaccounted.join(', ')} in every round: record their contribution, or record them absent (clearance collect does at its deadline)`,
+      `policy ${policy.name} expects ${unaccounted.join(', ')} in every round: record their contribution, or record them absent (a collect does so at its deadline)`,
       ['expert'],
+      undefined,
+      stepTo('contribute', runId, { reviewer: unaccounted[0] ?? '' }),
     );
   }
   return E.right({ merge, panel: panelOf(round, contributions, absent) });
 };
 
-const partialReason = (panel: Panel | null): string =>
-  panel === null || panel.absent.length === 0
-    ? 'recorded as partial'
-    : `absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
+/** Why a partial merged round was partial, as data: who was absent, and why. */
+const absentFrom = (result: RoundResult, panel: Panel | null) =>
+  result !== 'partial' || panel === null || panel.absent.length === 0
+    ? {}
+    : { absent: panel.absent.map(({ expert, reason }) => ({ expert, reason })) };
 
 /** A merged round's findings say who proposed them and what they absorbed. */
 const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): ReadonlyArray<Finding> =>
@@ -168,7 +175,7 @@ const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): Re
  * `round.recorded`: every rule of docs/design.md "The one transition function". Any failing rule refuses
  * the whole report; nothing is partially applied.
  */
-export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rejection, RunState> => {
+export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { report } = event.data;
@@ -179,18 +186,20 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
   const { result } = event.data;
   const lifecycle = completeMeansComplete(state, policy, result);
   if (E.isLeft(lifecycle)) return lifecycle;
-  const panel = closedByItsPanel(state, policy, event.data.reportSha, result);
+  const panel = closedByItsPanel(state, run.right, event.data.reportSha, result);
   if (E.isLeft(panel)) return panel;
   if (panel.right.merge === null && report.verifications !== undefined) {
     return fail(
       'invalid-report',
-      "a round report carries verifications: they rule on other contributions' candidates, so they belong in a contribution (clearance contribute), and the round is closed by the merge (clearance record --merge)",
+      "a round report carries verifications: they rule on other contributions' candidates, so they belong in a contribution, and the round is closed by the merge",
       ['verifications'],
+      undefined,
+      stepTo('contribute', run.right.runId),
     );
   }
   const candidates = identifyCandidates(state, policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
-  const cited = citationsResolve(policy, report.candidates, event.data.citations);
+  const cited = citationsResolve(run.right, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
   const moved = renameFiles(state.findings, capture.right);
   const touched = touchedBy(capture.right);
@@ -246,7 +255,8 @@ export const recordRound = (state: RunState, event: RoundRecorded): E.Either<Rej
     outcomes: push(state.outcomes, {
       round,
       result,
-      reason: result === 'partial' ? partialReason(panel.right.panel) : null,
+      reason: null,
+      ...absentFrom(result, panel.right.panel),
       reportSha: event.data.reportSha,
       tally: tallyOf(report.decisions, admission, findings, touched.size),
     }),

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { type Path, type Rejection, type RejectionCode, rejection } from '../../events/rejection.js';
+import { type NextStep, type Path, type Rejection, type RejectionCode, rejection } from '../../events/rejection.js';
 
 /** A rule's answer: `Right` when it holds, `Left` naming what failed and why. */
 export type Check = E.Either<Rejection, void>;
@@ -11,7 +11,8 @@ export const fail = (
   message: string,
   path: Path = [],
   details?: Readonly<Record<string, unknown>>,
-): E.Either<Rejection, never> => E.left(rejection(code, message, path, details));
+  next?: NextStep,
+): E.Either<Rejection, never> => E.left(rejection(code, message, path, details, next));
 
 /** Run rules in order and stop at the first that fails: a refusal always names one cause. */
 export const firstFailure = (...checks: ReadonlyArray<() => Check>): Check => {

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { FindingRuled, RoundsExtended } from '../../events/event.js';
+import type { Ed25519Verify } from '../../events/ed25519.js';
 import type { Rejection } from '../../events/rejection.js';
 import { checkRulingSignature } from '../../events/ruling-signature.js';
 import { putFinding } from '../finding-index.js';
@@ -37,6 +38,7 @@ const signed = (data: Readonly<{ why: string; by: string }>): E.Either<Rejection
 const signedBy = (
   state: RunState,
   event: FindingRuled | RoundsExtended,
+  verify: Ed25519Verify | undefined,
 ): E.Either<Rejection, string | null> => {
   const run = state.run;
   if (run === null) return E.right(null);
@@ -47,6 +49,7 @@ const signedBy = (
     event.type,
     event.data,
     typeof prev === 'string' ? prev : undefined,
+    verify,
   );
   return 'code' in checked ? E.left(checked) : E.right(checked.signedBy);
 };
@@ -55,7 +58,11 @@ const signedBy = (
  * `finding.ruled`: a person closes an open finding of a blocked run. When nothing blocking stays
  * open and the last round was complete, the run converges — by that person's ruling, on the record.
  */
-export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Rejection, RunState> => {
+export const onFindingRuled = (
+  state: RunState,
+  event: FindingRuled,
+  verify: Ed25519Verify | undefined,
+): E.Either<Rejection, RunState> => {
   const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { findingId, status, why, by } = event.data;
@@ -70,7 +77,7 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
     );
   }
   // a decision the rules would take, then whether its signer made it, here
-  const key = signedBy(state, event);
+  const key = signedBy(state, event, verify);
   if (E.isLeft(key)) return key;
   const findings = putFinding(state.findings, {
     ...finding,
@@ -98,7 +105,11 @@ export const ruleFinding = (state: RunState, event: FindingRuled): E.Either<Reje
  * `rounds.extended`: a person gives a blocked run more rounds; it is open again until the new cap.
  * A stall is lifted too, and stalls are counted afresh from here (rules/stall.ts).
  */
-export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<Rejection, RunState> => {
+export const onRoundsExtended = (
+  state: RunState,
+  event: RoundsExtended,
+  verify: Ed25519Verify | undefined,
+): E.Either<Rejection, RunState> => {
   const checks = [blockedRun(state, 'an extension'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { rounds, why, by } = event.data;
@@ -109,7 +120,7 @@ export const extendRounds = (state: RunState, event: RoundsExtended): E.Either<R
       ['rounds'],
     );
   }
-  const key = signedBy(state, event);
+  const key = signedBy(state, event, verify);
   if (E.isLeft(key)) return key;
   return E.right({
     ...state,

@@ -44,7 +44,7 @@ const inRoundInProgress = (state: RunState, event: StageEvent): E.Either<Rejecti
  * never re-run (a crashed running stage may start again); every command it declares must be one
  * the user consented to; and it is refused up front if its estimate would overrun the budget.
  */
-export const startStage = (state: RunState, event: StageStarted): E.Either<Rejection, RunState> => {
+export const onStageStarted = (state: RunState, event: StageStarted): E.Either<Rejection, RunState> => {
   const run = inRoundInProgress(state, event);
   if (E.isLeft(run)) return run;
   const { stage, commands, estimate } = event.data;
@@ -115,7 +115,7 @@ const ranBy = (event: StageFinished | StageFailed): E.Either<Rejection, void> =>
 };
 
 /** `stage.finished`: its output was archived first (`outputSha`); its cost is spent, whatever the budget says. */
-export const finishStage = (state: RunState, event: StageFinished): E.Either<Rejection, RunState> => {
+export const onStageFinished = (state: RunState, event: StageFinished): E.Either<Rejection, RunState> => {
   const checks = [inRoundInProgress(state, event), wasRunning(state, event), ranBy(event)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { round, stage, outputSha, cost, runner } = event.data;
@@ -135,7 +135,7 @@ export const finishStage = (state: RunState, event: StageFinished): E.Either<Rej
 };
 
 /** `stage.failed`: not kept, so that stage runs again; stages that finished before it stay finished. */
-export const failStage = (state: RunState, event: StageFailed): E.Either<Rejection, RunState> => {
+export const onStageFailed = (state: RunState, event: StageFailed): E.Either<Rejection, RunState> => {
   const checks = [inRoundInProgress(state, event), wasRunning(state, event), ranBy(event)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { round, stage, reason, cost, runner } = event.data;

@@ -1,5 +1,4 @@
 import { COST_KEYS, type Cost } from '../../events/policy.js';
-import { describeCost } from '../cost-text.js';
 import { addCost } from '../rules/cost-bounds.js';
 import type { CostEntry, RunState } from '../state.js';
 import { toArray } from '../vec.js';
@@ -41,5 +40,3 @@ export const costReport = (state: RunState): CostReport => {
     byRunner: [...runners].map(([runner, spent]) => ({ runner, spent })),
   };
 };
-
-export { describeCost };

@@ -78,7 +78,7 @@ export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
   if (reviewed.commit === undefined && reviewed.artifactSha === undefined) {
     return refuse(
       'unverifiable',
-      `round ${state.round} reviewed input ${reviewed.inputSha}, which names no commit and no artifact the gate can compare: capture with --repo or --artifact`,
+      `round ${state.round} reviewed input ${reviewed.inputSha}, which names no commit and no artifact the gate can compare: capture the input from its repository or its artifact`,
     );
   }
   if (reviewed.artifactSha !== undefined && now.artifactSha !== reviewed.artifactSha) {

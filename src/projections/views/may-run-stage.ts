@@ -1,10 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainEvent } from '../../events/event.js';
 import type { Cost } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import { decideCommand } from '../decider.js';
-import { evolveAll } from '../evolve-all.js';
+import { createDecider } from '../decider.js';
 import type { RunState } from '../state.js';
+
+// a stage's start is never signed: no verifier is needed to ask whether it may happen
+const { decide } = createDecider();
 
 export type MayAnswer = Readonly<{
   allowed: boolean;
@@ -25,13 +26,11 @@ export const mayRunStage = (
   estimate: Cost = {},
   commands: ReadonlyArray<string> = [],
 ): MayAnswer => {
-  const verdict = E.chain((events: ReadonlyArray<DomainEvent>) => evolveAll(state, events))(
-    decideCommand({ kind: 'start-stage', stage: { stage, commands, estimate } }, state),
-  );
+  const answer = decide({ kind: 'start-stage', stage: { stage, commands, estimate } }, state);
   return {
-    allowed: E.isRight(verdict),
+    allowed: E.isRight(answer),
     stage,
-    rejection: E.isLeft(verdict) ? verdict.left : null,
+    rejection: E.isLeft(answer) ? answer.left : null,
     spent: state.spent,
     budget: state.run?.policy.budget ?? {},
   };

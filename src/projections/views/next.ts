@@ -1,11 +1,12 @@
+import { type NextStep, stepTo } from '../../events/next-step.js';
 import { checksOn, requiredChecksOf } from '../rules/checks.js';
 import { depleted, overrun } from '../rules/cost-bounds.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
 import { type ReproductionToRun, reproductionsPending } from './reproductions.js';
 import { describeStall } from './stall.js';
 
-/** The driver's one question after any crash or restart: what now? */
-export type NextStep =
+/** The driver's one question after any crash or restart: what now? Its next move. */
+export type NextMove =
   | Readonly<{ action: 'open'; why: string }>
   | Readonly<{ action: 'capture'; round: number; why: string }>
   | Readonly<{
@@ -39,7 +40,13 @@ export type NextStep =
       result: 'complete' | 'partial';
       why: string;
     }>
-  | Readonly<{ action: 'stop'; status: RunStatus; why: string }>;
+  | Readonly<{
+      action: 'stop';
+      status: RunStatus;
+      why: string;
+      /** what can still happen: a new run for new commits, or a person's extension or ruling */
+      then: NextStep;
+    }>;
 
 /**
  * Read off the state what the driver does next. Under a policy with required checks, a captured
@@ -48,9 +55,9 @@ export type NextStep =
  * review's reproductions on the captured input, each outcome recorded. A finished stage is never run again (its output is
  * kept); a stage that was running when the driver died is run again; a failed one, too.
  */
-export const nextStep = (state: RunState): NextStep => {
+export const nextMove = (state: RunState): NextMove => {
   const run = state.run;
-  if (run === null) return { action: 'open', why: 'there is no run: open it (clearance open)' };
+  if (run === null) return { action: 'open', why: 'there is no run: open it' };
   const round = state.round + 1;
   if (state.status === 'converged') {
     return {
@@ -60,6 +67,7 @@ export const nextStep = (state: RunState): NextStep => {
         state.convergedBy === null
           ? `converged at round ${state.round}`
           : `converged by ruling of ${state.convergedBy.by}`,
+      then: stepTo('open', run.runId, { newRun: true }),
     };
   }
   if (state.status === 'blocked') {
@@ -68,8 +76,9 @@ export const nextStep = (state: RunState): NextStep => {
       status: 'blocked',
       why:
         state.stall !== null
-          ? `blocked early at round ${state.round}: stalled, ${describeStall(state, state.stall)}; only a person can go on (clearance rule, clearance extend)`
-          : `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on (clearance rule, clearance extend)`,
+          ? `blocked early at round ${state.round}: stalled, ${describeStall(state, state.stall)}; only a person can go on, by ruling on the findings or extending the run`
+          : `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on, by ruling on the findings or extending the run`,
+      then: { ...stepTo('rule', run.runId), or: stepTo('extend', run.runId) },
     };
   }
   if (state.capture === null)
@@ -81,7 +90,7 @@ export const nextStep = (state: RunState): NextStep => {
       round,
       inputSha: state.capture.inputSha,
       required,
-      why: `record the CI checks of round ${round}'s input when they have finished (clearance checks; required: ${required.join(', ')}): a required check that fails ends the round ci_failed, before any review`,
+      why: `record the CI checks of round ${round}'s input when they have finished (required: ${required.join(', ')}): a required check that fails ends the round ci_failed, before any review`,
     };
   }
   const reproductions = reproductionsPending(state);
@@ -91,7 +100,7 @@ export const nextStep = (state: RunState): NextStep => {
       round,
       inputSha: state.capture.inputSha,
       reproductions,
-      why: `re-run ${reproductions.length} reproduction(s) of round ${state.round} on round ${round}'s input and record each outcome (clearance reproduce)`,
+      why: `re-run ${reproductions.length} reproduction(s) of round ${state.round} on round ${round}'s input and record each outcome`,
     };
   }
   const { policy } = run;

@@ -12,6 +12,7 @@ import {
 import { scanAndStep } from '../scan.js';
 import { foldRun } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
+import { runDecider } from '../run-decider.js';
 
 /**
  * Reads take no lock and write nothing. One REPEATABLE READ transaction sees the run's row and its
@@ -42,7 +43,7 @@ export const readRunPostgres = async (
 ): Promise<RunRead> => {
   const { head, bytes } = await snapshot(client, where, runId);
   const parsed = parseLog(bytes, head);
-  return { ...parsed, ...located(where, runId, head), folded: fold(parsed.events) };
+  return { ...parsed, ...located(where, runId, head), folded: fold(runDecider.evolve, parsed.events) };
 };
 
 export const foldRunFromStartPostgres = async (

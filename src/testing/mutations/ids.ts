@@ -3,7 +3,7 @@ import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
 import { citationsRequired, newOutsideFixOf, type Policy } from '../../events/policy.js';
 import type { Candidate, RoundReport } from '../../events/round-report.js';
-import { evolveAll } from '../../projections/decide.js';
+import { evolveEach } from '../decider.js';
 import { citationOf } from '../../projections/views/findings.js';
 import { accepting, type Context, capturedEvents, type Mutation, touchedBy } from '../offers.js';
 
@@ -72,7 +72,7 @@ const twinsThenPrefix = (
     ...capturedEvents(c.valid),
     roundRecorded({ ...report, candidates }, { citations, result: 'partial' }),
   ];
-  const after = evolveAll(c.state, seeded);
+  const after = evolveEach(c.state, seeded);
   if (E.isLeft(after)) throw new Error(`twins: the seeding round was refused: ${after.left.message}`);
   if (after.right.status === 'blocked') {
     return [

@@ -1,31 +1,29 @@
 import type { ChecksRecorded, DomainEvent } from '../events/event.js';
+import type { Policy } from '../events/policy.js';
+import type { TrailEntry } from '../projections/fold.js';
+import { optionalFailures } from '../projections/rules/checks.js';
+import type { Panel } from '../projections/state.js';
 import { describeCost } from './cost-text.js';
-import { optionalFailures } from './rules/checks.js';
-import type { Panel, RunState } from './state.js';
-import { last } from './vec.js';
+import { outcomeReason } from './outcome-reason.js';
 
 /**
  * What a record of CI checks said: each check and how it ended, a failed optional one noted as
  * such, and, when a required one did not pass, that the round ended `ci_failed` and why.
  */
-const checksNote = (event: ChecksRecorded, after: RunState | undefined): string => {
-  const { round, inputSha, checks } = event.data;
-  const policy = after?.run?.policy;
+const checksNote = (event: ChecksRecorded, entry: TrailEntry, policy: Policy | undefined): string => {
+  const { inputSha, checks } = event.data;
   const optional = new Set(policy === undefined ? [] : optionalFailures(policy, checks));
   const listed =
     checks.length === 0
       ? 'none'
       : checks.map((c) => `${c.name} ${c.state}${optional.has(c) ? ' (optional: noted)' : ''}`).join(', ');
-  const ended = after?.round === round && after.checks === event.data ? last(after.outcomes) : undefined;
-  const end = ended?.result === 'ci_failed' ? `; round ended ci_failed: ${ended.reason}` : '';
+  const ended = entry.ended;
+  const end = ended?.result === 'ci_failed' ? `; round ended ci_failed: ${outcomeReason(ended)}` : '';
   return `checks on ${inputSha.slice(0, 12)}: ${listed}${end}`;
 };
 
-/**
- * What an event said, in a phrase, for the audit trail: the stage, the result and its reason, who
- * ruled and why. `after` is the state the event left (what a record of checks did to its round).
- */
-export const noteOf = (event: DomainEvent, after?: RunState): string | null => {
+/** What an event said, in a phrase: the stage, the result and its reason, who ruled and why. */
+const noteOf = (event: DomainEvent, entry: TrailEntry, policy: Policy | undefined): string | null => {
   switch (event.type) {
     case 'stage.started':
       return `stage ${event.data.stage} started${event.data.commands.length > 0 ? `, declaring ${event.data.commands.join('; ')}` : ''}`;
@@ -58,17 +56,17 @@ export const noteOf = (event: DomainEvent, after?: RunState): string | null => {
       return `reproduction of ${findingId.slice(0, 12)} re-run on ${inputSha.slice(0, 12)}: ${outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${output}`;
     }
     case 'checks.recorded':
-      return checksNote(event, after);
+      return checksNote(event, entry, policy);
     default:
       return null;
   }
 };
 
 /**
- * What a round closed from its contributions was made of, for the audit trail: the event itself
- * carries only the merged report, so the panel the fold derived says who handed in and who did not.
+ * What a round closed from its contributions was made of: the event itself carries only the
+ * merged report, so the panel the fold derived says who handed in and who did not.
  */
-export const panelNote = (panel: Panel, note: string | null): string => {
+const panelNote = (panel: Panel, note: string | null): string => {
   const from =
     panel.reports.length === 0
       ? 'no contribution'
@@ -79,3 +77,11 @@ export const panelNote = (panel: Panel, note: string | null): string => {
       : `; absent: ${panel.absent.map((a) => `${a.expert} (${a.reason})`).join(', ')}`;
   return `${from}${absent}${note === null ? '' : `; ${note}`}`;
 };
+
+/**
+ * The audit trail's note on one event, from the event and what the fold recorded of it (`entry`):
+ * what a lifecycle event said, and for a round closed from contributions, whose they were. The
+ * policy is the run's (a record of checks notes its optional failures as such).
+ */
+export const trailNote = (event: DomainEvent, entry: TrailEntry, policy: Policy | undefined): string | null =>
+  entry.panel === null ? noteOf(event, entry, policy) : panelNote(entry.panel, noteOf(event, entry, policy));
