@@ -1,8 +1,9 @@
 import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
-import { decideUntrusted, isFinal } from '../src/index.js';
+import { isFinal } from '../src/index.js';
 import { reachableRunArb, validRoundArb } from '../src/testing.js';
+import { decideUntrusted } from '../test/support/decider.js';
 import { property } from './property.js';
 import { numRuns } from './runs.js';
 

@@ -1,7 +1,8 @@
 import * as fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { type DomainEvent, fold } from '../src/index.js';
+import type { DomainEvent } from '../src/index.js';
 import { invalidOfferArb, reachableRunArb } from '../src/testing.js';
+import { fold } from '../test/support/decider.js';
 import { property } from './property.js';
 import { deepFreeze, numRuns } from './runs.js';
 

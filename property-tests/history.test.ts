@@ -1,14 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
-import {
-  evolve,
-  type FindingStep,
-  findingsInOrder,
-  historyOf,
-  initialState,
-  roundsOpenOf,
-} from '../src/index.js';
+import { type FindingStep, findingsInOrder, historyOf, initialState, roundsOpenOf } from '../src/index.js';
 import { reachableRunArb } from '../src/testing.js';
+import { evolve } from '../test/support/decider.js';
 import { property } from './property.js';
 import { numRuns } from './runs.js';
 

@@ -1,8 +1,9 @@
 import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
-import { decide, findingId, findingOf, findingsInOrder, isFinal } from '../src/index.js';
+import { findingId, findingOf, findingsInOrder, isFinal } from '../src/index.js';
 import { buildRound, reachableRunArb, roundChoicesArb } from '../src/testing.js';
+import { decide } from '../test/support/decider.js';
 import { property } from './property.js';
 import { numRuns } from './runs.js';
 

@@ -7,25 +7,22 @@ import {
   citationOf,
   contributionRecorded,
   type DomainEvent,
-  evolve,
   findingOf,
   findingsInOrder,
   findingsNamed,
   initialState,
   isFinal,
-  mergeEvents,
   openBlockingCount,
   openFindingsIn,
   type Policy,
   parseReport,
   type RoundReport,
   type RunState,
-  roundEvents as reportEvents,
   roundRecorded,
-  step,
   toArray,
 } from '../src/index.js';
 import { placeOf } from '../src/projections/citation.js';
+import { buildEvents } from '../src/projections/decider.js';
 import {
   buildRound,
   FILES,
@@ -37,6 +34,7 @@ import {
   roundChoicesArb,
   roundEvents,
 } from '../src/testing.js';
+import { evolve, step } from '../test/support/decider.js';
 import {
   FINDING_RULES,
   type ReferenceState,
@@ -143,7 +141,7 @@ const asPanel = (state: RunState, events: ReadonlyArray<DomainEvent>, panel: Pan
     });
   const heard = acceptedAll(before, handedIn);
   if (heard === null) return null;
-  const merge = mergeEvents(heard);
+  const merge = buildEvents({ kind: 'merge' }, heard);
   if (E.isLeft(merge)) return null;
   const closing = merge.right.at(-1);
   if (closing?.type !== 'round.recorded') return null;
@@ -178,18 +176,26 @@ const noiseEvents = (state: RunState, choices: RoundChoices, noise: Noise): Read
     case 'events':
       return made.events;
     case 'merge': {
-      const merged = mergeEvents(state);
+      const merged = buildEvents({ kind: 'merge' }, state);
       return E.isRight(merged) ? merged.right : [];
     }
     case 'report': {
       const parsed = parseReport(made.report);
       if (E.isLeft(parsed)) return []; // refused at the door: no event would be written
-      return reportEvents(state, parsed.right, {
-        ...(made.capture === undefined ? {} : { capture: made.capture }),
-        ...(made.checks === undefined ? {} : { checks: made.checks }),
-        ...(made.citations === undefined ? {} : { citations: made.citations }),
-        ...(made.result === undefined ? {} : { result: made.result }),
-      });
+      const built = buildEvents(
+        {
+          kind: 'record',
+          report: parsed.right,
+          context: {
+            ...(made.capture === undefined ? {} : { capture: made.capture }),
+            ...(made.checks === undefined ? {} : { checks: made.checks }),
+            ...(made.citations === undefined ? {} : { citations: made.citations }),
+            ...(made.result === undefined ? {} : { result: made.result }),
+          },
+        },
+        state,
+      );
+      return E.isRight(built) ? built.right : [];
     }
   }
 };

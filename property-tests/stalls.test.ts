@@ -3,7 +3,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import {
   type DomainEvent,
-  evolve,
   findingOf,
   historyOf,
   initialState,
@@ -13,6 +12,7 @@ import {
   type RunState,
 } from '../src/index.js';
 import { policyArb, reachableRunArb, roundChoicesArb, runFrom } from '../src/testing.js';
+import { evolve } from '../test/support/decider.js';
 import { property } from './property.js';
 import { numRuns } from './runs.js';
 

@@ -3,11 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import {
   type DomainEvent,
-  decide,
-  decideUntrusted,
-  evolve,
   findingsInOrder,
-  fold,
   initialState,
   isFinal,
   last,
@@ -16,6 +12,7 @@ import {
   type RunState,
 } from '../src/index.js';
 import { reachableRunArb, roundChoicesArb, validRoundArb } from '../src/testing.js';
+import { decide, decideUntrusted, evolve, fold } from '../test/support/decider.js';
 import { property } from './property.js';
 import { deepFreeze, numRuns } from './runs.js';
 

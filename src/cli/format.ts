@@ -1,5 +1,5 @@
-import { citationOf } from '../projections/citation.js';
 import type { ReplayedEvent } from '../operations/replay.js';
+import { citationOf } from '../projections/citation.js';
 import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';

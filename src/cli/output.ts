@@ -4,6 +4,7 @@ import { failureOf } from '../operations/failure.js';
 import { jsonText, plainText } from '../text/untrusted.js';
 import type { Context, Io } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
+import { nextLine } from './next-command.js';
 
 /**
  * What a command produced: one JSON object for machines (an operation's result), text for people,
@@ -53,9 +54,13 @@ export const printFailure = (io: Io, json: boolean, raw: unknown, dir?: string):
   const exit = failure.known ? exitCodeFor(code) : EXIT.internal;
   if (json) {
     const details = Object.keys(failure.details).length > 0 ? { details: failure.details } : {};
-    io.stdout.write(`${jsonText({ ok: false, error: { code, message: failure.message, ...details } })}\n`);
+    const next = failure.next === undefined ? {} : { next: failure.next };
+    io.stdout.write(
+      `${jsonText({ ok: false, error: { code, message: failure.message, ...details, ...next } })}\n`,
+    );
   } else {
-    io.stderr.write(`error: ${messageText(failure.message)}${failure.known ? ` [${code}]` : ''}\n`);
+    const next = failure.next === undefined ? '' : `\n${nextLine(failure.next)}`;
+    io.stderr.write(`error: ${messageText(failure.message)}${failure.known ? ` [${code}]` : ''}${next}\n`);
   }
   return exit;
 };

@@ -60,6 +60,7 @@ export const captureWorkspace = async (
   const reviewed = read.state.reviewed;
   const name = artifactNameOf({ ...subject, ...(artifact === undefined ? {} : { artifact }) });
   const capture = await captureRevision({
+    runId,
     round: read.state.round + 1,
     store: storeDirOf(storeOf(store)),
     ...(repo === undefined ? {} : { repo }),

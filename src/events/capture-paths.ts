@@ -1,4 +1,5 @@
 import type { RevisionCapturedData } from './event.js';
+import { stepTo } from './next-step.js';
 import type { Rejection } from './rejection.js';
 import { PATH_RULE, pathRejection } from './repo-path.js';
 
@@ -23,7 +24,16 @@ const FIX: Readonly<Record<CaptureSource, string>> = {
 export const capturePathsRejection = (
   capture: CapturedPaths,
   source: CaptureSource = 'input',
+  runId?: string,
 ): Rejection | undefined => {
+  const refused = firstBadPath(capture, source);
+  // past a name git reports, only naming the changes gets: the next step says how
+  return refused === undefined || source === 'input'
+    ? refused
+    : { ...refused, next: stepTo('capture', runId, { inputSha: true, touched: true }) };
+};
+
+const firstBadPath = (capture: CapturedPaths, source: CaptureSource): Rejection | undefined => {
   const at = (value: string, path: ReadonlyArray<string | number>) =>
     pathRejection(value, path, 'capture', FIX[source]);
   for (const [i, file] of capture.touchedFiles.entries()) {

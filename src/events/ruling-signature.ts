@@ -57,9 +57,7 @@ export const checkRulingSignature = (
     );
   const signature: RulingSignature | undefined = data.signature;
   if (signature === undefined)
-    return unsigned(
-      `the policy pins signers: the ${what} by ${data.by} must be signed with their key`,
-    );
+    return unsigned(`the policy pins signers: the ${what} by ${data.by} must be signed with their key`);
   const key = parseSshEd25519(signer.key);
   if (typeof key === 'string') return unsigned(`the policy's key for ${data.by} is not usable: ${key}`);
   if (signature.keyid !== key.keyid)

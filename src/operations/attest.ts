@@ -5,11 +5,11 @@ import type { SshEd25519Key } from '../events/ssh-public-key.js';
 import { fold } from '../projections/fold.js';
 import { type ReviewStatement, reviewStatement, statementBytes } from '../render/attestation.js';
 import { type AttestationReason, checkEnvelope } from '../render/attestation-check.js';
-import { nodeEd25519 } from '../signing/node-ed25519.js';
-import { runDecider } from '../store/run-decider.js';
 import { type DsseEnvelope, envelopeOf, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } from '../render/dsse.js';
+import { nodeEd25519 } from '../signing/node-ed25519.js';
 import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';
+import { nodeDecider } from '../store/node-decider.js';
 import { integrityError } from '../store/read.js';
 import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
@@ -129,7 +129,7 @@ const attestedPrefix = async (ctx: OperationContext, log: LogSource, seq: number
   const { events, lastHash } = await eventsFrom(ctx, log);
   if (seq > events.length) return { head: null, state: null, events: events.length };
   const head = seq === events.length ? lastHash : (events[seq]?.prev ?? null);
-  return { head, state: fold(runDecider.evolve, events.slice(0, seq)).state, events: events.length };
+  return { head, state: fold(nodeDecider.evolve, events.slice(0, seq)).state, events: events.length };
 };
 
 /**

@@ -2,9 +2,9 @@ import { ClearanceError } from '../errors.js';
 import type { ReviewStatement } from '../render/attestation.js';
 import { SIGNATURE_NAMESPACE } from '../render/attestation.js';
 import { type AttestationReason, checkEnvelope } from '../render/attestation-check.js';
-import { nodeEd25519 } from '../signing/node-ed25519.js';
 import { blobText, commitsWithTrees, notedCommits, treesOf } from '../revision/notes.js';
 import { type AllowedSigner, principalsOf } from '../signing/allowed-signers.js';
+import { nodeEd25519 } from '../signing/node-ed25519.js';
 
 export type AuditInput = Readonly<{
   repo: string;

@@ -3,8 +3,8 @@ import type { CheckResult, CheckState } from '../events/event.js';
 import { optionalFailures, requiredChecksOf, requiredFailures } from '../projections/rules/checks.js';
 import type { RunStatus } from '../projections/state.js';
 import { last } from '../projections/vec.js';
-import { actorOf, type OperationContext } from './context.js';
 import { outcomeReason } from '../render/outcome-reason.js';
+import { actorOf, type OperationContext } from './context.js';
 
 export type ChecksInput = Readonly<{
   runId: string;

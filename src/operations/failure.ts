@@ -1,4 +1,5 @@
 import { isClearanceError } from '../errors.js';
+import type { NextStep } from '../events/next-step.js';
 import { describeErrno, describeLockInTheWay } from './errno.js';
 
 /** A failure as both front doors say it: its code, its message and its particulars. */
@@ -8,6 +9,8 @@ export type Failure = Readonly<{
   details: Readonly<Record<string, unknown>>;
   /** false: nothing named it, so it is a bug (the CLI's exit 70, "internal") */
   known: boolean;
+  /** what would move things on instead, as data each door says in its own words */
+  next?: NextStep;
 }>;
 
 /**
@@ -18,7 +21,13 @@ export type Failure = Readonly<{
 export const failureOf = (raw: unknown, dir?: string): Failure => {
   const error = describeLockInTheWay(raw) ?? describeErrno(raw, dir) ?? raw;
   if (isClearanceError(error))
-    return { code: error.code, message: error.message, details: error.details, known: true };
+    return {
+      code: error.code,
+      message: error.message,
+      details: error.details,
+      known: true,
+      ...(error.next === undefined ? {} : { next: error.next }),
+    };
   return {
     code: 'internal',
     message: `internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,

@@ -58,7 +58,10 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
     changed: entry?.changed ?? [],
     suppressed: entry?.suppressed ?? [],
     deferred: entry?.deferred ?? [],
-    note: appended.alreadyRecorded || entry === undefined || event === undefined ? null : trailNote(event, entry, state.run?.policy),
+    note:
+      appended.alreadyRecorded || entry === undefined || event === undefined
+        ? null
+        : trailNote(event, entry, state.run?.policy),
     repairedTail: appended.repairedTail,
     alreadyRecorded: appended.alreadyRecorded,
   };

@@ -1,6 +1,6 @@
 import type { TrailEntry } from '../projections/fold.js';
-import { trailNote } from '../render/event-notes.js';
 import type { RunStatus } from '../projections/state.js';
+import { trailNote } from '../render/event-notes.js';
 import { readIntactEvents } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';

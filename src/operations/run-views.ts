@@ -8,10 +8,10 @@ import { type FindingView, findingsOf, findingView } from '../projections/views/
 import { type MayAnswer, mayRunStage } from '../projections/views/may-run-stage.js';
 import { type NextMove, nextMove } from '../projections/views/next.js';
 import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
+import { describedOutcome } from '../render/outcome-reason.js';
 import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
-import { describedOutcome } from '../render/outcome-reason.js';
 
 /**
  * The read operations that are one view over a run's state: each reads the state by the store's

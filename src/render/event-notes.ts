@@ -83,5 +83,9 @@ const panelNote = (panel: Panel, note: string | null): string => {
  * what a lifecycle event said, and for a round closed from contributions, whose they were. The
  * policy is the run's (a record of checks notes its optional failures as such).
  */
-export const trailNote = (event: DomainEvent, entry: TrailEntry, policy: Policy | undefined): string | null =>
+export const trailNote = (
+  event: DomainEvent,
+  entry: TrailEntry,
+  policy: Policy | undefined,
+): string | null =>
   entry.panel === null ? noteOf(event, entry, policy) : panelNote(entry.panel, noteOf(event, entry, policy));

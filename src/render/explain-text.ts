@@ -1,8 +1,8 @@
 import type { FindingStep, MergedFrom } from '../projections/state.js';
 import type { Explanation } from '../projections/views/explain.js';
+import { outcomeReason } from './outcome-reason.js';
 import { plain } from './plain-template.js';
 import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from './trend-text.js';
-import { outcomeReason } from './outcome-reason.js';
 
 /**
  * `clearance explain` as text for a person at a terminal or reading a CI log. The lines and their

@@ -1,8 +1,8 @@
 import type { RunState } from '../projections/state.js';
 import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
 import { markdownText, plainText } from '../text/untrusted.js';
-import { deferredCause } from './trend-text.js';
 import { outcomeReason } from './outcome-reason.js';
+import { deferredCause } from './trend-text.js';
 
 /**
  * "Review feedback, round N" as Markdown: printed to a terminal and handed to an agent as its next

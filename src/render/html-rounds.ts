@@ -3,6 +3,7 @@ import type { StatusView } from '../projections/views/status.js';
 import { htmlText } from '../text/untrusted.js';
 import { blockingChart, flowChart } from './html-chart.js';
 import { html, type Markup } from './html-template.js';
+import { outcomeReason } from './outcome-reason.js';
 import {
   deferredCause,
   ROUND_COLUMNS,
@@ -10,7 +11,6 @@ import {
   sameInputSentence,
   trendSentence,
 } from './trend-text.js';
-import { outcomeReason } from './outcome-reason.js';
 
 /**
  * The rounds of `report --html`: the charts of the trend, the advisory trend in words, the

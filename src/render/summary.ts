@@ -1,8 +1,9 @@
 import type { CostReport } from '../projections/views/cost.js';
-import { describeCost } from './cost-text.js';
 import type { Explanation } from '../projections/views/explain.js';
 import type { StatusView } from '../projections/views/status.js';
 import { markdownText } from '../text/untrusted.js';
+import { describeCost } from './cost-text.js';
+import { outcomeReason } from './outcome-reason.js';
 import {
   deferredCause,
   ROUND_COLUMNS,
@@ -10,7 +11,6 @@ import {
   sameInputSentence,
   trendSentence,
 } from './trend-text.js';
-import { outcomeReason } from './outcome-reason.js';
 
 /** The gate's answer, when the summary is written by `gate`. */
 export type GateLine = Readonly<{ approved: boolean; message: string; reason?: string }>;

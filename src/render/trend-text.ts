@@ -1,7 +1,7 @@
-import { describeCost } from './cost-text.js';
 import type { Deferred } from '../projections/state.js';
 import type { RoundRow, Trend } from '../projections/views/trend.js';
 import { plainText } from '../text/untrusted.js';
+import { describeCost } from './cost-text.js';
 
 /**
  * The trend in clearance's words, for every sink that shows it (`status`, `explain`, `feedback`,

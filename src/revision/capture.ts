@@ -19,6 +19,8 @@ export type CaptureOptions = Readonly<{
   allowDirty?: boolean;
   /** the store's directory: where it lies inside the work tree, it is no part of the input */
   store?: string;
+  /** the run it is for, when there is one: a refusal's next step names it */
+  runId?: string;
   /** what the last recorded round reviewed: its tree wins over its commit, which wins over `base` */
   lastReviewed?: Readonly<{ commit?: string; tree?: string; artifactSha?: string }>;
 }>;
@@ -63,7 +65,7 @@ export const captureRevision = async (options: CaptureOptions): Promise<Revision
       : NO_CHANGES;
   // fail closed: a name git reports that is no repository path (a newline, an ESC) refuses the
   // capture, since no review could cite it, decide on it or move a finding along it
-  const refused = capturePathsRejection(changes, 'git');
+  const refused = capturePathsRejection(changes, 'git', options.runId);
   if (refused !== undefined) throw refusal(refused);
   // a document artifact has no diff of its own: a new hash touches the whole document
   const artifactChanged =

@@ -9,5 +9,10 @@ export const nodeEd25519: Ed25519Verify = (signature, message, publicKey) => {
   const spki = new Uint8Array(44);
   spki.set(SPKI_PREFIX);
   spki.set(publicKey, 12);
-  return verify(null, message, createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }), signature);
+  return verify(
+    null,
+    message,
+    createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }),
+    signature,
+  );
 };

@@ -1,15 +1,22 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
 import type { DomainEvent, StoredEvent } from '../events/event.js';
+import type { Rejection } from '../events/rejection.js';
 import type { Command } from '../projections/commands.js';
 import { offer, offerCommand } from '../projections/decider.js';
 import type { Folded } from '../projections/fold.js';
 import type { RunState } from '../projections/state.js';
 import { type Encoded, encodeEvents } from './log-format.js';
-import { runDecider } from './run-decider.js';
+import { nodeDecider } from './node-decider.js';
 
-/** What an append offers: a command, decided against the run's state under the lock, or events built already. */
-export type EventsFor = Command | ReadonlyArray<DomainEvent>;
+/**
+ * What an append offers: a command, decided against the run's state under the lock; events built
+ * already; or a function that builds them from that state (a caller with a decision of its own).
+ */
+export type EventsFor =
+  | Command
+  | ReadonlyArray<DomainEvent>
+  | ((state: RunState) => E.Either<Rejection, ReadonlyArray<DomainEvent>>);
 
 /** What an append found it must do, under the lock: write lines, nothing, or nothing because it is a retry. */
 export type AppendPlan = Readonly<
@@ -46,12 +53,19 @@ export const planAppend = (
     encoded = encodeEvents(events, after, { at: stamp, by: options.by });
     return encoded.stored;
   };
-  const { evolve } = runDecider;
-  const offered = Array.isArray(eventsFor)
-    ? offer(evolve, state, eventsFor, place, after.seq + 1)
-    : offerCommand(evolve, eventsFor as Command, state, place, after.seq + 1);
+  const { evolve } = nodeDecider;
+  const firstSeq = after.seq + 1;
+  const offered =
+    typeof eventsFor === 'function'
+      ? E.chain((events: ReadonlyArray<DomainEvent>) => offer(evolve, state, events, place, firstSeq))(
+          eventsFor(state),
+        )
+      : Array.isArray(eventsFor)
+        ? offer(evolve, state, eventsFor, place, firstSeq)
+        : offerCommand(evolve, eventsFor as Command, state, place, firstSeq);
   if (E.isLeft(offered)) throw refusal(offered.left);
   const plan = offered.right;
-  if (plan.kind !== 'new' || encoded === undefined) return { kind: plan.kind === 'new' ? 'nothing' : plan.kind };
+  if (plan.kind !== 'new' || encoded === undefined)
+    return { kind: plan.kind === 'new' ? 'nothing' : plan.kind };
   return { kind: 'write', encoded, folded: plan.folded };
 };

@@ -6,7 +6,7 @@ import { buildEvents } from '../projections/decider.js';
 import { reduce } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
 import { type Encoded, encodeEvents } from './log-format.js';
-import { runDecider } from './run-decider.js';
+import { nodeDecider } from './node-decider.js';
 
 /** What a new run's log starts with: its first lines, and the state they fold to. */
 export type OpenPlan = Readonly<{ encoded: Encoded; state: RunState }>;
@@ -26,7 +26,7 @@ export const planOpen = (
     initialState,
   );
   if (E.isLeft(built)) throw refusal(built.left);
-  const checked = reduce(runDecider.evolve, initialState, built.right, 'stop');
+  const checked = reduce(nodeDecider.evolve, initialState, built.right, 'stop');
   if (checked.rejection !== null) throw refusal(checked.rejection);
   const at = (options.now?.() ?? new Date()).toISOString();
   const encoded = encodeEvents(built.right, { seq: 0, hash: ZERO_HASH }, { at, by: options.by });

@@ -9,9 +9,9 @@ import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoi
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
 import { LOG_START, type LogSummary, type ParsedLog, parseLog } from './log-format.js';
+import { nodeDecider } from './node-decider.js';
 import { runPaths } from './paths.js';
 import { scanAndStep } from './scan.js';
-import { runDecider } from './run-decider.js';
 
 type Located = Readonly<{ runId: string; path: string; head: HeadRead }>;
 
@@ -62,7 +62,7 @@ export const readRunBytes = async (dir: string, runId: string): Promise<Buffer> 
 export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
   const { bytes, ...located } = await readBytes(dir, runId);
   const parsed = parseLog(bytes, located.head.head);
-  return { ...parsed, ...located, folded: fold(runDecider.evolve, parsed.events) };
+  return { ...parsed, ...located, folded: fold(nodeDecider.evolve, parsed.events) };
 };
 
 /** Read a run for its state: the same checks as `readRun`, in constant memory beyond the state. */

@@ -2,7 +2,7 @@ import type { StoredEvent } from '../events/event.js';
 import { step } from '../projections/fold.js';
 import { initialState, type RunState } from '../projections/state.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart, scanLog } from './log-format.js';
-import { runDecider } from './run-decider.js';
+import { nodeDecider } from './node-decider.js';
 
 /** Where a fold of a log stands: its state and how many events it checked, and refused. */
 export type Tally = Readonly<{ state: RunState; events: number; refused: number }>;
@@ -28,7 +28,7 @@ export const scanAndStep = (
     head,
     (event) => {
       seen?.(event);
-      const after = step(runDecider.evolve, state, event);
+      const after = step(nodeDecider.evolve, state, event);
       state = after.state;
       events += 1;
       if (after.rejection !== null) refused += 1;

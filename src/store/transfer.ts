@@ -1,7 +1,7 @@
 import { ClearanceError } from '../errors.js';
 import { fold } from '../projections/fold.js';
 import { type ParsedLog, parseLog } from './log-format.js';
-import { runDecider } from './run-decider.js';
+import { nodeDecider } from './node-decider.js';
 
 /**
  * Moving a run between stores: `export` hands out a run's log lines exactly as stored, `import`
@@ -34,7 +34,7 @@ export const checkImport = (runId: string, bytes: Buffer): ParsedLog => {
         : `the first event is ${first.type}, not run.opened`,
     );
   }
-  const refused = fold(runDecider.evolve, parsed.events).trail.find((t) => t.rejection !== null);
+  const refused = fold(nodeDecider.evolve, parsed.events).trail.find((t) => t.rejection !== null);
   if (refused !== undefined)
     throw refuse(`event ${refused.seq} is refused by the rules: ${refused.rejection?.message}`);
   return parsed;

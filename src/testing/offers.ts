@@ -12,13 +12,13 @@ import {
   type Candidate,
   type Decision,
   OPEN_FINDING_DECISIONS,
+  parseReport,
   type RoundReport,
 } from '../events/round-report.js';
-import { parseReport } from '../events/round-report.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { touchedBy } from '../projections/rules/capture.js';
 import type { RunState } from '../projections/state.js';
-import { decideAndApply, evolveEach } from './decider.js';
+import { decideAndApply, evolveEach } from './decide.js';
 import type { BuiltRound } from './rounds.js';
 
 /** Something offered to a run: a report (with the capture it reviewed), or raw events. */

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Policy } from '../events/policy.js';
-import { evolveEach } from './decider.js';
 import { findingsInOrder } from '../projections/finding-index.js';
 import { initialState, isFinal, type RunState } from '../projections/state.js';
+import { evolveEach } from './decide.js';
 import { policyArb } from './policies.js';
 import { type RoundChoices, roundChoicesArb, roundEvents } from './rounds.js';
 

@@ -7,7 +7,7 @@ import type { Command, DecideContext } from '../projections/commands.js';
 import type { RunDecider } from '../projections/decider.js';
 import { fold } from '../projections/fold.js';
 import type { RunState } from '../projections/state.js';
-import { decideAndApply } from './decider.js';
+import { decideAndApply } from './decide.js';
 
 /** Freeze a value and everything inside it, so a rule that mutates its input throws in strict mode. */
 export const deepFreeze = <T>(value: T): T => {
@@ -129,9 +129,9 @@ export const specification = (decider: RunDecider): Specification => {
         return outcome(
           report,
           frozen,
-          E.chain((r: RoundReport) => decided({ kind: 'record', report: r, context: deepFreeze(structuredClone(context)) }))(
-            parsed,
-          ),
+          E.chain((r: RoundReport) =>
+            decided({ kind: 'record', report: r, context: deepFreeze(structuredClone(context)) }),
+          )(parsed),
         );
       },
       whenEvent: (event) => {

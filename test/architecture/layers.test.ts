@@ -22,7 +22,7 @@ const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<stri
   ['driver', ['driver']],
   ['operations', ['operations']],
   ['cli, mcp', ['cli', 'mcp']],
-  ['package entries', ['index.ts', 'fold.ts', 'testing.ts', 'main.ts']],
+  ['package entries', ['index.ts', 'fold.ts', 'testing.ts', 'ed25519.ts', 'main.ts']],
 ];
 
 /** The layer of a file under src/: the longest folder (or file) that holds it. */

@@ -49,6 +49,10 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     "a round's contributions: the operation and the mutations",
     ['operations/contributions.ts', 'testing/mutations/contributions.ts'],
   ],
+  'ed25519.ts': [
+    'Ed25519 verification: the verifier the decider is handed, and the entry that offers one',
+    ['ed25519.ts', 'events/ed25519.ts'],
+  ],
   'fold.ts': [
     'the fold: the published clearance/fold entry and the fold itself',
     ['fold.ts', 'projections/fold.ts'],

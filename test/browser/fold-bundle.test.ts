@@ -16,7 +16,11 @@ const FIXTURES = path.join(root, 'test/fixtures');
 
 const bundleOnce = async () => {
   const result = await build({
-    entryPoints: [path.join(root, 'src/fold.ts')],
+    stdin: {
+      contents: "export * from './src/fold.ts'; export { verifyEd25519 } from './src/ed25519.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -44,7 +48,11 @@ const browserLike = () => vm.createContext({ TextEncoder, TextDecoder });
 describe('clearance/fold in a browser', () => {
   it('bundles with esbuild --platform=browser and imports no Node built-in', async () => {
     const { code, inputs } = await bundle();
-    expect(inputs.filter((input) => input.startsWith('node:') || !/\.[cm]?[jt]s$/.test(input))).toEqual([]);
+    expect(
+      inputs
+        .filter((input) => input !== '<stdin>')
+        .filter((input) => input.startsWith('node:') || !/\.[cm]?[jt]s$/.test(input)),
+    ).toEqual([]);
     expect(inputs.some((input) => input.includes('@noble/hashes'))).toBe(true);
     expect(inputs.some((input) => input.includes('@noble/curves'))).toBe(true);
     expect(code).not.toMatch(/\brequire\(["']node:|from ["']node:/);
@@ -67,7 +75,8 @@ describe('clearance/fold in a browser', () => {
       context.logText = readFileSync(path.join(FROZEN, `${run}.jsonl`), 'utf8');
       const folded = vm.runInContext(
         `(() => {
-          const { decodeStoredEvent, fold, sha256Hex, ZERO_HASH } = clearanceFold;
+          const { createDecider, decodeStoredEvent, fold, sha256Hex, verifyEd25519, ZERO_HASH } = clearanceFold;
+          const { evolve } = createDecider({ verifyEd25519 });
           const lines = logText.split('\\n').filter((line) => line !== '');
           let prev = ZERO_HASH;
           const events = lines.map((line) => {
@@ -77,7 +86,7 @@ describe('clearance/fold in a browser', () => {
             prev = sha256Hex(line);
             return decoded.right;
           });
-          const { state, trail } = fold(events);
+          const { state, trail } = fold(evolve, events);
           return JSON.stringify({ state, refused: trail.filter((t) => t.rejection !== null).length, prev });
         })()`,
         context,

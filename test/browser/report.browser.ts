@@ -12,6 +12,7 @@ import { historyOf } from '../../src/render/run-history.js';
 import { logged } from '../render/hostile-runs.js';
 import { buildScenario, ids, LEAK, RUN_ID } from '../render/scenario.js';
 import { candidate, captured, decision, opened, report, sha } from '../support/builders.js';
+import { evolve } from '../support/decider.js';
 import { tempDir } from '../support/git-repo.js';
 
 /**
@@ -72,7 +73,10 @@ const pageWith = async (dir: string, name: string, summary: string): Promise<str
     roundRecorded(report(1, 'A', { candidates: [candidate({ summary })] })),
   ];
   const file = path.join(dir, `${name}.html`);
-  await writeFile(file, htmlReport(historyOf(logged(events, 'tester')), { toolVersion: '0.0.0-test' }));
+  await writeFile(
+    file,
+    htmlReport(historyOf(evolve, logged(events, 'tester')), { toolVersion: '0.0.0-test' }),
+  );
   return file;
 };
 
@@ -123,7 +127,10 @@ const trendPage = async (dir: string): Promise<string> => {
     roundRecorded(report(4, 'C')),
   ];
   const file = path.join(dir, 'trend.html');
-  await writeFile(file, htmlReport(historyOf(logged(events, 'tester')), { toolVersion: '0.0.0-test' }));
+  await writeFile(
+    file,
+    htmlReport(historyOf(evolve, logged(events, 'tester')), { toolVersion: '0.0.0-test' }),
+  );
   return file;
 };
 

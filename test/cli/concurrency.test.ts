@@ -5,12 +5,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
-import { fold } from '../../src/projections/fold.js';
 import { decodeCheckpoint } from '../../src/store/checkpoint.js';
 import { append, foldRunFromStart, parseLog } from '../../src/store/index.js';
 import { startAppender } from '../support/appender.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
+import { fold } from '../support/decider.js';
 import { tempDir } from '../support/tmp.js';
 
 const major = candidate();

@@ -296,10 +296,18 @@ describe('contributions from the command line', () => {
     const before = await readFile(log);
     const merged = await run('record', 'run-1', '--merge', '--json');
     expect(merged.code).toBe(1);
-    const error = merged.json.error as { code: string; message: string };
+    const error = merged.json.error as { code: string; message: string; next: unknown };
     expect(error.code).toBe('no-contributions');
-    expect(error.message).toContain('clearance contribute run-1 --expert NAME --report FILE');
-    expect(error.message).toContain('clearance record run-1 --report FILE');
+    // the next step is data under --json; on a terminal it is the command a person types
+    expect(error.next).toEqual({
+      action: 'contribute',
+      runId: 'run-1',
+      or: { action: 'record', runId: 'run-1' },
+    });
+    expect(error.message).not.toContain('clearance ');
+    const said = await run('record', 'run-1', '--merge');
+    expect(said.stderr).toContain('next: clearance contribute run-1 --expert NAME --report FILE');
+    expect(said.stderr).toContain('or: clearance record run-1 --report FILE');
     expect(await readFile(log)).toEqual(before);
   });
 

@@ -9,7 +9,7 @@ import { makeRepo } from '../support/git-repo.js';
 import { snapshot } from '../support/in-process.js';
 import { tempDir } from '../support/tmp.js';
 
-type Refusal = { code: string; message: string; details?: { path?: Array<string | number> } };
+type Refusal = { code: string; message: string; details?: { path?: Array<string | number> }; next?: unknown };
 const errorOf = (r: { json: Record<string, unknown> }) => r.json.error as Refusal;
 
 /** The candidate files the issue names: out of the repository, elsewhere, or read by git as another file. */
@@ -252,8 +252,13 @@ describe('captures from git: a name git reports that is no repository path refus
       const refused = await expectRefused(dir, run('capture', 'run-1'), 'invalid-path', ['touchedFiles', 0]);
       expect(refused.message).toContain(JSON.stringify(name));
       expect(refused.message).toMatch(
-        /git reports a file of that name changed since the last reviewed input.*--input-sha/,
+        /git reports a file of that name changed since the last reviewed input.*name the changes yourself/,
       );
+      expect(refused.next).toEqual({
+        action: 'capture',
+        runId: 'run-1',
+        args: { inputSha: true, touched: true },
+      });
     });
   }
 
@@ -273,7 +278,8 @@ describe('captures from git: a name git reports that is no repository path refus
     repo.git('mv', 'src/evil\nname.js', 'src/good-name.js');
     const second = repo.commitAll('renamed');
     const refused = await expectRefused(dir, run('capture', 'run-1'), 'invalid-path', ['renames', 0, 'from']);
-    expect(refused.message).toMatch(/name the changes yourself \(clearance capture --input-sha/);
+    expect(refused.message).toMatch(/name the changes yourself: an input sha with its touched files/);
+    expect(refused.next).toMatchObject({ action: 'capture', args: { inputSha: true, touched: true } });
     const named = await run('capture', 'run-1', '--input-sha', second, '--touched', 'src/good-name.js');
     expect(named.code).toBe(0);
   });

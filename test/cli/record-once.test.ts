@@ -16,8 +16,8 @@ import { tempDir } from '../support/tmp.js';
 // rules, so a rule's count is the number of times an event of its type passed `evolve`.
 const COUNTED = {
   parseReport: 'src/events/round-report.ts',
-  recordRound: 'src/projections/rules/round.ts',
-  recordContribution: 'src/projections/rules/contribution.ts',
+  onRoundRecorded: 'src/projections/rules/round.ts',
+  onContributionRecorded: 'src/projections/rules/contribution.ts',
 } as const;
 type Counts = Record<keyof typeof COUNTED, number>;
 
@@ -37,7 +37,7 @@ const counting = async <T>(step: () => Promise<T>): Promise<{ result: T; counts:
     await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
     const result = await step();
     const coverage = (await session.post('Profiler.takePreciseCoverage')) as Coverage;
-    const counts = { parseReport: 0, recordRound: 0, recordContribution: 0 };
+    const counts = { parseReport: 0, onRoundRecorded: 0, onContributionRecorded: 0 };
     for (const [name, file] of Object.entries(COUNTED) as Array<[keyof Counts, string]>) {
       // V8 leaves out a script none of whose functions ran: its count stays 0 (each of these
       // functions is counted at least once in some test below, so a moved file would fail there)
@@ -71,7 +71,7 @@ describe('the record path does each step once', () => {
     );
     expect(recorded.code).toBe(0);
     expect(recorded.json.status).toBe('open');
-    expect(counts).toEqual({ parseReport: 1, recordRound: 1, recordContribution: 0 });
+    expect(counts).toEqual({ parseReport: 1, onRoundRecorded: 1, onContributionRecorded: 0 });
   });
 
   it('record --wait: the published report is parsed once on arrival, and evolved once', async () => {
@@ -81,7 +81,7 @@ describe('the record path does each step once', () => {
       run('record', 'run-1', '--wait', inbox, '--timeout-ms', '30000', '--json'),
     );
     expect(recorded.code).toBe(0);
-    expect(counts).toEqual({ parseReport: 1, recordRound: 1, recordContribution: 0 });
+    expect(counts).toEqual({ parseReport: 1, onRoundRecorded: 1, onContributionRecorded: 0 });
   });
 
   it('contribute and record --merge: one parse, and each new event passes evolve once', async () => {
@@ -89,11 +89,11 @@ describe('the record path does each step once', () => {
     const contributed = await counting(() => run('contribute', 'run-1', '--expert', 'ada', '--report', file));
     expect(contributed.result.code).toBe(0);
     expect(contributed.counts.parseReport).toBe(1);
-    expect(contributed.counts.recordContribution).toBe(1);
+    expect(contributed.counts.onContributionRecorded).toBe(1);
     const merged = await counting(() => run('record', 'run-1', '--merge', '--json'));
     expect(merged.result.code).toBe(0);
     expect(merged.counts.parseReport).toBe(0);
-    expect(merged.counts.recordRound).toBe(1);
+    expect(merged.counts.onRoundRecorded).toBe(1);
   });
 
   it('a refused report is still parsed once and evolved once, and the refusal names the rule', async () => {
@@ -105,7 +105,7 @@ describe('the record path does each step once', () => {
     );
     expect(refused.code).toBe(1);
     expect((refused.json.error as { code: string }).code).toBe('wrong-round');
-    expect(counts).toEqual({ parseReport: 1, recordRound: 1, recordContribution: 0 });
+    expect(counts).toEqual({ parseReport: 1, onRoundRecorded: 1, onContributionRecorded: 0 });
   });
 });
 

@@ -1,19 +1,15 @@
-import * as E from 'fp-ts/lib/Either.js';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordChecks } from '../../src/driver/checks.js';
 import { recordReproduction } from '../../src/driver/reproduce.js';
 import {
-  type Decided,
-  decide,
-  decideUntrusted,
+  type Command,
   findingId,
   isClearanceError,
   PRESETS,
-  type RunState,
+  type RoundReport,
   roundRecorded,
 } from '../../src/index.js';
-import { decideContribution } from '../../src/projections/index.js';
 import type { Store } from '../../src/store/store.js';
 import { candidate, report, sha } from '../support/builders.js';
 import { freshStore, STORE_KINDS, type StoreKind } from '../support/stores.js';
@@ -100,8 +96,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
     const round1 = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
-    const offer = (r: unknown) => (state: RunState) =>
-      E.map((d: Decided) => d.events)(decideUntrusted(state, r));
+    const offer = (r: RoundReport): Command => ({ kind: 'record', report: r });
     const first = await store.append('r1', offer(round1), { by, now });
     expect(first.alreadyRecorded).toBe(false);
     const before = await logBytes(store, 'r1');
@@ -121,8 +116,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
     const mine = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
-    const as = (expert: string) => (state: RunState) =>
-      E.map((d: Decided) => d.events)(decideContribution(state, mine, expert));
+    const as = (expert: string): Command => ({ kind: 'contribute', report: mine, expert });
     expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(false);
     const before = await logBytes(store, 'r1');
     expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(true);
@@ -153,8 +147,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
     const repro = candidate({ reproduction: { command: 'npm test', expected: 'fails' } });
-    const decided = (state: RunState) =>
-      E.map((d: Decided) => d.events)(decide(state, report(1, 'A', { runId: 'r1', candidates: [repro] })));
+    const decided: Command = { kind: 'record', report: report(1, 'A', { runId: 'r1', candidates: [repro] }) };
     await store.append('r1', decided, { by, now });
     await store.append('r1', [{ type: 'revision.captured', data: capture(2, 'B', [repro.file]) }], {
       by,
@@ -187,11 +180,8 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     await store.openRun({ ...opened('r1'), policy }, { by, capture: capture(1, 'A'), now });
     const early = store.append(
       'r1',
-      (state) => E.map((d: Decided) => d.events)(decide(state, report(1, 'A', { runId: 'r1' }))),
-      {
-        by,
-        now,
-      },
+      { kind: 'record', report: report(1, 'A', { runId: 'r1' }) },
+      { by, now },
     );
     expect(await codeOf(early)).toBe('checks-not-recorded');
     const failing = [{ name: 'test', state: 'failed' as const, url: 'https://ci.example/1' }];

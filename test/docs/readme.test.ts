@@ -50,7 +50,8 @@ describe("the documents' TypeScript examples run as written", () => {
   });
 
   it('the round report example decides a finding by its 12-character id, and the event keeps the full id', async () => {
-    const { decideUntrusted, findingId, fold, PRESETS } = await import('../../src/index.js');
+    const { findingId, PRESETS } = await import('../../src/index.js');
+    const { decideUntrusted, fold } = await import('../support/decider.js');
     const at = reports.indexOf('A round report is JSON');
     if (at === -1) throw new Error('docs/reports.md has no "A round report is JSON"');
     const json = /```json\n([\s\S]*?)```/.exec(reports.slice(at))?.[1];

@@ -115,9 +115,10 @@ describe('capturePathsRejection', () => {
       path: ['renames', 0, 'to'],
       message: expect.stringContaining('"" is empty'),
     });
-    expect(capturePathsRejection({ touchedFiles: ['a\nb'], renames: [] }, 'git')?.message).toMatch(
-      /git reports a file of that name changed since the last reviewed input.*--input-sha/,
-    );
+    expect(capturePathsRejection({ touchedFiles: ['a\nb'], renames: [] }, 'git', 'r1')).toMatchObject({
+      message: expect.stringMatching(/git reports a file of that name changed since the last reviewed input/),
+      next: { action: 'capture', runId: 'r1', args: { inputSha: true, touched: true } },
+    });
   });
 });
 

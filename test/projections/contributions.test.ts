@@ -4,13 +4,9 @@ import {
   type Candidate,
   contributionRecorded,
   type DomainEvent,
-  decideContribution,
-  decideMerge,
-  evolve,
   findingId,
   findingOf,
   findingsInOrder,
-  fold,
   historyOf,
   type Policy,
   PRESETS,
@@ -19,7 +15,9 @@ import {
   statusOf,
   toArray,
 } from '../../src/index.js';
+import { outcomeReason } from '../../src/render/outcome-reason.js';
 import { candidate, captured, decision, opened, report } from '../support/builders.js';
+import { decideContribution, decideMerge, evolve, fold } from '../support/decider.js';
 import { given } from '../support/given.js';
 
 const major = candidate();
@@ -227,13 +225,16 @@ describe('absent reviewers', () => {
     const r1 = merged(state);
     expect(r1.events.map((e) => e.type)).toEqual(['contribution.absent', 'round.recorded']);
     expect(r1.state.status).toBe('open');
-    expect(toArray(r1.state.outcomes).at(-1)).toEqual({
+    const outcome = toArray(r1.state.outcomes).at(-1);
+    expect(outcome).toEqual({
       round: 1,
       result: 'partial',
-      reason: 'absent: cy (missing)',
+      reason: null,
+      absent: [{ expert: 'cy', reason: 'missing' }],
       reportSha: expect.any(String),
       tally: expect.objectContaining({ opened: 0, stillOpen: 0 }),
     });
+    expect(outcome && outcomeReason(outcome)).toBe('absent: cy (missing)');
     expect(toArray(r1.state.panels)[0]?.absent).toEqual([
       { expert: 'cy', reason: 'missing', detail: 'handed in no report before the round was closed' },
     ]);

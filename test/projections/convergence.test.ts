@@ -41,7 +41,7 @@ describe('a severity floor that rises by round (untilRound)', () => {
       roundRecorded(report(2, 'B', { reviewer: 'ada', candidates: [minor(2), nit(2)] })),
     ];
     const state2 = given(...round2, captured(3, 'C'))
-      .when(report(3, 'C', { reviewer: 'ada', candidates: [minor(3)] }))
+      .whenReport(report(3, 'C', { reviewer: 'ada', candidates: [minor(3)] }))
       .accepts();
     // round 1 admitted all three; round 2 admitted the minor and deferred the nit; round 3 defers the minor
     expect(findingsInOrder(state2).map((f) => f.summary)).toEqual([
@@ -83,7 +83,7 @@ describe('a severity floor that rises by round (untilRound)', () => {
       roundRecorded(report(1, 'A', { candidates: [major] })),
       captured(2, 'B'),
     )
-      .when(report(2, 'B', { candidates: [nit(2)], decisions: [] }))
+      .whenReport(report(2, 'B', { candidates: [nit(2)], decisions: [] }))
       .accepts();
     expect(toArray(state.suppressed).map((s) => s.reason)).toEqual(['late']);
     expect(state.deferred.size).toBe(0);
@@ -119,7 +119,7 @@ describe('later rounds scoped to the fix (newOutsideFix)', () => {
       captured(1, 'A'),
       roundRecorded(report(1, 'A', { candidates: [major] })),
       captured(2, 'B', { touched: ['src/service.js'] }),
-    ).when(
+    ).whenReport(
       report(2, 'B', {
         candidates: [outside, inside],
         decisions: [{ id: idOf(major), status: 'fixed', evidence: 'closed on abort' }],
@@ -149,7 +149,7 @@ describe('later rounds scoped to the fix (newOutsideFix)', () => {
 
   it('round 1 has no fix: everything it finds is admitted, whatever the policy', () => {
     const state = given(opened(scoped('defer')), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [outside] }))
+      .whenReport(report(1, 'A', { candidates: [outside] }))
       .accepts();
     expect(findingOf(state, idOf(outside))?.blocking).toBe(true);
     expect(state.deferred.size).toBe(0);
@@ -173,7 +173,9 @@ describe('the converging preset', () => {
       roundRecorded(report(2, 'B', { candidates: [minor(2)] })),
       captured(3, 'C'),
     )
-      .when(report(3, 'C', { candidates: [minor(3), candidate({ file: 'src/x.js', severity: 'critical' })] }))
+      .whenReport(
+        report(3, 'C', { candidates: [minor(3), candidate({ file: 'src/x.js', severity: 'critical' })] }),
+      )
       .accepts();
     expect(findingsInOrder(state).map((f) => f.severity)).toEqual(['major', 'minor', 'critical']);
     expect(toArray(state.deferred).map((d) => d.severity)).toEqual(['minor']);
@@ -188,7 +190,7 @@ describe('the trend, counted as each round ends', () => {
       roundRecorded(report(1, 'A', { candidates: [major, minor(1), nit(1)] })),
       captured(2, 'B', { touched: ['src/service.js'] }),
     )
-      .when(
+      .whenReport(
         report(2, 'B', {
           candidates: [nit(2)],
           decisions: [{ id: idOf(major), status: 'fixed', evidence: 'closed on abort' }],

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   type Command,
   type CommandKind,
+  createDecider,
   type DomainEvent,
-  decideChecked,
-  decideCommand,
-  evolveAll,
   initialState,
   type RunState,
 } from '../../src/fold.js';
+import { buildEvents } from '../../src/projections/decider.js';
 import { candidate, captured, idOf, opened, RUN, report, sha } from '../support/builders.js';
+import { decider, evolveAll } from '../support/decider.js';
 
 const folded = (events: ReadonlyArray<DomainEvent>): RunState => {
   const state = evolveAll(initialState, events);
@@ -19,7 +19,7 @@ const folded = (events: ReadonlyArray<DomainEvent>): RunState => {
 };
 
 const decided = (command: Command, state: RunState): ReadonlyArray<DomainEvent> => {
-  const events = decideCommand(command, state);
+  const events = buildEvents(command, state);
   if (E.isLeft(events)) throw new Error(`${command.kind} refused: ${events.left.message}`);
   return events.right;
 };
@@ -82,7 +82,7 @@ const EVERY_KIND: Readonly<Record<CommandKind, readonly [Command, ReadonlyArray<
   ],
 };
 
-describe('decideCommand, the one decider', () => {
+describe('buildEvents: every command becomes its events in one place', () => {
   it('builds each kind of command into its events', () => {
     for (const [kind, [command, types]] of Object.entries(EVERY_KIND)) {
       if (kind === 'merge') continue; // refused before any event: below
@@ -135,14 +135,54 @@ describe('decideCommand, the one decider', () => {
   });
 
   it('refuses a merge with nothing to merge before any event exists', () => {
-    const refused = decideCommand({ kind: 'merge' }, inRound2);
+    const refused = buildEvents({ kind: 'merge' }, inRound2);
     expect(E.isLeft(refused) && refused.left.code).toBe('no-contributions');
   });
 
-  it('builds, and evolve checks: decideChecked refuses what evolve refuses, with the state untouched', () => {
-    const refused = decideChecked(inRound2, { kind: 'end-round', end: { result: 'none', reason: ' ' } });
+  it('builds, and evolve checks: decide refuses what evolve refuses, with the state untouched', () => {
+    const before = structuredClone(inRound2);
+    const refused = decider.decide({ kind: 'end-round', end: { result: 'none', reason: ' ' } }, inRound2);
     expect(E.isLeft(refused) && refused.left.code).toBe('empty-field');
-    const ended = decideChecked(inRound2, { kind: 'end-round', end: { result: 'none', reason: 'nothing' } });
-    expect(E.isRight(ended) && ended.right.state.round).toBe(2);
+    const ended = decider.decide({ kind: 'end-round', end: { result: 'none', reason: 'nothing' } }, inRound2);
+    expect(E.isRight(ended) && ended.right.map((e) => e.type)).toEqual(['round.ended']);
+    expect(inRound2).toEqual(before);
+  });
+});
+
+describe('the decider value: { initialState, decide, evolve }', () => {
+  it('is three members, no more, and folds a run with its own evolve', () => {
+    const made = createDecider();
+    expect(Object.keys(made).sort()).toEqual(['decide', 'evolve', 'initialState']);
+    expect(made.initialState).toBe(initialState);
+    const events = [...round1];
+    const state = events.reduce<RunState>((s, e) => {
+      const next = made.evolve(s, e);
+      if (E.isLeft(next)) throw new Error(next.left.message);
+      return next.right;
+    }, made.initialState);
+    expect(state.status).toBe('open');
+  });
+
+  it('decides a retry of what is already on the record as no event at all', () => {
+    // the capture waiting for round 2, offered again (a driver that crashed after it landed)
+    const again: Command = {
+      kind: 'capture',
+      capture: { inputSha: sha('B'), touchedFiles: [major.file], renames: [] },
+    };
+    expect(decider.decide(again, inRound2)).toEqual(E.right([]));
+    const other: Command = {
+      kind: 'capture',
+      capture: { inputSha: sha('C'), touchedFiles: [], renames: [] },
+    };
+    expect(E.isRight(decider.decide(other, inRound2))).toBe(true);
+  });
+
+  it('names the next step of a refusal as data, never as a command line', () => {
+    const refused = decider.decide({ kind: 'record', report: report(1, sha('A')) }, folded([opened()]));
+    expect(E.isLeft(refused) && refused.left).toMatchObject({
+      code: 'no-revision',
+      next: { action: 'capture', runId: RUN },
+    });
+    expect(E.isLeft(refused) && refused.left.message).not.toMatch(/clearance |--/);
   });
 });

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { decide, feedbackMarkdown, findingId, fold, PRESETS, roundRecorded } from '../../src/index.js';
+import { feedbackMarkdown, findingId, PRESETS, roundRecorded } from '../../src/index.js';
 import {
   candidate,
   captured,
@@ -11,6 +11,7 @@ import {
   report,
   sha,
 } from '../support/builders.js';
+import { decide, fold } from '../support/decider.js';
 
 const major = candidate();
 const round1 = [opened(), captured(1, 'A'), roundRecorded(report(1, 'A', { candidates: [major] }))];

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   findingOf,
   findingsInOrder,
-  fold,
   openBlockingCount,
   openFindingsIn,
   roundRecorded,
 } from '../../src/index.js';
 import { candidate, captured, decision, idOf, opened, report } from '../support/builders.js';
+import { fold } from '../support/decider.js';
 
 // The findings index as the accessors read it, for what the generated runs do not reach: several
 // renames in one capture (a swap, two into one file, a chain), and a file any text can name.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findingId, fold, PRESETS, roundRecorded } from '../../src/index.js';
+import { findingId, PRESETS, roundRecorded } from '../../src/index.js';
 import { candidate, captured, decision, nit, opened, report } from '../support/builders.js';
+import { fold } from '../support/decider.js';
 import { deepFreeze } from '../support/given.js';
 
 const major = candidate();

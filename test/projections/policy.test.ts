@@ -1,7 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import {
-  evolve,
   initialState,
   MAX_ROUNDS,
   type Policy,
@@ -11,6 +10,7 @@ import {
   policyIsUsable,
 } from '../../src/index.js';
 import { BAD_POLICIES, USABLE_POLICY } from '../support/bad-policies.js';
+import { evolve } from '../support/decider.js';
 
 const openWith = (policy: Policy) =>
   evolve(initialState, {

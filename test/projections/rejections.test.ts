@@ -51,7 +51,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
     it('not-opened: nothing before run.opened', () => {
       given().whenEvent(captured(1, 'A')).rejects('not-opened');
       given()
-        .when(report(1, 'A'), { capture: captured(1, 'A').data })
+        .whenReport(report(1, 'A'), { capture: captured(1, 'A').data })
         .rejects('not-opened');
     });
     it('already-opened: a run opens once', () => {
@@ -101,9 +101,17 @@ describe('every rule refuses with its own code, and leaves the state and the off
         captured(1, 'A'),
         roundRecorded(report(1, 'A', { candidates: [major] })),
       ];
-      given(...reviewedA)
+      const unchanged = given(...reviewedA)
         .whenEvent(captured(2, 'A'))
-        .rejects('unchanged-input', /round 2 .* is the one round 1 reviewed: .*--same-input --reason/);
+        .rejects(
+          'unchanged-input',
+          /round 2 .* is the one round 1 reviewed: .*the same bytes again as a recorded choice, saying why/,
+        );
+      expect(unchanged.next).toEqual({
+        action: 'capture',
+        runId: 'run-1',
+        args: { sameInput: true, reason: true },
+      });
       // a message-only amend: a new commit, the same tree
       const tree = 'a'.repeat(40);
       const atTree = (round: number, commit: string) => ({
@@ -158,31 +166,31 @@ describe('every rule refuses with its own code, and leaves the state and the off
   describe('binding a report to its run, round and input', () => {
     it('wrong-round: skipped, repeated, and a capture for the wrong round', () => {
       given(opened(), captured(1, 'A'))
-        .when(report(2, 'A'))
+        .whenReport(report(2, 'A'))
         .rejects('wrong-round', /next round of run run-1 is 1/);
       const spec = given(...afterRound1, captured(2, 'B', { touched: ['x'] }));
-      spec.when(report(1, 'B')).rejects('wrong-round');
-      spec.when(report(3, 'B')).rejects('wrong-round');
+      spec.whenReport(report(1, 'B')).rejects('wrong-round');
+      spec.whenReport(report(3, 'B')).rejects('wrong-round');
       given(opened()).whenEvent(captured(2, 'A')).rejects('wrong-round');
     });
     it('no-revision: a round needs its captured input', () => {
       given(...afterRound1)
-        .when(report(2, 'B'))
+        .whenReport(report(2, 'B'))
         .rejects('no-revision', /capture/);
     });
     it('wrong-run: a report of another run', () => {
       given(opened(), captured(1, 'A'))
-        .when({ ...report(1, 'A'), runId: 'run-2' })
+        .whenReport({ ...report(1, 'A'), runId: 'run-2' })
         .rejects('wrong-run', /run-2/);
     });
     it('wrong-input: a report of other bytes', () => {
       given(opened(), captured(1, 'A'))
-        .when(report(1, 'Z'))
+        .whenReport(report(1, 'Z'))
         .rejects('wrong-input', new RegExp(sha('A')));
     });
     it('not-completed: completed false', () => {
       given(opened(), captured(1, 'A'))
-        .when(report(1, 'A', { completed: false }))
+        .whenReport(report(1, 'A', { completed: false }))
         .rejects('not-completed');
     });
     it('inconsistent-event: a round.recorded whose reportSha is not its report', () => {
@@ -193,19 +201,21 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('invalid-report: anything that is not a round report', () => {
       given(opened(), captured(1, 'A'))
-        .when({ runId: RUN, round: 1 })
+        .whenReport({ runId: RUN, round: 1 })
         .rejects('invalid-report', /inputSha/);
     });
     it('invalid-text: a lone surrogate anywhere in the report, which has no UTF-8 form', () => {
       const spec = given(opened(), captured(1, 'A'));
       spec
-        .when(report(1, 'A', { candidates: [{ ...major, summary: 'half \uD83D a pair' }] }))
+        .whenReport(report(1, 'A', { candidates: [{ ...major, summary: 'half \uD83D a pair' }] }))
         .rejects('invalid-text', /candidates\[0\]\.summary: contains a lone surrogate/);
-      spec.when(report(1, 'A', { notExamined: ['\uDE00'] })).rejects('invalid-text', /notExamined\[0\]/);
+      spec
+        .whenReport(report(1, 'A', { notExamined: ['\uDE00'] }))
+        .rejects('invalid-text', /notExamined\[0\]/);
       // a well-formed pair is text like any other
       expect(
         spec
-          .when(report(1, 'A', { candidates: [{ ...major, summary: 'emoji \uD83D\uDE00 here' }] }))
+          .whenReport(report(1, 'A', { candidates: [{ ...major, summary: 'emoji \uD83D\uDE00 here' }] }))
           .accepts().status,
       ).toBe('open');
     });
@@ -213,7 +223,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
       const spec = given(opened(), captured(1, 'A'));
       const forged = 'x\n::error file=.github/workflows/release.yml,line=1::forged\n::add-mask::y';
       const refused = spec
-        .when(report(1, 'A', { candidates: [{ ...major, summary: forged }] }))
+        .whenReport(report(1, 'A', { candidates: [{ ...major, summary: forged }] }))
         .rejects(
           'invalid-text',
           /candidates\[0\]\.summary: "x\\n::error .* holds the control character \\n: this field is one line/,
@@ -222,16 +232,16 @@ describe('every rule refuses with its own code, and leaves the state and the off
       // the message quotes the value escaped: it holds no raw control a terminal or a runner acts on
       expect(hasControl(refused.message)).toBe(false);
       spec
-        .when(report(1, 'A', { candidates: [{ ...major, category: 'correct\tness' }] }))
+        .whenReport(report(1, 'A', { candidates: [{ ...major, category: 'correct\tness' }] }))
         .rejects('invalid-text', /candidates\[0\]\.category: .*\\t/);
       spec
-        .when(report(1, 'A', { candidates: [{ ...major, severity: '\u001b]0;PWNED\u0007major' }] }))
+        .whenReport(report(1, 'A', { candidates: [{ ...major, severity: '\u001b]0;PWNED\u0007major' }] }))
         .rejects('invalid-text', /candidates\[0\]\.severity: .*\\u001b/);
       spec
-        .when(report(1, 'A', { candidates: [{ ...major, section: 'Install \u202eevil' }] }))
+        .whenReport(report(1, 'A', { candidates: [{ ...major, section: 'Install \u202eevil' }] }))
         .rejects('invalid-text', /candidates\[0\]\.section: .*the bidi control \\u202e/);
       spec
-        .when(
+        .whenReport(
           report(1, 'A', {
             verifications: [
               {
@@ -253,7 +263,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
         reproduction: { command: 'npm test\nnpm run lint', expected: 'fails\nwith ESC \u001b' },
       };
       expect(
-        spec.when(report(1, 'A', { candidates: [multiLine], notExamined: ['a\nb'] })).accepts().status,
+        spec.whenReport(report(1, 'A', { candidates: [multiLine], notExamined: ['a\nb'] })).accepts().status,
       ).toBe('open');
     });
     it('invalid-path: a candidate or verification file that is no relative path inside the repository', () => {
@@ -280,21 +290,23 @@ describe('every rule refuses with its own code, and leaves the state and the off
       ];
       for (const [file, why] of hostile) {
         const refused = spec
-          .when(report(1, 'A', { candidates: [{ ...major, file }] }))
+          .whenReport(report(1, 'A', { candidates: [{ ...major, file }] }))
           .rejects('invalid-path', why);
         expect(refused.path).toEqual(['candidates', 0, 'file']);
         expect(refused.message).toMatch(/^invalid round report: candidates\[0\]\.file: /);
         expect(hasControl(refused.message)).toBe(false);
       }
       spec
-        .when(
+        .whenReport(
           report(1, 'A', {
             verifications: [{ file: '../x', category: 'c', summary: 's', verdict: 'refuted', evidence: 'e' }],
           }),
         )
         .rejects('invalid-path', /verifications\[0\]\.file: "\.\.\/x"/);
       // an empty file keeps the code the candidate rule has always given it
-      spec.when(report(1, 'A', { candidates: [{ ...major, file: '' }] })).rejects('empty-field', /file/);
+      spec
+        .whenReport(report(1, 'A', { candidates: [{ ...major, file: '' }] }))
+        .rejects('empty-field', /file/);
     });
     it('unusual names that are paths inside the repository are accepted', () => {
       const spec = given(opened(), captured(1, 'A'));
@@ -312,7 +324,9 @@ describe('every rule refuses with its own code, and leaves the state and the off
         'src/emoji \uD83D\uDE00.ts',
       ];
       for (const file of names)
-        expect(spec.when(report(1, 'A', { candidates: [{ ...major, file }] })).accepts().status).toBe('open');
+        expect(spec.whenReport(report(1, 'A', { candidates: [{ ...major, file }] })).accepts().status).toBe(
+          'open',
+        );
     });
     it('invalid-actor: a reviewer that is no one line of printable text, at most 256 characters', () => {
       const spec = given(opened(), captured(1, 'A'));
@@ -326,12 +340,12 @@ describe('every rule refuses with its own code, and leaves the state and the off
         ['a'.repeat(257), /is 257 characters long, over the 256/],
       ];
       for (const [reviewer, why] of hostile) {
-        const refused = spec.when(report(1, 'A', { reviewer })).rejects('invalid-actor', why);
+        const refused = spec.whenReport(report(1, 'A', { reviewer })).rejects('invalid-actor', why);
         expect(refused.path).toEqual(['reviewer']);
         expect(hasControl(refused.message)).toBe(false);
       }
       for (const reviewer of ['ada', 'CI bot (nightly)', 'Zoë Ø', 'a'.repeat(256)])
-        expect(spec.when(report(1, 'A', { reviewer })).accepts().status).toBe('converged');
+        expect(spec.whenReport(report(1, 'A', { reviewer })).accepts().status).toBe('converged');
     });
     it('a log that already holds such values replays: the door checks new input, evolve only the rules', () => {
       // as a log written before the checks would hold them: offered straight to evolve, accepted
@@ -357,13 +371,17 @@ describe('every rule refuses with its own code, and leaves the state and the off
     it('over-limit: every string and list has a published bound', () => {
       const spec = given(opened(), captured(1, 'A'));
       spec
-        .when(report(1, 'A', { candidates: [{ ...major, summary: 'x'.repeat(REPORT_LIMITS.summary + 1) }] }))
+        .whenReport(
+          report(1, 'A', { candidates: [{ ...major, summary: 'x'.repeat(REPORT_LIMITS.summary + 1) }] }),
+        )
         .rejects('over-limit', /candidates\[0\]\.summary/);
       spec
-        .when(report(1, 'A', { candidates: [{ ...major, summary: 'x'.repeat(REPORT_LIMITS.summary) }] }))
+        .whenReport(
+          report(1, 'A', { candidates: [{ ...major, summary: 'x'.repeat(REPORT_LIMITS.summary) }] }),
+        )
         .accepts();
       spec
-        .when(
+        .whenReport(
           report(1, 'A', { decisions: Array(REPORT_LIMITS.decisions + 1).fill(decision(major, 'fixed')) }),
         )
         .rejects('over-limit', /decisions/);
@@ -377,14 +395,14 @@ describe('every rule refuses with its own code, and leaves the state and the off
         ),
       );
       expect(parsed.candidates[0].line).toBe(2 ** 53);
-      spec.when(parsed).rejects('invalid-report', /candidates\[0\]\.line/);
-      spec.when({ ...report(1, 'A'), round: 2 ** 60 }).rejects('invalid-report', /round/);
+      spec.whenReport(parsed).rejects('invalid-report', /candidates\[0\]\.line/);
+      spec.whenReport({ ...report(1, 'A'), round: 2 ** 60 }).rejects('invalid-report', /round/);
     });
   });
 
   describe('candidates', () => {
     const round1 = (c: object) =>
-      given(opened(), captured(1, 'A')).when(report(1, 'A', { candidates: [major, c as never] }));
+      given(opened(), captured(1, 'A')).whenReport(report(1, 'A', { candidates: [major, c as never] }));
     it('unconfirmed', () => round1({ ...other, confirmed: false }).rejects('unconfirmed', /candidates\[1\]/));
     it('empty-field', () => round1({ ...other, summary: '  ' }).rejects('empty-field', /summary/));
     it('empty-evidence', () => round1({ ...other, evidence: '' }).rejects('empty-evidence'));
@@ -406,9 +424,9 @@ describe('every rule refuses with its own code, and leaves the state and the off
       const cited = candidate({ severity: 'high' });
       const r = report(1, 'A', { candidates: [cited] });
       const spec = given(opened(PRESETS.issueflow), captured(1, 'A'));
-      spec.when(r).rejects('citation-unresolved', /src\/service\.js:10, which was not resolved/);
+      spec.whenReport(r).rejects('citation-unresolved', /src\/service\.js:10, which was not resolved/);
       spec
-        .when(r, {
+        .whenReport(r, {
           citations: [
             {
               candidate: 0,
@@ -420,13 +438,13 @@ describe('every rule refuses with its own code, and leaves the state and the off
         })
         .rejects('citation-unresolved', /resolves to nothing: src\/service\.js has 4 lines/);
       spec
-        .when(r, { citations: [{ candidate: 0, citation: 'src/other.js:1', resolved: true }] })
+        .whenReport(r, { citations: [{ candidate: 0, citation: 'src/other.js:1', resolved: true }] })
         .rejects('citation-unresolved');
       expect(spec.whenCited(r).accepts().status).toBe('open');
     });
     it('existing-finding: an existing id offered as a candidate', () => {
       round2Touching('README.md')
-        .when(report(2, 'B', { candidates: [{ ...major, line: 3 }] }))
+        .whenReport(report(2, 'B', { candidates: [{ ...major, line: 3 }] }))
         .rejects('existing-finding', /address it by id/);
     });
   });
@@ -434,7 +452,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
   describe('decisions', () => {
     it('unknown-finding', () => {
       round2Touching(major.file, other.file)
-        .when(
+        .whenReport(
           report(2, 'B', {
             decisions: [
               decision(major, 'fixed'),
@@ -447,7 +465,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('unknown-finding: the message lists the open findings an author could have meant', () => {
       const refused = round2Touching(major.file, other.file)
-        .when(report(2, 'B', { decisions: [decision(major, 'fixed'), decision('0123abcd', 'fixed')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed'), decision('0123abcd', 'fixed')] }))
         .rejects(
           'unknown-finding',
           new RegExp(`its open findings: .*${idOf(other).slice(0, 12)} src/other.js:10 "Off by one"`),
@@ -460,7 +478,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
       });
       // fewer than 8 characters never name a finding, even when they would be unique
       round2Touching(major.file, other.file)
-        .when(
+        .whenReport(
           report(2, 'B', {
             decisions: [decision(other, 'fixed'), decision(idOf(major).slice(0, 7), 'fixed')],
           }),
@@ -476,7 +494,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
       });
       // it emits exactly one round.recorded, whose decisions carry the full ids
       const state = round2Touching(major.file, other.file)
-        .when(offered)
+        .whenReport(offered)
         .emits([
           roundRecorded({
             ...offered,
@@ -486,7 +504,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
       expect(findingOf(state, idOf(major))?.status).toBe('fixed');
       // two prefixes of one finding are one finding decided twice
       round2Touching(major.file, other.file)
-        .when(
+        .whenReport(
           report(2, 'B', {
             decisions: [
               decision(idOf(major).slice(0, 8), 'fixed'),
@@ -518,13 +536,13 @@ describe('every rule refuses with its own code, and leaves the state and the off
         captured(2, 'B', { touched: ['src/a.ts'] }),
       ];
       const refused = given(...withTwins)
-        .when(report(2, 'B', { decisions: [decision(TWIN_PREFIX, 'fixed')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(TWIN_PREFIX, 'fixed')] }))
         .rejects('ambiguous-id', /begins 2 finding ids: .*Twin finding 27670.*Twin finding 83260/);
       expect(refused.details?.matches).toHaveLength(2);
       // one more character tells them apart
       const [a, b] = twins.map((t) => idOf(t as never));
       given(...withTwins)
-        .when(
+        .whenReport(
           report(2, 'B', {
             decisions: [
               decision((a as string).slice(0, 9), 'fixed'),
@@ -541,7 +559,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
         roundRecorded(report(2, 'B', { decisions: [decision(major, 'fixed')] })),
       ];
       given(...closed, captured(3, 'C', { touched: [major.file] }))
-        .when(report(3, 'C', { decisions: [decision(major, 'open')] }))
+        .whenReport(report(3, 'C', { decisions: [decision(major, 'open')] }))
         .rejects(
           'closed-finding',
           /already fixed: only open findings take decisions \(if the fix did not hold, decide it reopened/,
@@ -549,7 +567,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('not-reopenable: only a fixed finding can be reopened, named with its status', () => {
       round2Touching(major.file)
-        .when(report(2, 'B', { decisions: [decision(major, 'reopened', 'it came back')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(major, 'reopened', 'it came back')] }))
         .rejects(
           'not-reopenable',
           new RegExp(`${idOf(major).slice(0, 12)}.*which is open: only a fixed finding`),
@@ -560,7 +578,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
         roundRecorded(report(2, 'B', { decisions: [decision(major, 'open'), decision(other, 'withdrawn')] })),
       ];
       given(...withdrawn, captured(3, 'C', { touched: [major.file] }))
-        .when(
+        .whenReport(
           report(3, 'C', {
             decisions: [decision(major, 'open'), decision(other, 'reopened', 'it came back')],
           }),
@@ -574,41 +592,43 @@ describe('every rule refuses with its own code, and leaves the state and the off
         roundRecorded(report(2, 'B', { decisions: [decision(major, 'fixed', 'closed on every path')] })),
       ];
       given(...fixed, captured(3, 'C'))
-        .when(report(3, 'C', { decisions: [decision(major, 'reopened', '\tclosed on every path  ')] }))
+        .whenReport(report(3, 'C', { decisions: [decision(major, 'reopened', '\tclosed on every path  ')] }))
         .rejects('stale-evidence', /decisions\[0\] reopens finding .* round 2 decision gave/);
     });
     it('untouched-decision: the default policy refuses any decision on an untouched file', () => {
       round2Touching(major.file)
-        .when(report(2, 'B', { decisions: [decision(major, 'fixed'), decision(other, 'withdrawn')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed'), decision(other, 'withdrawn')] }))
         .rejects('untouched-decision', /src\/other\.js.*not touched/);
     });
     it('duplicate-decision', () => {
       round2Touching(major.file)
-        .when(report(2, 'B', { decisions: [decision(major, 'fixed'), decision(major, 'open')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed'), decision(major, 'open')] }))
         .rejects('duplicate-decision');
     });
     it('empty-evidence on a decision', () => {
       round2Touching(major.file)
-        .when(report(2, 'B', { decisions: [decision(major, 'fixed', ' ')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed', ' ')] }))
         .rejects('empty-evidence', /decisions\[0\]/);
     });
     it('missing-decision', () => {
       round2Touching(major.file, other.file)
-        .when(report(2, 'B', { decisions: [decision(major, 'fixed')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed')] }))
         .rejects('missing-decision', /src\/other\.js/);
     });
   });
 
   describe('the report as a whole', () => {
     it('missing-not-examined: issueflow asks an empty report what it skipped', () => {
-      given(opened(PRESETS.issueflow), captured(1, 'A')).when(report(1, 'A')).rejects('missing-not-examined');
+      given(opened(PRESETS.issueflow), captured(1, 'A'))
+        .whenReport(report(1, 'A'))
+        .rejects('missing-not-examined');
     });
     it('verdict-mismatch: a declared verdict must be the derived one', () => {
       given(opened(), captured(1, 'A'))
-        .when(report(1, 'A', { candidates: [major], verdict: 'converged' }))
+        .whenReport(report(1, 'A', { candidates: [major], verdict: 'converged' }))
         .rejects('verdict-mismatch', /make it open/);
       given(opened(), captured(1, 'A'))
-        .when(report(1, 'A', { candidates: [nit(1)], verdict: 'open' }))
+        .whenReport(report(1, 'A', { candidates: [nit(1)], verdict: 'open' }))
         .rejects('verdict-mismatch');
     });
   });
@@ -668,7 +688,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('invalid-cost: a report or a contribution that says it cost a negative amount', () => {
       given(opened(), captured(1, 'A'))
-        .when({ ...report(1, 'A'), cost: { usd: -0.5 } })
+        .whenReport({ ...report(1, 'A'), cost: { usd: -0.5 } })
         .rejects('invalid-cost', /report\.cost\.usd is -0\.5/);
       given(opened(), captured(1, 'A'))
         .whenEvent(contributionRecorded({ ...report(1, 'A'), cost: { tokens: -1 } }, 'ada'))
@@ -676,23 +696,25 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('stages-unfinished: a round that ran stages is complete only when all finished', () => {
       given(...atRound1(), started(1, 'planning'), finished(1, 'planning'))
-        .when(report(1, 'A'))
+        .whenReport(report(1, 'A'))
         .rejects('stages-unfinished', /experts, verify, summarize did not finish/);
     });
     it('budget-exhausted: a round recorded complete after the run spent past its budget', () => {
       const overspent = [...atRound1(), ...allStages(1, 300)];
       given(...overspent)
-        .when(report(1, 'A'))
+        .whenReport(report(1, 'A'))
         .rejects('budget-exhausted', /1200 tokens spent of a budget of 1000 tokens/);
       expect(
         given(...overspent)
-          .when(report(1, 'A'), { result: 'partial' })
+          .whenReport(report(1, 'A'), { result: 'partial' })
           .accepts().status,
       ).toBe('open');
     });
     it('missing-principle: under standard, a design finding names its principle', () => {
       given(opened(PRESETS.standard), captured(1, 'A'))
-        .when(report(1, 'A', { candidates: [candidate({ category: 'design', severity: 'suggestion' })] }))
+        .whenReport(
+          report(1, 'A', { candidates: [candidate({ category: 'design', severity: 'suggestion' })] }),
+        )
         .rejects('missing-principle', /design finding with no principle/);
     });
     it('not-blocked: rulings and extensions are refused before the cap', () => {
@@ -758,8 +780,13 @@ describe('every rule refuses with its own code, and leaves the state and the off
         .whenMerged()
         .rejects(
           'no-contributions',
-          /no reviewer has handed in a report\. Hand in each reviewer's report first \(clearance contribute/,
+          /no reviewer has handed in a report\. Hand in each reviewer's report first/,
         );
+      expect(given(panel, captured(1, 'A')).whenMerged().rejects('no-contributions').next).toEqual({
+        action: 'contribute',
+        runId: 'run-1',
+        or: { action: 'record', runId: 'run-1' },
+      });
       const absent: DomainEvent = {
         type: 'contribution.absent',
         data: { round: 1, inputSha: sha('A'), expert: 'bob', reason: 'missing', detail: 'timed out' },
@@ -807,7 +834,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('reproduction-still-fails: fixed is refused while the reproduction fails on this input', () => {
       given(...reproducible, reproduced(2, 'B', idOf(repro), 'still-fails'))
-        .when(report(2, 'B', { decisions: [decision(repro, 'fixed'), decision(other, 'open')] }))
+        .whenReport(report(2, 'B', { decisions: [decision(repro, 'fixed'), decision(other, 'open')] }))
         .rejects('reproduction-still-fails', /still fails/);
     });
   });
@@ -821,7 +848,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
     it('checks-not-recorded: a report before its input has checks', () => {
       given(...waiting)
-        .when(report(1, 'A'))
+        .whenReport(report(1, 'A'))
         .rejects('checks-not-recorded', /no CI checks were recorded for round 1's input.*test, lint/);
     });
   });

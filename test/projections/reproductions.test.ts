@@ -3,12 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   contributionRecorded,
   type DomainEvent,
-  decideMerge,
   explain,
   feedbackMarkdown,
   findingOf,
-  fold,
-  nextStep,
+  nextMove,
   reproductionsToRun,
   roundRecorded,
   sha256Hex,
@@ -16,6 +14,7 @@ import {
 } from '../../src/index.js';
 import { alreadyRecorded } from '../../src/projections/rules/retry.js';
 import { candidate, captured, decision, idOf, opened, report, reproduced, sha } from '../support/builders.js';
+import { decideMerge, notedTrail } from '../support/decider.js';
 import { given } from '../support/given.js';
 
 const repro = candidate({ reproduction: { command: 'npm test -- service', expected: 'fails with EMFILE' } });
@@ -29,11 +28,11 @@ const OUTPUT = sha256Hex('FAIL src/service.test.js');
 describe('a re-review re-runs the last round’s reproductions first', () => {
   describe('next', () => {
     it('asks for a capture first: there is nothing to re-run them on yet', () => {
-      expect(nextStep(given(...round1).state)).toMatchObject({ action: 'capture', round: 2 });
+      expect(nextMove(given(...round1).state)).toMatchObject({ action: 'capture', round: 2 });
     });
 
     it('once the input is captured, answers rerun-reproductions with each finding and its reproduction', () => {
-      const next = nextStep(given(...round2Captured).state);
+      const next = nextMove(given(...round2Captured).state);
       expect(next).toMatchObject({
         action: 'rerun-reproductions',
         round: 2,
@@ -52,7 +51,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
 
     it('goes on to the stages once every reproduction has an outcome for this input', () => {
       const state = given(...round2Captured, reproduced(2, 'B', REPRO, 'still-fails')).state;
-      expect(nextStep(state)).toMatchObject({ action: 'run-stage', round: 2, stage: 'planning' });
+      expect(nextMove(state)).toMatchObject({ action: 'run-stage', round: 2, stage: 'planning' });
     });
 
     it('asks again after a new capture: an outcome holds for the input it ran on', () => {
@@ -61,7 +60,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
         reproduced(2, 'B', REPRO, 'still-fails'),
         captured(2, 'C', { touched: [repro.file, plain.file] }),
       ).state;
-      expect(nextStep(state)).toMatchObject({ action: 'rerun-reproductions', inputSha: sha('C') });
+      expect(nextMove(state)).toMatchObject({ action: 'rerun-reproductions', inputSha: sha('C') });
     });
 
     it('re-runs a finding the last round said was fixed (is it gone?), not one fixed before that', () => {
@@ -80,7 +79,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
         roundRecorded(report(3, 'C', { decisions: [decision(plain, 'open')] })),
         captured(4, 'D', { touched: [plain.file] }),
       ];
-      expect(nextStep(given(...round3).state).action).not.toBe('rerun-reproductions');
+      expect(nextMove(given(...round3).state).action).not.toBe('rerun-reproductions');
     });
   });
 
@@ -132,13 +131,13 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
 
     it('is refused while the reproduction still fails on this input; open is accepted', () => {
       given(...failing)
-        .when(fixedReport)
+        .whenReport(fixedReport)
         .rejects('reproduction-still-fails', /decisions\[0\]/);
       const open = report(2, 'B', { decisions: [decision(repro, 'open'), decision(plain, 'open')] });
       expect(
         findingOf(
           given(...failing)
-            .when(open)
+            .whenReport(open)
             .accepts(),
           REPRO,
         )?.status,
@@ -151,7 +150,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
         captured(2, 'C', { touched: [repro.file, plain.file] }),
         reproduced(2, 'C', REPRO, 'no-longer-fails'),
       )
-        .when(report(2, 'C', { decisions: [decision(repro, 'fixed'), decision(plain, 'open')] }))
+        .whenReport(report(2, 'C', { decisions: [decision(repro, 'fixed'), decision(plain, 'open')] }))
         .accepts();
       expect(findingOf(state, REPRO)?.status).toBe('fixed');
     });
@@ -197,7 +196,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
       expect(explain(given(...events).state).reruns).toEqual([
         { round: 2, inputSha: sha('B'), findingId: REPRO, outcome: 'still-fails', outputSha: OUTPUT },
       ]);
-      const note = fold(events).trail.find((t) => t.type === 'reproduction.recorded')?.note;
+      const note = notedTrail(events).find((t) => t.type === 'reproduction.recorded')?.note;
       expect(note).toBe(
         `reproduction of ${REPRO.slice(0, 12)} re-run on ${sha('B').slice(0, 12)}: still fails, output ${OUTPUT.slice(0, 12)}`,
       );

@@ -4,12 +4,12 @@ import {
   findingId,
   findingOf,
   findingsInOrder,
-  fold,
   historyOf,
   openFindings,
   roundRecorded,
 } from '../../src/index.js';
 import { candidate, captured, decision, nit, opened, report } from '../support/builders.js';
+import { fold } from '../support/decider.js';
 import { given } from '../support/given.js';
 
 const major = candidate();
@@ -24,11 +24,11 @@ describe('a review loop under the default policy', () => {
       captured(2, 'B', { touched: [major.file] }),
     );
     spec
-      .when(report(2, 'B'))
+      .whenReport(report(2, 'B'))
       .rejects('missing-decision', /no decision for finding 827f9ded38b8.*src\/service\.js.*touched file/);
     // the reviewer saw the finding move to line 42: it is the same finding, and it needs the same ruling
     const state = spec
-      .when(report(2, 'B', { decisions: [decision(major, 'fixed', 'closed in finally, line 42')] }))
+      .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed', 'closed in finally, line 42')] }))
       .accepts();
     expect(state.status).toBe('converged');
     expect(findingOf(state, findingId(major))?.status).toBe('fixed');
@@ -59,7 +59,7 @@ describe('a review loop under the default policy', () => {
       'carried',
     ]);
     given(...events)
-      .when(report(5, 'E'), { capture: captured(5, 'E').data })
+      .whenReport(report(5, 'E'), { capture: captured(5, 'E').data })
       .rejects('run-final', /blocked after round 4/);
   });
 
@@ -71,7 +71,7 @@ describe('a review loop under the default policy', () => {
       roundRecorded(round1),
       captured(2, 'B', { touched: [major.file] }),
     )
-      .when(
+      .whenReport(
         report(2, 'B', { candidates: [late], decisions: [decision(major, 'fixed', 'closed in finally')] }),
       )
       .accepts();
@@ -81,7 +81,7 @@ describe('a review loop under the default policy', () => {
 
   it('a round with only nits converges in round 1: nits never block', () => {
     const state = given(opened(), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [nit(1), nit(2)] }))
+      .whenReport(report(1, 'A', { candidates: [nit(1), nit(2)] }))
       .accepts();
     expect(state.status).toBe('converged');
     expect(openFindings(state)).toHaveLength(2);
@@ -132,9 +132,9 @@ describe('a review loop under the default policy', () => {
   it('a rename keeps the id and requires a decision under the new path', () => {
     const renames = [{ from: 'src/service.js', to: 'src/service/index.js' }];
     const spec = given(opened(), captured(1, 'A'), roundRecorded(round1), captured(2, 'B', { renames }));
-    spec.when(report(2, 'B')).rejects('missing-decision', /src\/service\/index\.js/);
+    spec.whenReport(report(2, 'B')).rejects('missing-decision', /src\/service\/index\.js/);
     const state = spec
-      .when(report(2, 'B', { decisions: [decision(major, 'open', 'still leaks after the move')] }))
+      .whenReport(report(2, 'B', { decisions: [decision(major, 'open', 'still leaks after the move')] }))
       .accepts();
     const moved = findingOf(state, findingId(major));
     expect(moved?.file).toBe('src/service/index.js');
@@ -159,7 +159,7 @@ describe('a review loop under the default policy', () => {
     });
     const { line: _, ...cited } = doc;
     const state = given(opened(), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [cited] }))
+      .whenReport(report(1, 'A', { candidates: [cited] }))
       .accepts();
     const finding = findingOf(state, findingId(cited));
     expect(finding).toMatchObject({ line: null, section: 'Install' });
@@ -167,8 +167,10 @@ describe('a review loop under the default policy', () => {
 
   it('the latest capture of a round wins', () => {
     const spec = given(opened(), captured(1, 'A'), captured(1, 'A2'));
-    spec.when(report(1, 'A')).rejects('wrong-input');
-    expect(spec.when(report(1, 'A2')).accepts().reviewed?.inputSha).toBe(captured(1, 'A2').data.inputSha);
+    spec.whenReport(report(1, 'A')).rejects('wrong-input');
+    expect(spec.whenReport(report(1, 'A2')).accepts().reviewed?.inputSha).toBe(
+      captured(1, 'A2').data.inputSha,
+    );
   });
 
   it('a withdrawn finding closes, and a converged run accepts nothing more', () => {
@@ -179,7 +181,9 @@ describe('a review loop under the default policy', () => {
       captured(2, 'B', { touched: [major.file] }),
     );
     const state = spec
-      .when(report(2, 'B', { decisions: [decision(major, 'withdrawn', 'not reachable: guarded by caller')] }))
+      .whenReport(
+        report(2, 'B', { decisions: [decision(major, 'withdrawn', 'not reachable: guarded by caller')] }),
+      )
       .accepts();
     expect(state.status).toBe('converged');
     expect(findingOf(state, findingId(major))?.status).toBe('withdrawn');

@@ -3,15 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   contributionRecorded,
   type DomainEvent,
-  decideMerge,
   explain,
   feedbackMarkdown,
   findingId,
   findingOf,
-  fold,
   historyOf,
   mergeContributions,
-  nextStep,
+  nextMove,
   type Policy,
   PRESETS,
   type RunState,
@@ -29,6 +27,7 @@ import {
   report,
   ruled,
 } from '../support/builders.js';
+import { decideMerge, fold } from '../support/decider.js';
 import { given } from '../support/given.js';
 
 // Under the standard preset only an `issue` about a bug, a vulnerability or a regression blocks.
@@ -80,7 +79,7 @@ describe('stalls caught before the cap (policy stallRounds)', () => {
     expect(after2.status).toBe('open');
     expect(after2.stall).toBeNull();
     const stalled = given(...twice, captured(3, 'in3', { touched: [leak.file] }))
-      .when(report(3, 'in3', { decisions: [decision(leak, 'open', 'still leaks')] }))
+      .whenReport(report(3, 'in3', { decisions: [decision(leak, 'open', 'still leaks')] }))
       .accepts();
     expect(stalled.status).toBe('blocked');
     expect(stalled.round).toBe(3);
@@ -97,7 +96,7 @@ describe('stalls caught before the cap (policy stallRounds)', () => {
     expect(feedbackMarkdown(stalled, 'r')).toContain(
       `The review is blocked early: it stalled at round 3 of 4: finding ${LEAK.slice(0, 12)} decided open in 2 consecutive rounds.`,
     );
-    const next = nextStep(stalled);
+    const next = nextMove(stalled);
     expect(next.action).toBe('stop');
     expect(next.why).toMatch(/stalled, finding [0-9a-f]{12} decided open in 2 consecutive rounds/);
   });
@@ -111,7 +110,7 @@ describe('stalls caught before the cap (policy stallRounds)', () => {
       captured(3, 'in3', { touched: [leak.file] }),
     ];
     given(...twice)
-      .when(report(3, 'in3', { decisions: [decision(leak, 'open')], verdict: 'open' }))
+      .whenReport(report(3, 'in3', { decisions: [decision(leak, 'open')], verdict: 'open' }))
       .rejects('verdict-mismatch', /findings make it blocked/);
   });
 
@@ -144,7 +143,7 @@ describe('stalls caught before the cap (policy stallRounds)', () => {
     expect(findingOf(once, LEAK)?.status).toBe('open');
     expect(statusOf(once).findings.find((f) => f.id === LEAK)?.reopened).toBe(1);
     const twice = given(...events, ...round(4, 'fixed'), captured(5, 'in5', { touched: [leak.file] }))
-      .when(
+      .whenReport(
         report(5, 'in5', { decisions: [decision(leak, 'reopened', 'the leak is back after the refactor')] }),
       )
       .accepts();
@@ -223,14 +222,14 @@ describe('reopening a fixed finding, on the record', () => {
 
   it('a candidate for a fixed finding is refused, and says how to reopen it', () => {
     given(...fixedAt2, captured(3, 'in3'))
-      .when(report(3, 'in3', { candidates: [candidate()] }))
+      .whenReport(report(3, 'in3', { candidates: [candidate()] }))
       .rejects('existing-finding', /already exists \(fixed\).*decide it reopened, with evidence/);
   });
 
   it('a reopening cites new evidence: the evidence of an earlier decision, trimmed, is stale-evidence', () => {
     // the fix's own evidence, padded, in a round report and in a contribution
     given(...fixedAt2, captured(3, 'in3'))
-      .when(
+      .whenReport(
         report(3, 'in3', { decisions: [decision(candidate(), 'reopened', '  checked at this revision\n')] }),
       )
       .rejects(
@@ -258,11 +257,13 @@ describe('reopening a fixed finding, on the record', () => {
       captured(5, 'in5'),
     ];
     given(...reopenedAt3)
-      .when(report(5, 'in5', { decisions: [decision(candidate(), 'reopened', 'the abort path leaks')] }))
+      .whenReport(
+        report(5, 'in5', { decisions: [decision(candidate(), 'reopened', 'the abort path leaks')] }),
+      )
       .rejects('stale-evidence', /its round 3 decision gave/);
     // new evidence reopens it
     given(...reopenedAt3)
-      .when(
+      .whenReport(
         report(5, 'in5', {
           decisions: [decision(candidate(), 'reopened', 'the abort path leaks on retry too')],
         }),
@@ -272,7 +273,7 @@ describe('reopening a fixed finding, on the record', () => {
 
   it('reopened turns it open again under its own id, in any file (a fix can be undone from elsewhere)', () => {
     const after = given(...fixedAt2, captured(3, 'in3', { touched: [] }))
-      .when(
+      .whenReport(
         report(3, 'in3', { decisions: [decision(candidate(), 'reopened', 'the abort path leaks again')] }),
       )
       .accepts();
@@ -287,13 +288,13 @@ describe('reopening a fixed finding, on the record', () => {
       roundRecorded(report(3, 'in3', { decisions: [decision(candidate(), 'reopened', 'it leaks again')] })),
       captured(4, 'in4', { touched: ['src/service.js'] }),
     )
-      .when(report(4, 'in4'))
+      .whenReport(report(4, 'in4'))
       .rejects('missing-decision');
   });
 
   it('reopening needs evidence of what changed', () => {
     given(...fixedAt2, captured(3, 'in3'))
-      .when(report(3, 'in3', { decisions: [decision(candidate(), 'reopened', ' ')] }))
+      .whenReport(report(3, 'in3', { decisions: [decision(candidate(), 'reopened', ' ')] }))
       .rejects('empty-evidence');
   });
 

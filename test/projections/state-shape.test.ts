@@ -2,12 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fold, sha256Hex } from '../../src/index.js';
+import { sha256Hex } from '../../src/index.js';
 import { type PMap, values } from '../../src/projections/pmap.js';
 import { type RunState, STATE_SHAPE_VERSION } from '../../src/projections/state.js';
 import { toArray, type Vec } from '../../src/projections/vec.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
 import { reachableRunArb } from '../../src/testing.js';
+import { fold } from '../support/decider.js';
 
 /**
  * `STATE_SHAPE_VERSION` says which shape of `RunState` a checkpoint holds; a checkpoint of
@@ -20,6 +21,7 @@ import { reachableRunArb } from '../../src/testing.js';
  */
 const FINGERPRINTS: Readonly<Record<number, string>> = {
   10: 'e99c1355f7c818ea95211f0c8b9d1964045b68abad9c268e73d21537bf003b43',
+  11: 'bb15c2b4ce9fe7d6927ab6341c42b9ab7cf553ac1c76194052eb74c104c086ca',
 };
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

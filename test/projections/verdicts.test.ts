@@ -4,11 +4,9 @@ import {
   type Candidate,
   contributionRecorded,
   type DomainEvent,
-  decideMerge,
   findingId,
   findingOf,
   findingsInOrder,
-  fold,
   type Policy,
   PRESETS,
   type RunState,
@@ -18,6 +16,7 @@ import {
   type Verification,
 } from '../../src/index.js';
 import { candidate, captured, decision, opened, report } from '../support/builders.js';
+import { decideMerge, fold } from '../support/decider.js';
 import { given } from '../support/given.js';
 
 const advisory: SeverityRule = { blocks: false, firstRoundOnly: false, maxAdmitted: null };
@@ -70,17 +69,17 @@ describe('a candidate carries confirmed: true or a verdict', () => {
   it('neither, or both, is refused as unconfirmed', () => {
     const { verdict: _, ...neither } = offered();
     given(opened(), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [neither] }))
+      .whenReport(report(1, 'A', { candidates: [neither] }))
       .rejects('unconfirmed', /confirmed: true, or a verifier's verdict/);
     given(opened(), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [{ ...candidate(), verdict: 'confirmed' }] }))
+      .whenReport(report(1, 'A', { candidates: [{ ...candidate(), verdict: 'confirmed' }] }))
       .rejects('unconfirmed', /not both/);
   });
 
   it('a refuted candidate in a report is never a finding; it is kept on the record with its evidence', () => {
     const refuted = offered({ verdict: 'refuted', evidence: 'the close happens in finally' });
     const after = given(opened(), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [refuted], reviewer: 'ada' }))
+      .whenReport(report(1, 'A', { candidates: [refuted], reviewer: 'ada' }))
       .accepts();
     expect(findingsInOrder(after)).toEqual([]);
     // it blocks nothing: the round converges
@@ -97,7 +96,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
 
   it('plausible counts like confirmed and blocks by its severity (the default)', () => {
     const after = given(opened(policy()), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [offered()] }))
+      .whenReport(report(1, 'A', { candidates: [offered()] }))
       .accepts();
     expect(findingOf(after, findingId(offered()))).toMatchObject({ blocking: true, verdict: 'plausible' });
   });
@@ -105,7 +104,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
   it('plausible: "advisory" never blocks; a confirmed verdict still does', () => {
     const confirmed = offered({ line: 50, summary: 'other', verdict: 'confirmed' });
     const after = given(opened(policy({ plausible: 'advisory' })), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [offered(), confirmed] }))
+      .whenReport(report(1, 'A', { candidates: [offered(), confirmed] }))
       .accepts();
     expect(findingOf(after, findingId(offered()))?.blocking).toBe(false);
     expect(findingOf(after, findingId(confirmed))?.blocking).toBe(true);
@@ -114,7 +113,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
   it('plausible: "advisory-outside-fix" blocks in round 1, and from round 2 only in a file the fix touched', () => {
     const p = policy({ plausible: 'advisory-outside-fix' });
     const r1 = given(opened(p), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [offered()] }))
+      .whenReport(report(1, 'A', { candidates: [offered()] }))
       .accepts();
     expect(findingOf(r1, findingId(offered()))?.blocking).toBe(true);
     const inFix = offered({ line: 30, summary: 'second leak' });
@@ -126,7 +125,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
       roundRecorded(report(1, 'A', { candidates: [held] })),
       captured(2, 'B', { touched: ['src/service.js'] }),
     )
-      .when(report(2, 'B', { candidates: [inFix, outside] }))
+      .whenReport(report(2, 'B', { candidates: [inFix, outside] }))
       .accepts();
     expect(findingOf(r2, findingId(inFix))?.blocking).toBe(true);
     expect(findingOf(r2, findingId(outside))?.blocking).toBe(false);
@@ -135,12 +134,12 @@ describe('a candidate carries confirmed: true or a verdict', () => {
   it('introducedByDiff: false takes the policy’s non-blocking pre-existing severity', () => {
     const old = offered({ verdict: 'confirmed', introducedByDiff: false });
     const after = given(opened(policy()), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [old] }))
+      .whenReport(report(1, 'A', { candidates: [old] }))
       .accepts();
     expect(findingOf(after, findingId(old))).toMatchObject({ severity: 'pre-existing', blocking: false });
     // a policy with no pre-existing severity re-grades nothing: the candidate keeps its severity
     const kept = given(opened(PRESETS.default), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [old] }))
+      .whenReport(report(1, 'A', { candidates: [old] }))
       .accepts();
     expect(findingOf(kept, findingId(old))).toMatchObject({ severity: 'major', blocking: true });
   });
@@ -284,7 +283,7 @@ describe('a verifier rules on other contributions’ candidates', () => {
 
   it('verifications in a round report (no contributions) are refused: they belong in a contribution', () => {
     given(opened(policy()), captured(1, 'A'))
-      .when(report(1, 'A', { candidates: [leak], verifications: [ruling(leak)] }))
+      .whenReport(report(1, 'A', { candidates: [leak], verifications: [ruling(leak)] }))
       .rejects('invalid-report', /belong in a contribution/);
   });
 });
@@ -301,7 +300,7 @@ describe('sameAs links a candidate to an existing finding instead of opening one
 
   it('by a unique prefix: nothing opens, the finding lists the candidate and its reviewer', () => {
     const after = given(...start, captured(2, 'B', { touched: ['src/service.js'] }))
-      .when(
+      .whenReport(
         report(2, 'B', {
           candidates: [again],
           decisions: [decision(candidate(), 'open', 'still there')],
@@ -318,7 +317,7 @@ describe('sameAs links a candidate to an existing finding instead of opening one
 
   it('to a finding this round decides fixed, to a closed finding, or to no finding, is refused', () => {
     given(...start, captured(2, 'B', { touched: ['src/service.js'] }))
-      .when(
+      .whenReport(
         report(2, 'B', { candidates: [again], decisions: [decision(candidate(), 'fixed', 'closed now')] }),
       )
       .rejects('closed-finding', /which this round decides fixed/);
@@ -328,10 +327,10 @@ describe('sameAs links a candidate to an existing finding instead of opening one
       roundRecorded(report(2, 'B', { decisions: [decision(candidate(), 'fixed', 'closed')] })),
       captured(3, 'C'),
     )
-      .when(report(3, 'C', { candidates: [again] }))
+      .whenReport(report(3, 'C', { candidates: [again] }))
       .rejects('closed-finding', /only corroborate an open finding/);
     given(...start, captured(2, 'B'))
-      .when(report(2, 'B', { candidates: [{ ...again, sameAs: 'f'.repeat(12) }] }))
+      .whenReport(report(2, 'B', { candidates: [{ ...again, sameAs: 'f'.repeat(12) }] }))
       .rejects('unknown-finding', /candidates\[0\]\.sameAs/);
   });
 

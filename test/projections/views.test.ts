@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   explain,
   findingId,
-  fold,
   openFindings,
   renderExplanation,
   roundRecorded,
   statusOf,
 } from '../../src/index.js';
 import { candidate, captured, nit, opened, report, sha } from '../support/builders.js';
+import { fold } from '../support/decider.js';
 
 const major = candidate();
 const events = [

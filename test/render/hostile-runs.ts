@@ -3,10 +3,8 @@ import {
   type Candidate,
   contributionRecorded,
   type DomainEvent,
-  decideMerge,
   findingId,
   findingsInOrder,
-  fold,
   type Policy,
   PRESETS,
   type RunState,
@@ -25,6 +23,7 @@ import {
   ruled,
   sha,
 } from '../support/builders.js';
+import { decideMerge, fold } from '../support/decider.js';
 
 /**
  * Runs folded from real events whose every reviewer-supplied value is one hostile string `h`:

@@ -5,6 +5,7 @@ import { html } from '../../src/render/html-template.js';
 import { historyOf } from '../../src/render/run-history.js';
 import { htmlText } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE, HOSTILE_STRINGS } from '../support/actions-runner.js';
+import { evolve } from '../support/decider.js';
 import { accepted, blockedRun, checksRun, convergedRun, deferringRun, logged } from './hostile-runs.js';
 
 /**
@@ -28,7 +29,7 @@ const textNodes = (node: Node, path: string[] = []): Array<{ text: string; path:
   );
 
 const pageOf = (events: ReturnType<typeof blockedRun>, by: string) => {
-  const page = htmlReport(historyOf(logged(events, by)), { toolVersion: '0.0.0-test' });
+  const page = htmlReport(historyOf(evolve, logged(events, by)), { toolVersion: '0.0.0-test' });
   return { page, document: parseHTML(page).document };
 };
 

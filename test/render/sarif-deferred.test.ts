@@ -8,6 +8,7 @@ import { FINGERPRINT_KEY, sarifLog } from '../../src/render/sarif.js';
 import { jsonText } from '../../src/text/untrusted.js';
 import { ALL_HOSTILE, HOSTILE_STRINGS, rawControls, runnerCommands } from '../support/actions-runner.js';
 import { cli } from '../support/cli.js';
+import { evolve } from '../support/decider.js';
 import { tempDir } from '../support/git-repo.js';
 import { deferringRun, logged } from './hostile-runs.js';
 import { sarifSchemaErrors } from './sarif-schema.js';
@@ -144,7 +145,7 @@ describe('clearance sarif: deferred candidates', () => {
 
   for (const h of [...HOSTILE_STRINGS, ALL_HOSTILE])
     it(`with hostile values in every field, a valid log whose bytes nothing acts on: ${JSON.stringify(h).slice(0, 30)}`, () => {
-      const log = sarifLog(historyOf(logged(deferringRun(h), h)), {
+      const log = sarifLog(historyOf(evolve, logged(deferringRun(h), h)), {
         round: 2,
         toolVersion: '0.0.0-test',
       }) as Log;

@@ -4,13 +4,14 @@ import {
   EventLineSchema,
   type EventType,
   feedbackMarkdown,
-  fold,
   gateOf,
   latestVersion,
-  nextStep,
+  nextMove,
   toArray,
 } from '../../src/index.js';
+import { outcomeReason } from '../../src/render/outcome-reason.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
+import { fold, notedTrail } from '../support/decider.js';
 
 /**
  * The frozen v8 log (test/fixtures/v8) folds to the CI checks it recorded and to the round they
@@ -26,7 +27,7 @@ const folded = () => {
     readFileSync(`${V8}${RUN}.jsonl`),
     parseHead(readFileSync(`${V8}${RUN}.head`, 'utf8')),
   );
-  return fold(parsed.events);
+  return { ...fold(parsed.events), trail: notedTrail(parsed.events) };
 };
 
 describe('frozen v8 log: required CI checks', () => {
@@ -42,7 +43,7 @@ describe('frozen v8 log: required CI checks', () => {
       ],
     });
     expect([state.status, state.reviewed?.inputSha]).toEqual(['converged', sha('k3')]);
-    expect(nextStep(state)).toMatchObject({ action: 'stop', status: 'converged' });
+    expect(nextMove(state)).toMatchObject({ action: 'stop', status: 'converged' });
     // the capture names no commit or artifact: the gate gets as far as the bytes, past the checks
     expect(gateOf(state, {})).toMatchObject({ approved: false, reason: 'unverifiable' });
     expect(gateOf({ ...state, checks: null }, {})).toMatchObject({ reason: 'checks-not-passed' });
@@ -50,7 +51,7 @@ describe('frozen v8 log: required CI checks', () => {
 
   it('round 2 ended ci_failed for its failed required check, named with its link', () => {
     const { state, trail } = folded();
-    expect(toArray(state.outcomes).map((o) => [o.round, o.result, o.reason])).toEqual([
+    expect(toArray(state.outcomes).map((o) => [o.round, o.result, outcomeReason(o)])).toEqual([
       [1, 'complete', null],
       [2, 'ci_failed', `required check test (${FAILED_LOG}) failed`],
       [3, 'complete', null],

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fold, reportSha, type StoredEvent, toArray } from '../../src/index.js';
+import { reportSha, type StoredEvent, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
+import { fold } from '../support/decider.js';
 
 /**
  * The frozen v9 log (test/fixtures/v9) holds a round on unchanged input recorded with its reason,

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, fold, latestVersion, toArray } from '../../src/index.js';
+import { EVENT_TYPES, latestVersion, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
+import { fold } from '../support/decider.js';
 import { lifecycleOf, verdictOf } from './verdict.js';
 
 /**

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fold, type StoredEvent, toArray } from '../../src/index.js';
+import { type StoredEvent, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
+import { fold } from '../support/decider.js';
 
 /**
  * The frozen v7 log (test/fixtures/v7) holds a signed extension and a signed ruling under a policy

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { explain, findingOf, fold, historyOf, type RunState, statusOf, toArray } from '../../src/index.js';
+import { explain, findingOf, historyOf, type RunState, statusOf, toArray } from '../../src/index.js';
 import { parseHead, parseLog } from '../../src/store/index.js';
+import { fold } from '../support/decider.js';
 
 /**
  * The frozen v5 logs (test/fixtures/v5) fold to the stall and the reopenings they were written

@@ -1,4 +1,5 @@
 import { canonicalJson, findingsInOrder, maxRoundsOf, type RunState, toArray } from '../../src/index.js';
+import { outcomeReason } from '../../src/render/outcome-reason.js';
 
 /**
  * The verdict of a run, in a shape that never changes: what a frozen log must still fold to, byte
@@ -31,7 +32,12 @@ export const verdictOf = (state: RunState): string =>
 export const lifecycleOf = (state: RunState): string =>
   `${canonicalJson({
     cap: maxRoundsOf(state),
-    outcomes: toArray(state.outcomes).map((o) => ({ round: o.round, result: o.result, reason: o.reason })),
+    // the reason as every view says it (the state keeps the particulars it is said from)
+    outcomes: toArray(state.outcomes).map((o) => ({
+      round: o.round,
+      result: o.result,
+      reason: outcomeReason(o),
+    })),
     failedAttempts: state.failedAttempts,
     stagesOfNextRound: {
       finished: state.stages.finished,

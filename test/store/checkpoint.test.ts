@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/events/sha256.js';
 import { type DomainEvent, isClearanceError, roundRecorded } from '../../src/index.js';
@@ -194,14 +193,19 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
       'run-1',
       [
         [capture('one')],
-        (state) => E.right([capture(`after-${state.capture?.inputSha}`)]),
-        (state) => E.right([capture(`after-${state.capture?.inputSha}`)]),
+        { kind: 'fail-round', runId: 'run-1', reason: 'timeout', detail: 'first' },
+        { kind: 'fail-round', runId: 'run-1', reason: 'timeout', detail: 'second' },
       ],
       { by, onAppended: (r) => seen.push(r.appended[0]?.seq ?? 0) },
     );
     expect(results.map((r) => r.appended.map((e) => e.seq))).toEqual([[5], [6], [7]]);
     expect(seen).toEqual([5, 6, 7]);
-    expect(results[2]?.folded.state.capture?.inputSha).toBe('after-after-one');
+    // each command was decided against the state the steps before it left: the input captured in step 1
+    expect(results.slice(1).map((r) => r.appended[0]?.data)).toMatchObject([
+      { round: 2, inputSha: 'one', detail: 'first' },
+      { round: 2, inputSha: 'one', detail: 'second' },
+    ]);
+    expect(results[2]?.folded.state.failedAttempts).toBe(2);
     expect((await foldRunFromStart(dir, 'run-1')).lastSeq).toBe(7);
     expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.seq).toBe(7);
     // the anchor is rewritten once, after the last step's fsync, for the last line

@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { fold } from '../../src/projections/fold.js';
 import { decodeCheckpoint } from '../../src/store/checkpoint.js';
 import { append, foldRunFromStart, listRuns, parseLog } from '../../src/store/index.js';
 import { APPEND_STEPS, type AppendStep } from '../../src/store/lock-steps.js';
 import { sha } from '../support/builders.js';
+import { fold } from '../support/decider.js';
 import { by, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
 import { type StoppingAppender, startStoppingAppender } from './stopping-appender.js';

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { isClearanceError } from '../../src/index.js';
 import { append, parseLog } from '../../src/store/index.js';
@@ -162,7 +161,7 @@ describe('a holder paused or killed while it holds the lock (real processes)', (
         expect(owner).toMatchObject({ pid: holder.pid, place: selfOwner().place });
         expect(judgeHolder(owner)).toBe('alive');
         await asFromElsewhere(paths.lock, owner as LockOwner);
-        const waiter = await append(dir, 'run-1', waiterWrites ? capture('from-waiter') : () => E.right([]), {
+        const waiter = await append(dir, 'run-1', waiterWrites ? capture('from-waiter') : [], {
           by,
           staleMs: 1_000,
           timeoutMs: 3_000,

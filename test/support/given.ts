@@ -1,10 +1,11 @@
 import type { RoundReport } from '../../src/index.js';
 import { deepFreeze, type Given, specification } from '../../src/testing/spec.js';
 import { resolved } from './builders.js';
+import { decider } from './decider.js';
 
 export { deepFreeze };
 
-type CitedGiven = Given & Readonly<{ whenCited: (offer: RoundReport) => ReturnType<Given['when']> }>;
+type CitedGiven = Given & Readonly<{ whenCited: (offer: RoundReport) => ReturnType<Given['whenReport']> }>;
 
 /**
  * The shipped specification (`clearance/testing`'s given/when/then), with one step more for these
@@ -13,10 +14,10 @@ type CitedGiven = Given & Readonly<{ whenCited: (offer: RoundReport) => ReturnTy
  * `rejectionsSeen` holds only its own.
  */
 export const citedSpecification = () => {
-  const spec = specification();
+  const spec = specification(decider);
   const given = (...events: Parameters<typeof spec.given>): CitedGiven => {
     const g = spec.given(...events);
-    return { ...g, whenCited: (offer) => g.when(offer, resolved(offer)) };
+    return { ...g, whenCited: (offer) => g.whenReport(offer, resolved(offer)) };
   };
   return { given, rejectionsSeen: spec.rejectionsSeen };
 };

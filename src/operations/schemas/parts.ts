@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ABSENCE_REASONS } from '../../events/codecs/contribution-recorded-v1.js';
+import { STEP_ACTIONS } from '../../events/next-step.js';
 import { RecordedCostSchema, ReportSchema } from '../../events/round-report.js';
 
 /**
@@ -213,12 +214,27 @@ export const DeferredView = Deferred.extend({
     .describe('reason until-round: the last round its severity is admitted in; null otherwise'),
 });
 
+const Step = z.strictObject({
+  action: z.enum(STEP_ACTIONS),
+  runId: z.string().optional(),
+  args: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .describe('what the step needs besides the run, by the name the command takes it (true: supply it)'),
+});
+
+/** what would move things on instead: a step, and another that would do as well */
+export const NextStep = Step.extend({ or: Step.optional() }).describe(
+  'the step that would move things on instead, as data: the command line says it as a clearance command, the MCP server as a tool',
+);
+
 export const Rejection = z.strictObject({
   code: z.string().describe('the rule that refuses, e.g. over-budget'),
   message: z.string(),
+  next: NextStep.optional(),
 });
 
-/** every failure, of every command: `{"ok":false,"error":{code,message,details?}}` */
+/** every failure, of every command: `{"ok":false,"error":{code,message,details?,next?}}` */
 export const Failure = z
   .strictObject({
     ok: z.literal(false),
@@ -228,6 +244,7 @@ export const Failure = z
         .describe('a stable code: a rule (over-budget) or an operational failure (run-missing)'),
       message: z.string(),
       details: z.record(z.string(), z.unknown()).optional(),
+      next: NextStep.optional(),
     }),
   })
   .describe('a refusal or failure; the exit status says which kind');

@@ -1,7 +1,7 @@
-import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport } from '../../events/round-report.js';
 import type { Run, RunState } from '../state.js';

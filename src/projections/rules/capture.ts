@@ -1,6 +1,6 @@
-import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { RevisionCaptured, RevisionCapturedData } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import { sameInputRoundsOf } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import { NO_STAGES, type Run, type RunState } from '../state.js';
@@ -71,7 +71,10 @@ const newBytesOrASaidReason = (state: RunState, run: Run, capture: RevisionCaptu
  * A capture says what round `round + 1` will review. Captured again before that round is recorded
  * (another push), the latest capture wins. A final run takes no captures.
  */
-export const onRevisionCaptured = (state: RunState, event: RevisionCaptured): E.Either<Rejection, RunState> => {
+export const onRevisionCaptured = (
+  state: RunState,
+  event: RevisionCaptured,
+): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { round, inputSha } = event.data;

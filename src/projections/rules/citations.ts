@@ -1,5 +1,5 @@
-import { stepTo } from '../../events/next-step.js';
 import type { CitationCheck } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import { citationsRequired } from '../../events/policy.js';
 import type { Candidate } from '../../events/round-report.js';
 import { citationOf, placeOf } from '../citation.js';

@@ -1,7 +1,7 @@
-import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
 import { findingId } from '../../events/finding-id.js';
+import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport } from '../../events/round-report.js';
@@ -159,7 +159,10 @@ export const onContributionRecorded = (
 };
 
 /** `contribution.absent`: a reviewer handed in nothing usable by the deadline; the round will be `partial`. */
-export const onContributionAbsent = (state: RunState, event: ContributionAbsent): E.Either<Rejection, RunState> => {
+export const onContributionAbsent = (
+  state: RunState,
+  event: ContributionAbsent,
+): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const capture = boundToNextRound(state, run.right, {

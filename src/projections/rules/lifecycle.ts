@@ -1,7 +1,7 @@
-import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { actorNameProblem } from '../../events/actor-name.js';
 import type { RunOpened } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import { oneLineProblem } from '../../events/one-line.js';
 import { COST_KEYS, type Policy } from '../../events/policy.js';
 import { formatPath, type Path, type Rejection, rejection } from '../../events/rejection.js';

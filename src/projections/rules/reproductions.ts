@@ -1,6 +1,6 @@
-import { stepTo } from '../../events/next-step.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ReproductionRecorded } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/round-report.js';
 import type { Rerun, RunState } from '../state.js';

@@ -1,5 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { type NextStep, type Path, type Rejection, type RejectionCode, rejection } from '../../events/rejection.js';
+import {
+  type NextStep,
+  type Path,
+  type Rejection,
+  type RejectionCode,
+  rejection,
+} from '../../events/rejection.js';
 
 /** A rule's answer: `Right` when it holds, `Left` naming what failed and why. */
 export type Check = E.Either<Rejection, void>;

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { FindingRuled, RoundsExtended } from '../../events/event.js';
 import type { Ed25519Verify } from '../../events/ed25519.js';
+import type { FindingRuled, RoundsExtended } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { checkRulingSignature } from '../../events/ruling-signature.js';
 import { putFinding } from '../finding-index.js';

@@ -45,7 +45,7 @@ export type NextMove =
       status: RunStatus;
       why: string;
       /** what can still happen: a new run for new commits, or a person's extension or ruling */
-      then: NextStep;
+      next: NextStep;
     }>;
 
 /**
@@ -67,7 +67,7 @@ export const nextMove = (state: RunState): NextMove => {
         state.convergedBy === null
           ? `converged at round ${state.round}`
           : `converged by ruling of ${state.convergedBy.by}`,
-      then: stepTo('open', run.runId, { newRun: true }),
+      next: stepTo('open', run.runId, { newRun: true }),
     };
   }
   if (state.status === 'blocked') {
@@ -78,7 +78,7 @@ export const nextMove = (state: RunState): NextMove => {
         state.stall !== null
           ? `blocked early at round ${state.round}: stalled, ${describeStall(state, state.stall)}; only a person can go on, by ruling on the findings or extending the run`
           : `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on, by ruling on the findings or extending the run`,
-      then: { ...stepTo('rule', run.runId), or: stepTo('extend', run.runId) },
+      next: { ...stepTo('rule', run.runId), or: stepTo('extend', run.runId) },
     };
   }
   if (state.capture === null)

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { outputShaOf } from '../../events/outputs.js';
 import { fold } from '../../projections/fold.js';
 import { LOG_START, parseLog } from '../log-format.js';
+import { nodeDecider } from '../node-decider.js';
 import {
   type RunRead,
   type RunStateRead,
@@ -12,7 +13,6 @@ import {
 import { scanAndStep } from '../scan.js';
 import { foldRun } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
-import { runDecider } from '../run-decider.js';
 
 /**
  * Reads take no lock and write nothing. One REPEATABLE READ transaction sees the run's row and its
@@ -43,7 +43,7 @@ export const readRunPostgres = async (
 ): Promise<RunRead> => {
   const { head, bytes } = await snapshot(client, where, runId);
   const parsed = parseLog(bytes, head);
-  return { ...parsed, ...located(where, runId, head), folded: fold(runDecider.evolve, parsed.events) };
+  return { ...parsed, ...located(where, runId, head), folded: fold(nodeDecider.evolve, parsed.events) };
 };
 
 export const foldRunFromStartPostgres = async (

@@ -3,8 +3,8 @@ import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
 import { citationsRequired, newOutsideFixOf, type Policy } from '../../events/policy.js';
 import type { Candidate, RoundReport } from '../../events/round-report.js';
-import { evolveEach } from '../decider.js';
 import { citationOf } from '../../projections/views/findings.js';
+import { evolveEach } from '../decide.js';
 import { accepting, type Context, capturedEvents, type Mutation, touchedBy } from '../offers.js';
 
 /**

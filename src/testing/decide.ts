@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { nobleEd25519 } from '../events/noble-ed25519.js';
 import type { DomainEvent } from '../events/event.js';
+import { nobleEd25519 } from '../events/noble-ed25519.js';
 import type { Rejection } from '../events/rejection.js';
 import type { Command } from '../projections/commands.js';
 import { createDecider, type RunDecider } from '../projections/decider.js';

@@ -2,4 +2,4 @@ import { createDecider } from '../projections/decider.js';
 import { nodeEd25519 } from '../signing/node-ed25519.js';
 
 /** The decider both stores read and append with: Node's own crypto checks a signed ruling. */
-export const runDecider = createDecider({ verifyEd25519: nodeEd25519 });
+export const nodeDecider = createDecider({ verifyEd25519: nodeEd25519 });
