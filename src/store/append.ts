@@ -15,6 +15,7 @@ import { openHead, readHead, writeHead } from './head.js';
 import { acquireRunLock, type LockOptions, type RunLock } from './lock.js';
 import { reached } from './lock-steps.js';
 import type { Head, TornTail } from './log-format.js';
+import { missingRun } from './missing-run.js';
 import { openNoFollow, refuseLink } from './no-follow.js';
 import { type RunPaths, runPaths } from './paths.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from './plan-append.js';
@@ -45,15 +46,6 @@ export type AppendResult = Readonly<{
 const writeAll = (fd: number, bytes: Buffer): void => {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 };
-
-const missingRun = (paths: RunPaths, runId: string) =>
-  new ClearanceError(
-    'run-missing',
-    `no run ${runId} in ${paths.runs}: open it first (clearance open ${runId})`,
-    {
-      runId,
-    },
-  );
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -90,7 +82,7 @@ const appendLocked = (
   try {
     fd = openNoFollow(paths.log, constants.O_RDWR | constants.O_APPEND);
   } catch (e) {
-    throw isMissing(e) ? missingRun(paths, runId) : e;
+    throw isMissing(e) ? missingRun(runId, paths.runs) : e;
   }
   let headFd: number | null = null;
   let checkpoint: FoldCheckpoint | null = null;
@@ -243,7 +235,7 @@ export const appendBatch = async (
   refuseLink(paths.runs);
   const lock = await acquireRunLock(paths, options).catch((e: unknown) => {
     // no runs directory at all: the lock could not even be made
-    throw isMissing(e) ? missingRun(paths, runId) : e;
+    throw isMissing(e) ? missingRun(runId, paths.runs) : e;
   });
   let unsynced: Unsynced | null;
   try {

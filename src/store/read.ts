@@ -9,6 +9,7 @@ import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoi
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
 import { LOG_START, type LogSummary, type ParsedLog, parseLog } from './log-format.js';
+import { missingRun } from './missing-run.js';
 import { nodeDecider } from './node-decider.js';
 import { runPaths } from './paths.js';
 import { scanAndStep } from './scan.js';
@@ -33,11 +34,6 @@ export type RunStateRead = LogSummary &
  * The bytes of a run's log and its head anchor. Takes no lock and never writes, creates or
  * migrates anything.
  */
-const missingRun = (runId: string, runs: string, log: string): ClearanceError =>
-  new ClearanceError('run-missing', `no run ${runId} in ${runs}: open it first (clearance open ${runId})`, {
-    runId,
-    path: log,
-  });
 
 const readBytes = async (dir: string, runId: string): Promise<Located & { bytes: Buffer }> => {
   const paths = runPaths(dir, runId);
@@ -49,7 +45,8 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
     noteLogRead(0, bytes.length);
     return { runId, path: paths.log, head, bytes };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw missingRun(runId, paths.runs, { path: paths.log });
     throw e;
   }
 };
@@ -95,7 +92,8 @@ export const foldRunFromCheckpoint = (dir: string, runId: string): RunStatusRead
   try {
     fd = openSync(paths.log, constants.O_RDONLY);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingRun(runId, paths.runs, paths.log);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw missingRun(runId, paths.runs, { path: paths.log });
     throw e;
   }
   try {

@@ -15,7 +15,7 @@ import {
   foldRun,
   type PgCheckpoint,
 } from './checkpoint.js';
-import { insertLines, missingRun } from './log.js';
+import { insertLines, missingRunIn } from './log.js';
 
 type Options = Readonly<{ by: string; expectedSeq?: number; now?: () => Date; timeoutMs?: number }>;
 
@@ -126,7 +126,7 @@ export const appendPostgres = async (
     await setLockTimeout(client, timeoutMs);
     for (;;) {
       const folded = await foldRun(client, runId);
-      if (folded === null) throw missingRun(runId, where);
+      if (folded === null) throw missingRunIn(runId, where);
       const { caught } = folded;
       const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });
       if (damaged !== null) throw damaged;

@@ -1,18 +1,14 @@
 import type pg from 'pg';
-import { ClearanceError } from '../../errors.js';
+import type { ClearanceError } from '../../errors.js';
 import type { Head } from '../log-format.js';
+import { missingRun } from '../missing-run.js';
 
 /** A run's row: the seq and hash of its last line (the head anchor, kept in the same transaction). */
 export type RunRow = Readonly<{ head: Head }>;
 
-export const missingRun = (runId: string, where: string): ClearanceError =>
-  new ClearanceError(
-    'run-missing',
-    `no run ${runId} in the ${where}: open it first (clearance open ${runId})`,
-    {
-      runId,
-    },
-  );
+/** A run this database does not hold. */
+export const missingRunIn = (runId: string, where: string): ClearanceError =>
+  missingRun(runId, `the ${where}`);
 
 export const readRunRow = async (client: pg.ClientBase, runId: string): Promise<RunRow | null> => {
   const result = await client.query<{ last_seq: string; head_hash: string }>(

@@ -12,7 +12,7 @@ import {
 } from '../read.js';
 import { scanAndStep } from '../scan.js';
 import { foldRun } from './checkpoint.js';
-import { missingRun, readLogBytes, readRunRow } from './log.js';
+import { missingRunIn, readLogBytes, readRunRow } from './log.js';
 
 /**
  * Reads take no lock and write nothing. One REPEATABLE READ transaction sees the run's row and its
@@ -22,7 +22,7 @@ const snapshot = async (client: pg.ClientBase, where: string, runId: string) => 
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const row = await readRunRow(client, runId);
-    if (row === null) throw missingRun(runId, where);
+    if (row === null) throw missingRunIn(runId, where);
     const bytes = await readLogBytes(client, runId);
     return { head: row.head, bytes };
   } finally {
@@ -78,7 +78,7 @@ export const foldRunFromCheckpointPostgres = async (
   runId: string,
 ): Promise<RunStatusRead> => {
   const folded = await foldRun(client, runId);
-  if (folded === null) throw missingRun(runId, where);
+  if (folded === null) throw missingRunIn(runId, where);
   return { ...folded.caught, runId, path: `${where} run ${runId}` };
 };
 
