@@ -38,7 +38,9 @@ export const OPERATIONAL_CODES = [
   'aborted',
   // revision and gate
   'git-failed',
+  'no-such-directory',
   'not-a-repository',
+  'no-commit',
   'dirty-tree',
   'artifact-unreadable',
   'findings-md-invalid',

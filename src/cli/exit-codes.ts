@@ -13,6 +13,8 @@ export const EXIT = {
   timeout: 3,
   completion: 4,
   lock: 5,
+  /** sysexits.h EX_NOINPUT: an input named does not exist (a directory, a repository's first commit) */
+  noInput: 66,
   /** sysexits.h EX_UNAVAILABLE: the store's server cannot be reached or cannot serve */
   unavailable: 69,
   internal: 70,
@@ -38,6 +40,8 @@ const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
   timeout: 'a wait timed out',
   completion: 'a waited-for report is malformed or incomplete, or an input is larger than --max-bytes',
   lock: "the run's lock was not acquired",
+  noInput:
+    'an input named does not exist: no such directory, or a repository with no commit yet (sysexits EX_NOINPUT)',
   unavailable: "the store's server cannot be reached or cannot serve (sysexits EX_UNAVAILABLE)",
   internal: 'internal error: a bug, please report it',
   cantCreate: 'cannot write: the store (--dir not a directory, read-only) or an output file',
@@ -78,7 +82,9 @@ const OPERATIONAL: Readonly<Record<Exclude<ErrorCode, (typeof REJECTION_CODES)[n
   'invalid-budget': EXIT.usage,
   aborted: EXIT.interrupted,
   'git-failed': EXIT.refused,
+  'no-such-directory': EXIT.noInput,
   'not-a-repository': EXIT.usage,
+  'no-commit': EXIT.noInput,
   'dirty-tree': EXIT.refused,
   'artifact-unreadable': EXIT.usage,
   'findings-md-invalid': EXIT.refused,

@@ -55,7 +55,7 @@ const GhCheck = z.strictObject({
  * waits for that. gh prints an empty link for a check without one.
  */
 export const checksFromGh = (value: unknown, source: string): GivenCheck[] => {
-  const parsed = z.array(GhCheck).safeParse(value);
+  const parsed = z.array(GhCheck).safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const issue = describeIssues(parsed.error.issues, 'list of checks');
     throw new ClearanceError(

@@ -296,7 +296,7 @@ export const parseReport = (input: unknown): E.Either<Rejection, RoundReport> =>
   // the same value zod gives back, without building zod's schemas, for a report it accepts
   const shaped = checkReportShape<RoundReport>(input);
   if (shaped !== undefined) return E.right(shaped);
-  const parsed = ReportSchema.safeParse(input);
+  const parsed = ReportSchema.safeParse(input, { reportInput: true });
   if (parsed.success) return E.right(parsed.data);
   const described = describeIssues(parsed.error.issues, 'report');
   const code = parsed.error.issues[0] === undefined ? 'invalid-report' : codeOf(parsed.error.issues[0]);

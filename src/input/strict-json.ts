@@ -1,4 +1,4 @@
-import { printParseErrorCode, visit } from 'jsonc-parser';
+import { type ParseErrorCode, printParseErrorCode, visit } from 'jsonc-parser';
 import { formatPath } from '../events/rejection.js';
 
 /**
@@ -52,6 +52,49 @@ const where = (path: ReadonlyArray<string | number>): string => {
  * refused; a string holding a lone surrogate (`"\uD800"`) is refused as no UTF-8 can carry it; nesting deeper than `MAX_JSON_DEPTH` stops the walk before anything recurses further.
  * `JSON.parse` then builds the value (V8's parser: fast, and the last word on RFC 8259 syntax).
  */
+/** Where `offset` is, as a person counts: line and column from 1. */
+const placeOf = (text: string, offset: number): string => {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+};
+
+/** What a JSON parser's error code means, in words, and where: not the parser's own names. */
+const syntaxWords = (text: string, code: ParseErrorCode, offset: number): string => {
+  const name = printParseErrorCode(code);
+  // past the last character, or a string or number the text ends inside of: it stops too soon
+  if (offset >= text.trimEnd().length || name === 'UnexpectedEndOfString')
+    return `unexpected end of the text at ${placeOf(text, Math.min(offset, text.length))}: it stops before the JSON value is complete (cut short?)`;
+  const at = placeOf(text, offset);
+  const found = JSON.stringify(text.slice(offset, offset + 1));
+  switch (name) {
+    case 'InvalidSymbol':
+    case 'InvalidCharacter':
+      return `unexpected ${found} at ${at}`;
+    case 'PropertyNameExpected':
+      return `a property name in double quotes was expected at ${at}, not ${found}`;
+    case 'ValueExpected':
+      return `a value was expected at ${at}, not ${found}`;
+    case 'ColonExpected':
+      return `":" was expected after the property name at ${at}, not ${found}`;
+    case 'CommaExpected':
+      return `"," was expected at ${at}, not ${found}`;
+    case 'CloseBraceExpected':
+      return `"}" was expected at ${at}, not ${found}`;
+    case 'CloseBracketExpected':
+      return `"]" was expected at ${at}, not ${found}`;
+    case 'EndOfFileExpected':
+      return `there is more after the JSON value, at ${at}: one file holds one value`;
+    case 'InvalidNumberFormat':
+      return `a number is malformed at ${at}`;
+    case 'InvalidEscapeCharacter':
+    case 'InvalidUnicode':
+      return `a string holds an escape JSON does not have, at ${at}`;
+    default:
+      return `${name} at ${at}`;
+  }
+};
+
 export const parseStrictJson = (text: string): StrictJson => {
   const objects: Set<string>[] = [];
   let depth = 0;
@@ -113,12 +156,7 @@ export const parseStrictJson = (text: string): StrictJson => {
           }
         },
         onError: (code, offset) => {
-          throw new Refused(
-            `not JSON (${printParseErrorCode(code)} at offset ${offset})`,
-            undefined,
-            offset,
-            'syntax',
-          );
+          throw new Refused(`not JSON: ${syntaxWords(text, code, offset)}`, undefined, offset, 'syntax');
         },
       },
       { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },

@@ -11,7 +11,7 @@ import { policyIsUsable } from './rules/lifecycle.js';
  * to). Whatever is wrong, the refusal is `invalid-policy`, naming the field and what it must be.
  */
 export const parsePolicy = (input: unknown): E.Either<Rejection, Policy> => {
-  const parsed = PolicySchema.safeParse(input);
+  const parsed = PolicySchema.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     const issue = describeIssues(parsed.error.issues, 'policy');
     return E.left(rejection('invalid-policy', `invalid policy: ${issue.text}`, ['policy', ...issue.path]));

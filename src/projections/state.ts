@@ -190,6 +190,8 @@ export type RoundOutcome = Readonly<{
   failedChecks?: ReadonlyArray<CheckResult>;
   /** the reviewers absent from a partial round merged from contributions, and why */
   absent?: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason }>>;
+  /** why the round reviewed again the input the round before reviewed (`capture --same-input`) */
+  sameInput?: string;
   /** the recorded report's hash, for a round that ended with one (a retry of it is recognised) */
   reportSha?: string;
   tally: RoundTally;
@@ -358,5 +360,6 @@ export const maxRoundsOf = (state: RunState): number =>
 // 10: deferred candidates (`deferred`), the count of same-input rounds, each outcome's `tally`,
 //     and the CI checks last recorded, with their round and input (`checks`)
 // 11: an outcome's reason is only what an event said: a CI failure keeps its `failedChecks`, a
-//     partial merged round its `absent` reviewers (put in words by src/render, not stored as text)
+//     partial merged round its `absent` reviewers (put in words by src/render, not stored as text);
+//     a round on the same input again keeps why (`sameInput`)
 export const STATE_SHAPE_VERSION = 11;

@@ -1,5 +1,5 @@
 import type { Deferred } from '../projections/state.js';
-import type { RoundRow, Trend } from '../projections/views/trend.js';
+import type { RoundRow, SameInput, Trend } from '../projections/views/trend.js';
 import { plainText } from '../text/untrusted.js';
 import { describeCost } from './cost-text.js';
 
@@ -101,8 +101,10 @@ export const trendSentence = (trend: Trend | null, rows: ReadonlyArray<RoundRow>
     : `trend: ${trend} (advisory, never the verdict): ${trendMeaning(trend, rows)} (blocking open: ${blockingPoints(rows)})`;
 
 /** The same-input rounds, when the policy allows any or the run holds any; otherwise null. */
-export const sameInputSentence = (s: Readonly<{ rounds: number; allowed: number }>): string | null =>
-  s.allowed === 0 && s.rounds === 0 ? null : `rounds on unchanged input: ${s.rounds} of ${s.allowed} allowed`;
+export const sameInputSentence = (s: SameInput, value: (s: string) => string = plainText): string | null =>
+  s.allowed === 0 && s.rounds === 0
+    ? null
+    : `rounds on unchanged input: ${s.rounds} of ${s.allowed} allowed${s.each.map((r) => `; round ${r.round}, because ${value(r.reason)}`).join('')}`;
 
 /**
  * Why a candidate was deferred to a follow-up. With the view's `untilRound` it names the bar the

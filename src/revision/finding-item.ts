@@ -60,6 +60,19 @@ export const isFindingShaped = (line: string, v: Vocabulary): boolean => {
   return severityOf(word, v) !== undefined || decisionOf(word) !== undefined || SEPARATOR.test(start);
 };
 
+/**
+ * Shaped like a finding, well formed or not: a bracket opening on a severity or decision word, or
+ * on anything before ` :: `, whether or not the bracket closes. Where findings cannot be (HTML, a
+ * comment) even a broken one is someone's finding that would otherwise vanish unread.
+ */
+export const looksLikeFinding = (line: string, v: Vocabulary): boolean => {
+  const start = line.trimStart().replace(/^[*_~]+/, '');
+  const m = /^\\?\[\s*([^\]\s]*)/.exec(start);
+  if (m === null) return false;
+  const word = bare(m[1] ?? '');
+  return severityOf(word, v) !== undefined || decisionOf(word) !== undefined || SEPARATOR.test(start);
+};
+
 /** `path:line :: text` with no bracket in front: a finding whose severity was left out. */
 export const lacksSeverity = (line: string): boolean =>
   WITHOUT_SEVERITY.test(line.trim().replace(TASK_BOX, ''));

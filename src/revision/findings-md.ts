@@ -5,6 +5,7 @@ import {
   EXPECTED,
   isFindingShaped,
   lacksSeverity,
+  looksLikeFinding,
   parseReviewItem,
   startsLikeFinding,
   type Vocabulary,
@@ -202,7 +203,7 @@ const findingInHtml = (
     for (const piece of text.split(HTML_PIECES)) {
       if (piece === '<!--') inComment = true;
       else if (piece === '-->') inComment = false;
-      else if (piece !== '>' && isFindingShaped(piece.replace(LIST_MARKER, ''), v))
+      else if (piece !== '>' && looksLikeFinding(piece.replace(LIST_MARKER, ''), v))
         return { line, inComment };
     }
   }

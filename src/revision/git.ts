@@ -54,9 +54,39 @@ const failure = (repo: string, args: ReadonlyArray<string>, error: ExecFailure):
       repo,
     });
   }
+  const known = inClearanceWords(repo, stderr);
+  if (known !== undefined) return new ClearanceError(known.code, known.message, { command, repo, stderr });
   const why = stderr === '' ? error.message : stderr;
-  const code = /not a git repository/.test(stderr) ? 'not-a-repository' : 'git-failed';
-  return new ClearanceError(code, `${command} failed in ${repo}: ${why}`, { command, repo, stderr });
+  return new ClearanceError('git-failed', `${command} failed in ${repo}: ${why}`, { command, repo, stderr });
+};
+
+/**
+ * The failures a person meets first, said in clearance's words with the fix instead of git's: a
+ * directory that is not there, one that is no repository, a repository with no commit yet. git's
+ * own words (in English: `LC_ALL=C`) stay in the details.
+ */
+const inClearanceWords = (
+  repo: string,
+  stderr: string,
+):
+  | Readonly<{ code: 'no-such-directory' | 'not-a-repository' | 'no-commit'; message: string }>
+  | undefined => {
+  if (/^fatal: cannot change to .*: (No such file or directory|Not a directory)/m.test(stderr))
+    return {
+      code: 'no-such-directory',
+      message: `there is no directory ${repo}: give the directory of the git repository under review`,
+    };
+  if (/not a git repository/.test(stderr))
+    return {
+      code: 'not-a-repository',
+      message: `${repo} is not inside a git repository: give the directory of the one under review, or name the input yourself (an input sha)`,
+    };
+  if (/ambiguous argument 'HEAD'|does not have any commits yet|bad default revision 'HEAD'/.test(stderr))
+    return {
+      code: 'no-commit',
+      message: `the repository ${repo} has no commit yet: commit what is to be reviewed, then try again`,
+    };
+  return undefined;
 };
 
 const run = async (

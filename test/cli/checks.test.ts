@@ -122,7 +122,10 @@ describe('clearance checks, from gh pr checks --json name,state,link', () => {
     const { dir, run } = await waitingForChecks();
     const before = await snapshot(dir);
     const cases: Array<[string, RegExp]> = [
-      ['{"name":"test"}', /is not what gh pr checks --json name,state,link prints: .*expected array/],
+      [
+        '{"name":"test"}',
+        /is not what gh pr checks --json name,state,link prints: .*expected a list, found an object/,
+      ],
       ['[{"name":"test","state":"SUCCESS","linkk":"x"}]', /unknown key "linkk" in \[0\] \(misspelt\?\)/],
       ['[{"name":"test","state":"success"}]', /has the state "success", which gh does not print/],
       ['[{"name":"test","state":"SUCCESS","name":"lint"}]', /not JSON: .*duplicate/i],

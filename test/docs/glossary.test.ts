@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PRESET_NAMES } from '../../src/events/policy.js';
 import { linksOf, ROOT } from './markdown.js';
 
 /** docs/glossary.md: the words a newcomer meets, each defined once and linked to where it is explained. */
@@ -43,6 +44,11 @@ describe('docs/glossary.md', () => {
   it('defines every word a newcomer meets', () => {
     const terms = entries.map((e) => e.term.toLowerCase());
     expect(WORDS.filter((word) => !terms.includes(word))).toEqual([]);
+  });
+
+  it('names every preset a policy can be, as the code lists them', () => {
+    const preset = entries.find((e) => e.term === 'Preset')?.text ?? '';
+    expect(PRESET_NAMES.filter((name) => !preset.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('in alphabetical order, each once, each linking to where it is explained', () => {

@@ -315,7 +315,7 @@ const exactly = (value: unknown): string =>
   inspect(value, { depth: null, sorted: false, maxArrayLength: null });
 
 const compare = (input: unknown): { accepted: boolean } => {
-  const byZod = ReportSchema.safeParse(input);
+  const byZod = ReportSchema.safeParse(input, { reportInput: true });
   const shaped = checkReportShape(input);
   const parsed = parseReport(input);
   if (byZod.success) {

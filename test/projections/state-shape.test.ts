@@ -21,7 +21,7 @@ import { fold } from '../support/decider.js';
  */
 const FINGERPRINTS: Readonly<Record<number, string>> = {
   10: 'e99c1355f7c818ea95211f0c8b9d1964045b68abad9c268e73d21537bf003b43',
-  11: 'bb15c2b4ce9fe7d6927ab6341c42b9ab7cf553ac1c76194052eb74c104c086ca',
+  11: 'a26d277aa753c0ca8550780a93ff98fcc2aa24f63e8a8e720dfa03b767457b59',
 };
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

@@ -85,7 +85,7 @@ const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
       { round: 2, result: 'partial', reason: h, tally: { ...TALLY, filesChanged: null }, spent: {} },
     ],
     trend: 'flat',
-    sameInput: { rounds: 1, allowed: 2 },
+    sameInput: { rounds: 1, allowed: 2, each: [{ round: 2, reason: h }] },
     refuted: [
       {
         id,
@@ -142,7 +142,10 @@ describe('renderExplanation with hostile values in every field', () => {
     expect(lines).toContain(
       'trend: flat (advisory, never the verdict): the blocking findings open neither fell twice nor rose twice over the last two rounds (blocking open: 0 before round 1, 1 after round 1, 1 after round 2)',
     );
-    expect(lines).toContain('rounds on unchanged input: 1 of 2 allowed');
+    // each same-input round with its reason, the hostile reason encoded for a terminal
+    const same = lines.find((l) => l.startsWith('rounds on unchanged input: 1 of 2 allowed; round 2, because '));
+    expect(same).toBeDefined();
+    expect(same).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     const deferred = lines.indexOf(
       'Deferred to a follow-up: 2 (kept on the record, never findings, never blocking)',
     );
@@ -161,7 +164,7 @@ describe('renderExplanation with hostile values in every field', () => {
       ...everyField('v'),
       rounds: [],
       trend: null,
-      sameInput: { rounds: 0, allowed: 0 },
+      sameInput: { rounds: 0, allowed: 0, each: [] },
       deferred: [],
     };
     const text = renderExplanation(none);

@@ -71,11 +71,15 @@ const sourceOf = async (io: Io, opts: Options): Promise<RoundSource> => {
   const source = opts.report as string;
   const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
     new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
+  const text = await readTextInput(source, io, 'report', { refuse, maxBytes: opts.maxBytes });
+  // JSON starts with { (a report) or [; prose given here is the likeliest slip, and has its own flag
+  const prose = /^\s*[^\s{[]/.test(text);
   const parsed = parseReport(
-    parseJsonInput(
-      await readTextInput(source, io, 'report', { refuse, maxBytes: opts.maxBytes }),
-      source,
-      refuse,
+    parseJsonInput(text, source, (m, details) =>
+      refuse(
+        prose ? `${m}; it looks like a Markdown review: record it with --findings-md ${source}` : m,
+        details,
+      ),
     ),
   );
   if (E.isLeft(parsed)) throw refusal(parsed.left);

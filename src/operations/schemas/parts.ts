@@ -116,6 +116,10 @@ export const RoundOutcome = z.strictObject({
   result: z.enum(['complete', 'partial', 'none', 'ci_failed']),
   reason: z.string().nullable(),
   reportSha: z.string().optional().describe("the recorded report's hash, for a round that ended with one"),
+  sameInput: z
+    .string()
+    .optional()
+    .describe('why the round reviewed again the input the round before reviewed'),
   tally: RoundTally,
 });
 

@@ -126,7 +126,13 @@ const Counts = z.strictObject({
 });
 
 const SameInputCount = z
-  .strictObject({ rounds: z.number().int(), allowed: z.number().int() })
+  .strictObject({
+    rounds: z.number().int(),
+    allowed: z.number().int(),
+    each: z
+      .array(z.strictObject({ round: z.number().int(), reason: z.string() }))
+      .describe('each such round, and why it reviewed the same bytes again'),
+  })
   .describe('rounds that reviewed unchanged input as a recorded choice, and how many the policy allows');
 
 const RoundRows = z

@@ -81,9 +81,10 @@ export const namedFinding = (
     .filter((f) => f.status === 'open')
     .map(described);
   const form = `a finding id is its 64 hex characters or a unique prefix of at least ${MIN_ID_PREFIX}`;
+  const tooShort = /^[0-9a-fA-F]+$/.test(ref) && ref.length < MIN_ID_PREFIX;
   return fail(
     'unknown-finding',
-    `${where} ${shown} is not a finding of this run (${form}); ${
+    `${where} ${shown} ${tooShort ? `is too short to name a finding (${form})` : `is not a finding of this run (${form})`}; ${
       open.length === 0 ? 'the run has no open finding' : `its open findings: ${listed(open)}`
     }`,
     path,

@@ -257,6 +257,7 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
       result,
       reason: null,
       ...absentFrom(result, panel.right.panel),
+      ...(capture.right.sameInput === undefined ? {} : { sameInput: capture.right.sameInput.reason }),
       reportSha: event.data.reportSha,
       tally: tallyOf(report.decisions, admission, findings, touched.size),
     }),

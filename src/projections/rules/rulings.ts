@@ -66,7 +66,7 @@ export const onFindingRuled = (
   const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { findingId, status, why, by } = event.data;
-  const named = namedFinding(state.findings, findingId, 'the ruling names finding', ['findingId']);
+  const named = namedFinding(state.findings, findingId, "the ruling's finding", ['findingId']);
   if (E.isLeft(named)) return named;
   const finding = named.right;
   if (finding.status !== 'open') {

@@ -20,7 +20,7 @@ import { type DeferredView, deferredOf } from './deferred.js';
 import { historyOf } from './finding-history.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
-import { type RoundRow, roundRowsOf, sameInputOf, type Trend, trendOf } from './trend.js';
+import { type RoundRow, roundRowsOf, type SameInput, sameInputOf, type Trend, trendOf } from './trend.js';
 
 export type BlockingReason = Readonly<{
   id: string;
@@ -84,7 +84,7 @@ export type Explanation = Readonly<{
   /** advisory, never the verdict: how the blocking count moved over the last rounds */
   trend: Trend | null;
   /** rounds that reviewed unchanged input as a recorded choice, and how many the policy allows */
-  sameInput: Readonly<{ rounds: number; allowed: number }>;
+  sameInput: SameInput;
 }>;
 
 const blockingReason = (state: RunState, f: Finding): BlockingReason => ({

@@ -12,7 +12,7 @@ import {
 import { toArray } from '../vec.js';
 import { type FindingView, findingsOf, findingView } from './findings.js';
 import { type BlockedReason, blockedReasonOf } from './stall.js';
-import { type RoundRow, roundRowsOf, sameInputOf, type Trend, trendOf } from './trend.js';
+import { type RoundRow, roundRowsOf, type SameInput, sameInputOf, type Trend, trendOf } from './trend.js';
 
 export type StatusView = Readonly<{
   runId: string | null;
@@ -40,7 +40,7 @@ export type StatusView = Readonly<{
     deferred: number;
   }>;
   /** rounds that reviewed unchanged input as a recorded choice, and how many the policy allows */
-  sameInput: Readonly<{ rounds: number; allowed: number }>;
+  sameInput: SameInput;
   findings: ReadonlyArray<FindingView>;
   /** failed attempts at collecting the next round's report, and the last of them */
   failedAttempts: number;

@@ -37,8 +37,18 @@ export const roundRowsOf = (state: RunState): ReadonlyArray<RoundRow> => {
   return toArray(state.outcomes).map((o) => ({ ...o, spent: spent.get(o.round) ?? {} }));
 };
 
-/** Rounds that reviewed unchanged input as a recorded choice, and how many the run's policy allows. */
-export const sameInputOf = (state: RunState): Readonly<{ rounds: number; allowed: number }> => ({
+export type SameInput = Readonly<{
+  rounds: number;
+  allowed: number;
+  /** each such round, and why it reviewed the same bytes again */
+  each: ReadonlyArray<Readonly<{ round: number; reason: string }>>;
+}>;
+
+/** Rounds that reviewed unchanged input as a recorded choice, each with its reason, and how many the run's policy allows. */
+export const sameInputOf = (state: RunState): SameInput => ({
   rounds: state.sameInputRounds,
   allowed: state.run === null ? 0 : sameInputRoundsOf(state.run.policy),
+  each: toArray(state.outcomes).flatMap((o) =>
+    o.sameInput === undefined ? [] : [{ round: o.round, reason: o.sameInput }],
+  ),
 });
