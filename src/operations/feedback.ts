@@ -9,7 +9,7 @@ export type FeedbackResult = Readonly<{ runId: string; round: number; status: Ru
 /** "Review feedback, round N" in Markdown, for the producer's next attempt. */
 export const feedback = async (ctx: OperationContext, input: RunInput): Promise<FeedbackResult> => {
   const { state } = await foldIntactFromCheckpoint(ctx.store, input.runId);
-  const record = `${ctx.store.logOf(input.runId)} (clearance replay ${input.runId})`;
+  const record = `${ctx.store.logOf(input.runId)} (\`replay\` shows every event)`;
   return {
     runId: input.runId,
     round: state.round,

@@ -1,18 +1,19 @@
 import type { RunState } from '../projections/state.js';
 import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
-import { markdownText, plainText } from '../text/untrusted.js';
+import { markdownLiteral, plainText } from '../text/untrusted.js';
 import { outcomeReason } from './outcome-reason.js';
 import { deferredCause } from './trend-text.js';
 
 /**
  * "Review feedback, round N" as Markdown: printed to a terminal and handed to an agent as its next
- * brief. Every value a reviewer or a person supplied (summaries, citations, severities, evidence,
- * names, reasons) is one inline run of `markdownText`, so none can start a line, a heading, a link
- * or a runner command; the ids, numbers and enums are clearance's.
+ * brief, which it reads raw. Every value a reviewer or a person supplied (summaries, citations,
+ * severities, evidence, names, reasons) is `markdownLiteral`: as it was where nothing in it is
+ * Markdown, else one code span, so none can start a line, a heading, a link or a runner command,
+ * and none is buried in backslashes; the ids, numbers and enums are clearance's.
  */
 
 /** A value from the log: its whitespace runs one space, trimmed, as the brief always showed it. */
-const text = (s: string): string => markdownText(s.replace(/\s+/g, ' ').trim());
+const text = (s: string): string => markdownLiteral(s.replace(/\s+/g, ' '));
 
 /**
  * The id screens show; any unique prefix of 8+ hex characters names a finding in a decision. Ids
@@ -95,7 +96,7 @@ const rerunLines = (fb: Feedback): string[] => {
   if (fb.pendingReproductions > 0)
     lines.push(
       '',
-      `${fb.pendingReproductions} reproduction(s) not yet re-run on round ${fb.round + 1}'s input (clearance reproductions, clearance reproduce).`,
+      `${fb.pendingReproductions} reproduction(s) not yet re-run on round ${fb.round + 1}'s input: \`reproductions\` lists them, \`reproduce\` records what each did.`,
     );
   return lines;
 };
@@ -124,6 +125,15 @@ const deferredLines = (fb: Feedback): string[] => {
   return lines;
 };
 
+/**
+ * What the author does with the blocking findings: answer each in the next report while the run is
+ * open; once it is blocked no report is taken, and only a person can move it on.
+ */
+const whatNow = (fb: Feedback, first: FeedbackFinding): string =>
+  fb.status === 'blocked'
+    ? 'The run is blocked, so it takes no more reports: a person may rule on each blocking finding (`rule`), or give the run more rounds (`extend`), after which the next round takes a report again.'
+    : `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${shownId(first.id)}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held; a fixed finding that came back is \`reopened\` with evidence of what changed.`;
+
 /** The feedback as Markdown; `record` says where the full record is (clearance's words, not a reviewer's). */
 export const renderFeedback = (fb: Feedback, record: string): string => {
   const lines = [`## Review feedback, round ${fb.round}`, '', verdictLine(fb)];
@@ -140,10 +150,9 @@ export const renderFeedback = (fb: Feedback, record: string): string => {
   const [first] = fb.blocking;
   if (first !== undefined) {
     lines.push('', '### Blocking', ...fb.blocking.flatMap(blockingLines));
-    lines.push(
-      '',
-      `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${shownId(first.id)}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held; a fixed finding that came back is \`reopened\` with evidence of what changed.`,
-    );
+    lines.push('', whatNow(fb, first));
+  } else if (fb.status === 'converged') {
+    lines.push('', 'The run is final: it takes no more rounds. New commits are reviewed by a new run.');
   }
   lines.push(...rerunLines(fb));
   lines.push(...deferredLines(fb));

@@ -6,8 +6,8 @@
  * - a terminal or a CI log (`plainText`): the Actions runner reads every line clearance prints,
  *   acting on one that starts with `::` (after leading whitespace) and on `##[` anywhere in a line;
  *   a terminal acts on ESC, the other C0 and C1 controls, and shows bidi overrides reordered;
- * - Markdown (`markdownText`): a string must stay one inline run of text, never a link, a heading,
- *   a table cell or HTML;
+ * - Markdown (`markdownText`, and `markdownLiteral` where the source is read raw): a string must
+ *   stay one inline run of text, never a link, a heading, a table cell or HTML;
  * - HTML (`htmlText` and `htmlAttribute`): escaped, controls shown, bidi controls isolated;
  * - JSON printed where a person or a runner reads it (`jsonText`): the same value when parsed, with
  *   nothing in its bytes that a terminal or a runner acts on.
@@ -68,6 +68,29 @@ const oneLine = (s: string): string => s.replace(/[\t\n\v\f\r\u0085\u2028\u2029]
  */
 export const markdownText = (s: string): string =>
   showControls(oneLine(s)).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+
+/**
+ * What starts something in a run of inline (GitHub-flavoured) Markdown: emphasis and strikethrough,
+ * a code span, a link or an image, HTML or an autolink, an entity, an escape, a table cell, an
+ * issue reference, a mention, math, and a bare URL GitHub would link.
+ */
+const MARKDOWN_ACTIVE = /[`*_~[\]!<>&\\|#@$]|:\/\/|www\./i;
+
+/**
+ * A string inside one line of Markdown that reads the same raw and rendered, for a reader that sees
+ * the source (an agent reading its brief): whitespace runs as one space, controls shown escaped,
+ * and as it is when nothing in it would start Markdown; otherwise one inline code span, fenced with
+ * more backticks than any run inside it, in which nothing is a link, an image, HTML or a heading.
+ */
+export const markdownLiteral = (s: string): string => {
+  const text = plainText(oneLine(s)).trim();
+  if (text === '' || !MARKDOWN_ACTIVE.test(text)) return text;
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  // a span that begins or ends with a backtick needs a space inside the fence, which CommonMark strips
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+};
 
 const escapeHtmlChars = (s: string): string =>
   s

@@ -259,7 +259,7 @@ describe('revision binding and the approval gate', () => {
     expect(feedback.code).toBe(0);
     expect(feedback.stdout).toMatch(/^## Review feedback, round 1\n/);
     expect(feedback.stdout).toMatch(
-      /- `[0-9a-f]{12}` \*\*src\\\/service\\\.js\\:2\*\* \(major, open 1 round\): read\\\(\\\) is unchecked/,
+      /- `[0-9a-f]{12}` \*\*src\/service\.js:2\*\* \(major, open 1 round\): read\(\) is unchecked/,
     );
     expect(feedback.stdout).toMatch(/Advisory findings open: 1/);
     expect(feedback.stdout).toMatch(/Full record: .*runs\/r\.jsonl/);

@@ -138,9 +138,10 @@ describe('a runaway loop on unchanged bytes', () => {
         reviewers: string[];
         evidence: string;
       }>;
-      sameInput: { rounds: number; allowed: number };
+      sameInput: { rounds: number; allowed: number; each: Array<{ round: number; reason: string }> };
     };
-    expect(explained.sameInput).toEqual({ rounds: 10, allowed: 10 });
+    expect(explained.sameInput).toMatchObject({ rounds: 10, allowed: 10 });
+    expect(explained.sameInput.each.map((r) => r.round)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     const found = new Set(after.findings.map((f) => f.summary));
     const deferred = new Map(explained.deferred.map((d) => [d.id, d]));
     for (let n = 1; n <= 12; n++) {

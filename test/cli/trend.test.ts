@@ -86,13 +86,17 @@ describe('the trend in the text of status, explain and replay', () => {
     expect(status).toContain(
       'trend: flat (advisory, never the verdict): the blocking findings open neither fell twice nor rose twice over the last two rounds (blocking open: 2 after round 1, 2 after round 2, 1 after round 3)',
     );
-    expect(status).toContain('rounds on unchanged input: 1 of 1 allowed');
+    expect(status).toContain(
+      'rounds on unchanged input: 1 of 1 allowed; round 2, because the reviewer timed out',
+    );
     expect(status).toContain(
       'findings: 1 open (1 blocking), 1 fixed, 0 withdrawn, 0 suppressed; 1 deferred to a follow-up',
     );
 
     const explain = (await ok('explain', 'r')).stdout.split('\n');
-    expect(explain).toContain('rounds on unchanged input: 1 of 1 allowed');
+    expect(explain).toContain(
+      'rounds on unchanged input: 1 of 1 allowed; round 2, because the reviewer timed out',
+    );
     const deferred = explain.indexOf(
       'Deferred to a follow-up: 1 (kept on the record, never findings, never blocking)',
     );

@@ -239,7 +239,7 @@ describe('what the checks do to the round', () => {
   it('the ci_failed reason is the feedback', () => {
     const { state } = fold([...waiting, checked(1, 'A', [{ name: 'test', state: 'failed', url: URL1 }])]);
     expect(feedbackMarkdown(state, 'the log')).toContain(
-      'Round 1 ended without a review because CI failed: required check test \\(https\\:\\/\\/github\\.com\\/o\\/r\\/actions\\/runs\\/1\\/job\\/11\\) failed.',
+      'Round 1 ended without a review because CI failed: `required check test (https://github.com/o/r/actions/runs/1/job/11) failed`.',
     );
   });
 

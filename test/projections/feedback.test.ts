@@ -21,7 +21,7 @@ describe('feedback tells the author everything', () => {
   it('a ci_failed round: the diagnosis is the feedback', () => {
     const text = feedbackOf([...round1, captured(2, 'B'), ended(2, 'ci_failed', 'npm test: 3 failures')]);
     expect(text).toMatch(/^## Review feedback, round 2\n/);
-    expect(text).toContain('Round 2 ended without a review because CI failed: npm test\\: 3 failures.');
+    expect(text).toContain('Round 2 ended without a review because CI failed: npm test: 3 failures.');
   });
 
   it('a round that ended with no report says why', () => {
@@ -49,8 +49,8 @@ describe('feedback tells the author everything', () => {
 
   it('the ids it shows can be pasted back as decisions', () => {
     const text = feedbackOf(round1);
-    // the citation is the reviewer's text: its punctuation is escaped, and rendered it reads as written
-    const shown = /- `([0-9a-f]{12})` \*\*src\\\/service\\\.js\\:10\*\*/.exec(text)?.[1];
+    // the citation is the reviewer's text, shown as written: nothing in it is Markdown
+    const shown = /- `([0-9a-f]{12})` \*\*src\/service\.js:10\*\*/.exec(text)?.[1];
     expect(shown).toBe(findingId(major).slice(0, 12));
     expect(text).toContain(`{"id": "${shown}", "status": "fixed"`);
     const state = fold([...round1, captured(2, 'B', { touched: [major.file] })]).state;

@@ -183,7 +183,7 @@ describe('a re-review re-runs the last round’s reproductions first', () => {
       const md = feedbackMarkdown(given(...events).state, 'run.jsonl');
       expect(md).toContain('### Reproductions re-run');
       expect(md).toContain(
-        `- \`${REPRO.slice(0, 12)}\` **src\\/service\\.js\\:10** round 2: still fails: a \`fixed\` decision on it is refused for this input (output ${OUTPUT.slice(0, 12)})`,
+        `- \`${REPRO.slice(0, 12)}\` **src/service.js:10** round 2: still fails: a \`fixed\` decision on it is refused for this input (output ${OUTPUT.slice(0, 12)})`,
       );
       const pending = feedbackMarkdown(
         given(...events, captured(3, 'C', { touched: [repro.file] })).state,

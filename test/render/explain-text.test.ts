@@ -143,7 +143,9 @@ describe('renderExplanation with hostile values in every field', () => {
       'trend: flat (advisory, never the verdict): the blocking findings open neither fell twice nor rose twice over the last two rounds (blocking open: 0 before round 1, 1 after round 1, 1 after round 2)',
     );
     // each same-input round with its reason, the hostile reason encoded for a terminal
-    const same = lines.find((l) => l.startsWith('rounds on unchanged input: 1 of 2 allowed; round 2, because '));
+    const same = lines.find((l) =>
+      l.startsWith('rounds on unchanged input: 1 of 2 allowed; round 2, because '),
+    );
     expect(same).toBeDefined();
     expect(same).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     const deferred = lines.indexOf(

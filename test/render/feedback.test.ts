@@ -1,6 +1,7 @@
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { explain, type Feedback, feedbackMarkdown, renderFeedback } from '../../src/fold.js';
-import { markdownText } from '../../src/text/untrusted.js';
+import { markdownLiteral } from '../../src/text/untrusted.js';
 import {
   ALL_HOSTILE,
   HOSTILE,
@@ -9,7 +10,7 @@ import {
   runnerCommands,
 } from '../support/actions-runner.js';
 import { accepted, blockedRun, checksRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
-import { ACTIVE_MARKDOWN, headingsOf, markdownShape } from './markdown-shape.js';
+import { ACTIVE_MARKDOWN, headingsOf, literalShape, markdownShape } from './markdown-shape.js';
 
 /**
  * `clearance feedback` prints Markdown to a terminal (and a CI log) that is handed to an agent as
@@ -53,7 +54,7 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
 };
 
 /** A value as the brief shows it: whitespace runs one space, trimmed, then one Markdown run. */
-const shown = (h: string): string => markdownText(h.replace(/\s+/g, ' ').trim());
+const shown = (h: string): string => markdownLiteral(h.replace(/\s+/g, ' '));
 
 const SAMPLES = [...HOSTILE_STRINGS, ALL_HOSTILE];
 
@@ -67,7 +68,7 @@ describe('renderFeedback with hostile values in every field', () => {
         expect(rawControls(md)).toEqual([]);
         // clearance's words, lines and Markdown are as they were; each value is where it was
         expect(md.replaceAll(shown(h), '∎')).toBe(benign.replaceAll('benign', '∎'));
-        expect(markdownShape(md)).toEqual(markdownShape(benign));
+        expect(literalShape(md)).toEqual(literalShape(benign));
         const hostileIds = renderFeedback(everyField(h, status, h), 'the log');
         expect([runnerCommands(hostileIds), rawControls(hostileIds)]).toEqual([[], []]);
       });
@@ -101,7 +102,7 @@ describe('feedback on runs folded from hostile events', () => {
       '',
       "1 candidate the policy does not admit to this loop is kept on the record for a follow-up: not this loop's to fix, and no decision is needed for it.",
       '',
-      expect.stringMatching(/^- `[0-9a-f]{12}` \*\*src\\\/plain\\\.js\\:50\*\* \(minor\): plain deferred$/),
+      expect.stringMatching(/^- `[0-9a-f]{12}` \*\*src\/plain\.js:50\*\* \(minor\): plain deferred$/),
       '  - Why: minor is admitted until round 1; this came in round 2',
       '  - Seen by: plain',
     ]);
@@ -122,8 +123,39 @@ describe('feedback on runs folded from hostile events', () => {
     expect(md).toContain("The cap is 3 rounds: the policy's 2, extended 1 by plain (plain).");
     expect(md).toContain('Round 3 ended without a review because CI failed: plain. Fix that first.');
     expect(md).toMatch(
-      /- `[0-9a-f]{12}` \*\*src\\\/plain\\\.js\\:10\*\* \(major, open 3 rounds\): plain( again)?\n/,
+      /- `[0-9a-f]{12}` \*\*src\/plain\.js:10\*\* \(major, open 3 rounds\): plain( again)?\n/,
     );
     expect(md).toContain('  - Seen by: ada, plain (1 candidate(s) merged in)');
   });
+});
+
+describe('the brief an agent reads raw', () => {
+  const withSummary = (summary: string): string => {
+    const fb = everyField('plain');
+    const [first] = fb.blocking;
+    if (first === undefined) throw new Error('no blocking finding');
+    return renderFeedback({ ...fb, blocking: [{ ...first, summary }] }, 'the log');
+  };
+
+  it('holds a summary exactly as the reviewer wrote it, with no backslash in it', () => {
+    const summary = 'test_foo: expected 3 == 4 (see src/a.js:10)';
+    const md = withSummary(summary);
+    const line = md.split('\n').find((l) => l.includes('test_foo'));
+    expect(line).toContain(summary);
+    expect(line).not.toContain('\\');
+    // plain words stay plain: only what Markdown would act on is set apart
+    expect(withSummary('the handle leaks on abort')).toContain('): the handle leaks on abort');
+  });
+
+  for (const hostile of ['[x](http://evil)', '![i](http://evil/p.png)', '<img src=x>', '# heading'])
+    it(`renders ${hostile} as inert text in a CommonMark renderer`, () => {
+      const md = withSummary(hostile);
+      const html = new MarkdownIt('commonmark').render(md);
+      expect(html).not.toMatch(/<a |<img|<h1/);
+      // the text is shown as it was, escaped only for HTML
+      expect(html).toContain(
+        hostile.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+      );
+      expect(md).not.toContain('\\');
+    });
 });

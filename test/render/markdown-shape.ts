@@ -17,6 +17,16 @@ const shapeOf = (tokens: ReadonlyArray<Token>): string[] =>
 
 export const markdownShape = (markdown: string): string[] => shapeOf(parser.parse(markdown, {}));
 
+/**
+ * The shape with each code span read as the text it is (a literal: `markdownLiteral` wraps a value
+ * in one where it would otherwise be Markdown) and runs of text as one: a value shown literally
+ * leaves this shape as it was, whatever it holds.
+ */
+export const literalShape = (markdown: string): string[] =>
+  markdownShape(markdown)
+    .map((t) => (t === 'code_inline' ? 'text' : t))
+    .filter((t, i, all) => t !== 'text' || all[i - 1] !== 'text');
+
 /** What no value from the log may make: a link, an image, raw HTML. */
 export const ACTIVE_MARKDOWN = ['link_open', 'image', 'html_inline', 'html_block'];
 

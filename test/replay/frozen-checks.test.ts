@@ -87,7 +87,7 @@ describe('frozen v8 log: required CI checks', () => {
     );
     const afterRound2 = fold(events.filter((e) => e.seq <= 6)).state;
     expect(feedbackMarkdown(afterRound2, 'the log')).toContain(
-      'Round 2 ended without a review because CI failed: required check test',
+      'Round 2 ended without a review because CI failed: `required check test',
     );
   });
 

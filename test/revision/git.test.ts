@@ -17,9 +17,12 @@ describe('git', () => {
     const dir = tempDir();
     const error = await failureOf(git(dir, ['rev-parse', 'HEAD']));
     expect(error.code).toBe('not-a-repository');
-    expect(error.message).toContain('git rev-parse HEAD');
-    expect(error.message).toContain(dir);
-    expect(error.message).toContain('not a git repository');
+    // clearance's words and the fix; git's own command and words stay in the details
+    expect(error.message).toBe(
+      `${dir} is not inside a git repository: give the directory of the one under review, or name the input yourself (an input sha)`,
+    );
+    expect(error.details).toMatchObject({ command: 'git rev-parse HEAD', repo: dir });
+    expect(String(error.details.stderr)).toContain('not a git repository');
   });
 
   it('turns any other failure into git-failed with git stderr in the message', async () => {
