@@ -23,7 +23,8 @@ export const commandFor = (step: NextStep): string => {
   const args = step.args ?? {};
   switch (step.action) {
     case 'open':
-      return args.newRun === true ? 'clearance open NEW-RUN' : `clearance open ${id}`;
+      // the run that is final keeps its id; new commits are reviewed under a new one
+      return args.newRun === true ? 'clearance open NEW-RUN --repo DIR' : `clearance open ${id}`;
     case 'capture': {
       const flags = [
         ...(args.repo === true ? ['--repo DIR'] : []),

@@ -4,6 +4,7 @@ import { deferredCause } from '../render/trend-text.js';
 import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
 import { shortId, statusWord } from './format.js';
+import { nextLine } from './next-command.js';
 
 /** What `record` and `collect` print after a round ended, however it ended. */
 export const recordedText = (c: Colors, r: RecordResult): string => {
@@ -41,5 +42,8 @@ export const recordedText = (c: Colors, r: RecordResult): string => {
         `  deferred ${t(d.severity)} ${shortId(d.id)} ${t(citationOf(d))} ${t(d.summary)} (${deferredCause(d)}): kept for a follow-up`,
       ),
     );
+  // a round that blocked the run says why, and what a person can do now
+  if (r.final !== null && r.status === 'blocked' && !r.alreadyRecorded)
+    lines.push(t(r.final.why), nextLine(r.final.next));
   return lines.join('\n');
 };

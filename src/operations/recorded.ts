@@ -1,7 +1,9 @@
+import type { NextStep } from '../events/next-step.js';
 import { findingOf } from '../projections/finding-index.js';
-import type { Deferred, FindingStatus, RunStatus, Suppressed } from '../projections/state.js';
+import type { Deferred, FindingStatus, RunState, RunStatus, Suppressed } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { citationOf } from '../projections/views/findings.js';
+import { nextMove } from '../projections/views/next.js';
 import { trailNote } from '../render/event-notes.js';
 import { outcomeReason } from '../render/outcome-reason.js';
 import type { AppendResult } from '../store/append.js';
@@ -31,7 +33,15 @@ export type RecordResult = Readonly<{
   note: string | null;
   repairedTail: TornTail | null;
   alreadyRecorded: boolean;
+  /** when the round made the run final (blocked, converged): why, and what can still happen */
+  final: Readonly<{ why: string; next: NextStep }> | null;
 }>;
+
+/** A final run's why and what can still happen, as `next` says them; null while the run is open. */
+const finalOf = (state: RunState): RecordResult['final'] => {
+  const move = nextMove(state);
+  return move.action === 'stop' ? { why: move.why, next: move.next } : null;
+};
 
 /** The result of an append that ended a round, read off the state and trail the append made. */
 export const recordResultOf = (runId: string, appended: AppendResult): RecordResult => {
@@ -64,5 +74,6 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
         : trailNote(event, entry, state.run?.policy),
     repairedTail: appended.repairedTail,
     alreadyRecorded: appended.alreadyRecorded,
+    final: finalOf(state),
   };
 };

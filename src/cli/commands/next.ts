@@ -3,6 +3,7 @@ import { next } from '../../operations/run-views.js';
 import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
+import { nextLine } from '../next-command.js';
 
 export const registerNext = (program: Command, io: Io): Command =>
   program
@@ -23,6 +24,7 @@ Actions: capture, record-checks (under a policy with required checks: record the
           (r) =>
             `\n  ${r.findingId.slice(0, 12)} ${t(r.citation)}: $ ${t(r.command)} (while the problem is there: ${t(r.expected)})`,
         );
-        return { json: step, text: `${step.action}: ${t(step.why)}${listed.join('')}` };
+        const then = step.action === 'stop' ? `\n${nextLine(step.next)}` : '';
+        return { json: step, text: `${step.action}: ${t(step.why)}${listed.join('')}${then}` };
       }),
     );

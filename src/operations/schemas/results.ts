@@ -10,6 +10,7 @@ import {
   FindingStep,
   FindingView,
   MergedFrom,
+  NextStep,
   Panel,
   Rejection,
   Rename,
@@ -114,6 +115,10 @@ export const RecordOutput = z.strictObject({
   alreadyRecorded: z
     .boolean()
     .describe('this very report was already recorded for its round: nothing was appended'),
+  final: z
+    .strictObject({ why: z.string(), next: NextStep })
+    .nullable()
+    .describe('when the round made the run final: why, and what can still happen'),
 });
 
 const Counts = z.strictObject({
@@ -347,6 +352,9 @@ export const NextOutput = z.strictObject({
     .array(z.string())
     .optional()
     .describe('record-checks: the CI checks the policy requires to pass on the captured input'),
+  next: NextStep.optional().describe(
+    'stop: what can still happen (a new run, or a person ruling or extending)',
+  ),
 });
 
 export const MayOutput = z.strictObject({
