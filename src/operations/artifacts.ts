@@ -44,17 +44,23 @@ export type HtmlReportResult = Readonly<{
   round: number;
 }>;
 
-/** Write one self-contained HTML page of how the verdict was reached (no script, no network). */
-export const htmlPage = async (ctx: OperationContext, input: HtmlReportInput): Promise<HtmlReportResult> => {
-  const history = historyOf(nodeDecider.evolve, (await readIntactEvents(ctx.store, input.runId)).events);
-  const page = htmlReport(history, { toolVersion: VERSION });
-  const file = path.resolve(input.html);
-  await writeOutputFile(file, page, 'write', 'the report');
+/** One self-contained HTML page of how the verdict was reached (no script, no network), and where the run stands. */
+export const htmlReportOf = async (
+  ctx: OperationContext,
+  runId: string,
+): Promise<Readonly<{ page: string; status: RunStatus; round: number }>> => {
+  const history = historyOf(nodeDecider.evolve, (await readIntactEvents(ctx.store, runId)).events);
   return {
-    runId: input.runId,
-    file,
-    bytes: Buffer.byteLength(page),
+    page: htmlReport(history, { toolVersion: VERSION }),
     status: history.state.status,
     round: history.state.round,
   };
+};
+
+/** Write that page to a file. */
+export const htmlPage = async (ctx: OperationContext, input: HtmlReportInput): Promise<HtmlReportResult> => {
+  const { page, status, round } = await htmlReportOf(ctx, input.runId);
+  const file = path.resolve(input.html);
+  await writeOutputFile(file, page, 'write', 'the report');
+  return { runId: input.runId, file, bytes: Buffer.byteLength(page), status, round };
 };

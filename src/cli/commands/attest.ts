@@ -114,7 +114,7 @@ export const registerAttest = (program: Command, io: Io): Command =>
       '--key <key>',
       'the signing key: an OpenSSH or PKCS#8 PEM Ed25519 private key file, or agent (agent:SHA256:… for one of several); with --verify, a public key file',
     )
-    .option('--out <file>', 'write the envelope here instead of standard output')
+    .option('--out <file>', 'write the envelope here instead of standard output (- is standard output)')
     .option(
       '--verify <file>',
       'check this attestation instead: its signature, its subject, and (given the run or --log) the log folded again',
@@ -150,7 +150,7 @@ An encrypted key file is opened with CLEARANCE_KEY_PASSPHRASE; the agent is SSH_
           throw new ClearanceError('usage', 'attest needs a run and --key (or --verify FILE to check one)');
         const attested = await attest(ctx, { runId, signer: await signerOf(opts.key, io.env) });
         const line = `${JSON.stringify(attested.envelope)}\n`;
-        if (opts.out !== undefined) {
+        if (opts.out !== undefined && opts.out !== '-') {
           const file = path.resolve(opts.out);
           await writeOutputFile(file, line, 'write', 'the attestation');
           return {
