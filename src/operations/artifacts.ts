@@ -4,7 +4,7 @@ import type { RunStatus } from '../projections/state.js';
 import { htmlReport } from '../render/html.js';
 import { historyOf } from '../render/run-history.js';
 import { sarifLog } from '../render/sarif.js';
-import { readIntactEvents } from '../store/store.js';
+import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import { VERSION } from './version.js';
 import { writeOutputFile } from './write-output.js';
@@ -18,7 +18,7 @@ export type SarifResult = Readonly<{ runId: string; round: number; sarif: SarifL
 
 export const sarif = async (ctx: OperationContext, input: SarifInput): Promise<SarifResult> => {
   const { runId } = input;
-  const history = historyOf((await readIntactEvents(ctx.store, runId)).events);
+  const history = historyOf(intact(await readRun(ctx.store, runId)).events);
   const last = history.state.round;
   if (last === 0)
     throw new ClearanceError('usage', `run ${runId} has no round that ended yet: record round 1 first`, {
@@ -45,7 +45,7 @@ export type HtmlReportResult = Readonly<{
 
 /** Write one self-contained HTML page of how the verdict was reached (no script, no network). */
 export const htmlPage = async (ctx: OperationContext, input: HtmlReportInput): Promise<HtmlReportResult> => {
-  const history = historyOf((await readIntactEvents(ctx.store, input.runId)).events);
+  const history = historyOf(intact(await readRun(ctx.store, input.runId)).events);
   const page = htmlReport(history, { toolVersion: VERSION });
   const file = path.resolve(input.html);
   await writeOutputFile(file, page, 'write', 'the report');

@@ -1,4 +1,3 @@
-import { artifactNameOf } from '../driver/subject.js';
 import { ClearanceError } from '../errors.js';
 import type { StoredEvent } from '../events/event.js';
 import type { SshEd25519Key } from '../events/ssh-public-key.js';
@@ -8,9 +7,9 @@ import { type AttestationReason, checkEnvelope } from '../render/attestation-che
 import { type DsseEnvelope, envelopeOf, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } from '../render/dsse.js';
 import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';
-import { integrityError } from '../store/read.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import { artifactNameOf } from './subject.js';
 import { VERSION } from './version.js';
 
 export type AttestInput = Readonly<{ runId: string; signer: Signer }>;
@@ -24,7 +23,7 @@ export type AttestResult = Readonly<{
 
 /** The statement of a run as it stands: from the checkpoint when it matches the log, as `status` reads it. */
 export const statementOf = async (ctx: OperationContext, runId: string): Promise<ReviewStatement> => {
-  const read = await foldIntactFromCheckpoint(ctx.store, runId);
+  const read = intact(await ctx.store.foldRun(runId));
   const { state } = read;
   if (state.run === null || state.reviewed === null)
     throw new ClearanceError(
@@ -103,9 +102,7 @@ const eventsFrom = async (
 ): Promise<{ events: ReadonlyArray<StoredEvent>; lastHash: string }> => {
   if (log.kind === 'store') {
     // as `replay` and `verify` read it: no checkpoint trusted
-    const read = await ctx.store.readRun(log.runId);
-    const damaged = integrityError(read);
-    if (damaged !== null) throw damaged;
+    const read = intact(await readRun(ctx.store, log.runId));
     return { events: read.events, lastHash: read.lastHash };
   }
   const parsed = parseLog(log.bytes);

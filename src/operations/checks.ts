@@ -1,8 +1,10 @@
-import { recordChecks } from '../driver/checks.js';
+import { refusal } from '../errors.js';
+import { checksRejection } from '../events/ci-check.js';
 import type { CheckResult, CheckState } from '../events/event.js';
 import { optionalFailures, requiredChecksOf, requiredFailures } from '../projections/rules/checks.js';
 import type { RunStatus } from '../projections/state.js';
 import { last } from '../projections/vec.js';
+import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
 
 export type ChecksInput = Readonly<{
@@ -45,13 +47,13 @@ const asRecorded = (c: ChecksInput['checks'][number]): CheckResult =>
  * checks are kept for this input, and the round goes on to its report.
  */
 export const checks = async (ctx: OperationContext, input: ChecksInput): Promise<ChecksResult> => {
-  const result = await recordChecks(
-    ctx.store,
-    input.runId,
-    input.checks.map(asRecorded),
-    input.source ?? 'checks',
-    actorOf(ctx),
-  );
+  const given = input.checks.map(asRecorded);
+  const actor = actorOf(ctx);
+  // each name and link is someone's input (a flag, a file gh wrote, an MCP argument): checked here,
+  // the door every record passes (`invalid-text`); every rule is evolve's
+  const refused = checksRejection(given, input.source ?? 'checks');
+  if (refused !== undefined) throw refusal(refused);
+  const result = await appendCommand(ctx.store, input.runId, { kind: 'record-checks', checks: given }, actor);
   const { state } = result.folded;
   const recorded = state.checks;
   const policy = state.run?.policy;

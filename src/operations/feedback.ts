@@ -1,6 +1,6 @@
 import type { RunStatus } from '../projections/state.js';
 import { feedbackMarkdown } from '../render/feedback.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
 
@@ -8,8 +8,8 @@ export type FeedbackResult = Readonly<{ runId: string; round: number; status: Ru
 
 /** "Review feedback, round N" in Markdown, for the producer's next attempt. */
 export const feedback = async (ctx: OperationContext, input: RunInput): Promise<FeedbackResult> => {
-  const { state } = await foldIntactFromCheckpoint(ctx.store, input.runId);
-  const record = `${ctx.store.logOf(input.runId)} (clearance replay ${input.runId})`;
+  const { state, path } = intact(await ctx.store.foldRun(input.runId));
+  const record = `${path} (clearance replay ${input.runId})`;
   return {
     runId: input.runId,
     round: state.round,

@@ -1,9 +1,19 @@
 import path from 'node:path';
-import { captureFirstRound, openReview } from '../driver/open.js';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, refusal } from '../errors.js';
+import { capturePathsRejection } from '../events/capture-paths.js';
 import type { Rename, RevisionCapturedData } from '../events/event.js';
 import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
+import { tokenCountRejection } from '../events/token-count.js';
+import { captureRevision } from '../revision/capture.js';
+import { openRun } from '../store/open-run.js';
+import { storeDirOf } from '../store/store.js';
 import { actorOf, type OperationContext } from './context.js';
+import { artifactNameOf } from './subject.js';
+
+/** An explicitly named input's revision: its commit, tree, artifact hash, as a capture records them. */
+export type NamedRevision = Readonly<
+  Pick<RevisionCapturedData, 'commit' | 'tree' | 'dirty' | 'artifactSha' | 'base'>
+>;
 
 /** Round 1's input named explicitly, or taken from the repository and artifact the run is opened on. */
 export type OpenInput = Readonly<{
@@ -17,6 +27,8 @@ export type OpenInput = Readonly<{
   inputSha?: string;
   touched?: ReadonlyArray<string>;
   renames?: ReadonlyArray<Rename>;
+  /** with inputSha: what the input binds to, for a library caller that read git itself */
+  revision?: NamedRevision;
   /** the commands the user agrees the review may run */
   consent?: ReadonlyArray<string>;
 }>;
@@ -43,7 +55,15 @@ const policyOf = (policy: OpenInput['policy']): Policy => {
   return PRESETS[name];
 };
 
-/** Open a review loop: its policy pinned, who consented to what, and optionally round 1's input. */
+const withoutRound = ({ round: _, ...capture }: RevisionCapturedData): Omit<RevisionCapturedData, 'round'> =>
+  capture;
+
+/**
+ * Open a review loop: its policy pinned, who consented to what, and optionally round 1's input,
+ * whose names must be repository paths (`invalid-path`; `capture` says why it checks them). A
+ * budget's `tokens` must be a whole number (`invalid-policy`), checked here for a library caller's
+ * policy as `parsePolicy` checks a file's: a run opened before keeps the budget it pinned.
+ */
 export const open = async (ctx: OperationContext, input: OpenInput): Promise<OpenResult> => {
   const policy = policyOf(input.policy);
   const fromWorkspace = input.repo !== undefined || input.artifact !== undefined;
@@ -56,28 +76,44 @@ export const open = async (ctx: OperationContext, input: OpenInput): Promise<Ope
     ...(input.repo === undefined ? {} : { repo: path.resolve(input.repo) }),
     ...(input.artifact === undefined ? {} : { artifact: path.resolve(input.artifact) }),
   };
-  const capture = fromWorkspace
-    ? await captureFirstRound(ctx.store, subject, {
-        ...(input.base === undefined ? {} : { base: input.base }),
-        ...(input.allowDirty === undefined ? {} : { allowDirty: input.allowDirty }),
-      })
+  const capture: OpenResult['capture'] | undefined = fromWorkspace
+    ? withoutRound(
+        await captureRevision({
+          round: 1,
+          ...subject,
+          artifactName: artifactNameOf(subject),
+          base: input.base,
+          allowDirty: input.allowDirty,
+          store: storeDirOf(ctx.store),
+        }),
+      )
     : input.inputSha === undefined
       ? undefined
       : {
           inputSha: input.inputSha,
           touchedFiles: [...(input.touched ?? [])],
           renames: [...(input.renames ?? [])],
+          ...input.revision,
         };
-  const events = await openReview(
+  const { by, now } = actorOf(ctx);
+  const refused =
+    (capture === undefined ? undefined : capturePathsRejection(capture)) ??
+    tokenCountRejection(policy.budget, 'policy', ['policy', 'budget'], 'invalid-policy');
+  if (refused !== undefined) throw refusal(refused);
+  const events = await openRun(
     ctx.store,
     {
       runId: input.runId,
       policy,
       subject,
-      ...(capture === undefined ? {} : { capture }),
-      ...(input.consent === undefined ? {} : { commands: input.consent }),
+      consent: { by, ...(input.consent === undefined ? {} : { commands: [...input.consent] }) },
     },
-    actorOf(ctx),
+    {
+      by,
+      ...(now === undefined ? {} : { now }),
+      // round last, as every opened run's capture line has it
+      ...(capture === undefined ? {} : { capture: { ...capture, round: 1 } }),
+    },
   );
   return {
     runId: input.runId,

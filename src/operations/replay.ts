@@ -1,6 +1,6 @@
 import type { TrailEntry } from '../projections/fold.js';
 import type { RunStatus } from '../projections/state.js';
-import { readIntactEvents } from '../store/store.js';
+import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
 
@@ -16,7 +16,7 @@ export type ReplayResult = Readonly<{
 
 /** Replay a run from every byte of its log: each event, who wrote it, what it did or why it was refused. */
 export const replay = async (ctx: OperationContext, input: RunInput): Promise<ReplayResult> => {
-  const read = await readIntactEvents(ctx.store, input.runId);
+  const read = intact(await readRun(ctx.store, input.runId));
   const { trail, state } = read.folded;
   return {
     runId: input.runId,

@@ -1,11 +1,11 @@
-import { extendRun, ruleFinding } from '../driver/lifecycle.js';
 import { toBase64 } from '../events/base64.js';
 import type { RulingSignature } from '../events/event.js';
 import { type RulingContent, rulingMessage } from '../events/ruling-signature.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../projections/state.js';
 import type { Signer } from '../signing/signer.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
+import { appendCommand } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 
 /**
@@ -45,7 +45,7 @@ const signedAt = async (
   signer: Signer,
   content: (state: RunState, follows: string) => RulingContent,
 ): Promise<{ content: RulingContent; signature: RulingSignature; expectedSeq: number }> => {
-  const read = await foldIntactFromCheckpoint(ctx.store, runId);
+  const read = intact(await ctx.store.foldRun(runId));
   const made = content(read.state, read.lastHash);
   const sig = await signer.sign(rulingMessage(made));
   return {
@@ -69,10 +69,13 @@ export const rule = async (ctx: OperationContext, input: RuleInput): Promise<Rul
           ruling: { findingId: resolveFindingRef(state.findings, input.finding), status, why, by },
         }));
   const finding = signed?.content.type === 'finding.ruled' ? signed.content.ruling.findingId : input.finding;
-  const result = await ruleFinding(
+  const result = await appendCommand(
     ctx.store,
     runId,
-    { finding, status, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    {
+      kind: 'rule',
+      ruling: { finding, status, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    },
     { ...actorOf(ctx), ...(signed === undefined ? {} : { expectedSeq: signed.expectedSeq }) },
   );
   const event = result.appended[0];
@@ -117,10 +120,14 @@ export const extend = async (ctx: OperationContext, input: ExtendInput): Promise
           follows,
           ruling: { rounds, why, by },
         }));
-  const result = await extendRun(
+  // decided under the lock like every other event (it names no round and no finding)
+  const result = await appendCommand(
     ctx.store,
     runId,
-    { rounds, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    {
+      kind: 'extend',
+      extension: { rounds, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    },
     { ...actorOf(ctx), ...(signed === undefined ? {} : { expectedSeq: signed.expectedSeq }) },
   );
   const { state } = result.folded;

@@ -8,7 +8,7 @@ import { type FindingView, findingsOf, findingView } from '../projections/views/
 import { type MayAnswer, mayRunStage } from '../projections/views/may-run-stage.js';
 import { type NextStep, nextStep } from '../projections/views/next.js';
 import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import type { RunInput } from './status.js';
 
@@ -18,8 +18,7 @@ import type { RunInput } from './status.js';
  * and answers with the view. None takes a lock or writes.
  */
 
-const stateOf = async (ctx: OperationContext, runId: string) =>
-  (await foldIntactFromCheckpoint(ctx.store, runId)).state;
+const stateOf = async (ctx: OperationContext, runId: string) => intact(await ctx.store.foldRun(runId)).state;
 
 export type FindingsInput = RunInput & Readonly<{ status?: FindingStatus }>;
 export type FindingsResult = Readonly<{ runId: string; findings: ReadonlyArray<FindingView> }>;

@@ -1,7 +1,7 @@
 import type { RunStatus } from '../projections/state.js';
 import { type StatusView, statusOf } from '../projections/views/status.js';
 import type { TornTail } from '../store/log-format.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 
 export type RunInput = Readonly<{ runId: string }>;
@@ -11,7 +11,7 @@ export type StatusResult = StatusView & Readonly<{ seq: number; tornTail: TornTa
 
 /** `clearance status RUN`: from the run's checkpoint when it still matches the log. */
 export const status = async (ctx: OperationContext, input: RunInput): Promise<StatusResult> => {
-  const read = await foldIntactFromCheckpoint(ctx.store, input.runId);
+  const read = intact(await ctx.store.foldRun(input.runId));
   return { ...statusOf(read.state), seq: read.lastSeq, tornTail: read.tornTail };
 };
 

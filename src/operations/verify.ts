@@ -1,6 +1,6 @@
 import { ClearanceError } from '../errors.js';
-import type { ObjectProblem } from '../store/objects.js';
-import { integrityError, type RunStateRead } from '../store/read.js';
+import { checkObjects, type ObjectProblem } from '../store/objects.js';
+import { foldRunFromStart, integrityError, type RunStateRead } from '../store/read.js';
 import type { OperationContext } from './context.js';
 
 /** What `verify` found in one run. */
@@ -46,9 +46,9 @@ export const verify = async (ctx: OperationContext, input: VerifyInput): Promise
   let damaged: RunStateRead | undefined;
   // one run at a time, keeping its summary only
   for (const id of ids) {
-    const read = await ctx.store.foldRunFromStart(id);
+    const read = await foldRunFromStart(ctx.store, id);
     if (read.issue !== null) damaged ??= read;
-    runs.push(verified(read, read.issue === null ? await ctx.store.checkObjects(id, read.outputs) : []));
+    runs.push(verified(read, read.issue === null ? await checkObjects(ctx.store, id, read.outputs) : []));
   }
   if (damaged !== undefined) {
     const error = integrityError(damaged) as ClearanceError;

@@ -5,18 +5,18 @@ import type { Command } from '../projections/commands.js';
 import { decideCommand } from '../projections/decider.js';
 import type { RunState } from '../projections/state.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
-import { type StoreRef, storeOf } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /**
- * Append what `command` decides against the run's state read under the lock: how the driver
+ * Append what `command` decides against the run's state read under the lock: how every operation
  * writes. The store checks the events with `evolve` there, once; a refusal writes nothing.
  */
 export const appendCommand = (
-  store: StoreRef,
+  store: Store,
   runId: string,
   command: Command,
   options: AppendOptions,
-): Promise<AppendResult> => storeOf(store).append(runId, (state) => decideCommand(command, state), options);
+): Promise<AppendResult> => store.append(runId, (state) => decideCommand(command, state), options);
 
 /**
  * The events `command` decides against a state read before the lock, for an append bound to that
@@ -26,4 +26,15 @@ export const decidedAt = (state: RunState, command: Command): ReadonlyArray<Doma
   const events = decideCommand(command, state);
   if (E.isLeft(events)) throw refusal(events.left);
   return events.right;
+};
+
+/**
+ * Archive an output (a stage's, a re-run reproduction's) for an event about to name it: durably,
+ * before the event. Only for a run that exists: a mistyped run id is refused `run-missing` before
+ * anything is written, instead of leaving an archive behind for a run nobody opened. (An import
+ * archives before its run exists, through the store directly.)
+ */
+export const archiveForEvent = async (store: Store, runId: string, bytes: Uint8Array): Promise<string> => {
+  await store.readRunSummary(runId);
+  return store.archiveOutput(runId, bytes);
 };
