@@ -300,10 +300,11 @@ describe('captures from git: a name git reports that is no repository path refus
   });
 });
 
-describe("the library's doors refuse alike: captureRound, openReview", () => {
-  it('captureRound and openReview refuse a capture whose names are no repository paths, writing nothing', async () => {
-    const { captureRound, openReview, PRESETS } = await import('../../src/index.js');
+describe("the library's doors refuse alike: operations.capture, operations.open", () => {
+  it('operations.capture and operations.open refuse a capture whose names are no repository paths, writing nothing', async () => {
+    const { fileStore, operations, PRESETS } = await import('../../src/index.js');
     const dir = await tempDir();
+    const ctx = { store: fileStore(dir), by: 'ada' };
     const refusedBy = async (attempt: () => Promise<unknown>) => {
       const before = await snapshot(dir);
       const error = await attempt().then(
@@ -315,23 +316,16 @@ describe("the library's doors refuse alike: captureRound, openReview", () => {
     };
     const bad = {
       inputSha: sha('A'),
-      touchedFiles: ['src/ok.js'],
+      touched: ['src/ok.js'],
       renames: [{ from: 'a.js', to: '../b.js' }],
     };
     expect(
-      await refusedBy(() =>
-        openReview(dir, { runId: 'run-1', policy: PRESETS.default, capture: bad }, 'ada'),
-      ),
+      await refusedBy(() => operations.open(ctx, { runId: 'run-1', policy: PRESETS.default, ...bad })),
     ).toEqual({ code: 'invalid-path', path: ['renames', 0, 'to'] });
-    await openReview(dir, { runId: 'run-1', policy: PRESETS.default }, 'ada');
+    await operations.open(ctx, { runId: 'run-1', policy: PRESETS.default });
     expect(
       await refusedBy(() =>
-        captureRound(
-          dir,
-          'run-1',
-          { inputSha: sha('A'), touchedFiles: ['C:\\x'], renames: [] },
-          { by: 'ada' },
-        ),
+        operations.capture(ctx, { runId: 'run-1', inputSha: sha('A'), touched: ['C:\\x'] }),
       ),
     ).toEqual({ code: 'invalid-path', path: ['touchedFiles', 0] });
   });
