@@ -9,17 +9,15 @@ import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';
 import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { AttestOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 import { VERSION } from './version.js';
 
 export type AttestInput = Readonly<{ runId: string; signer: Signer }>;
 
-export type AttestResult = Readonly<{
-  runId: string;
-  keyid: string;
-  envelope: DsseEnvelope;
-  statement: ReviewStatement;
-}>;
+/** The signed envelope as `attest --json` prints it (the door says where it wrote it), and the statement signed. */
+export type AttestResult = Omit<ResultOf<(typeof AttestOutput.options)[0]>, 'out'> &
+  Readonly<{ envelope: DsseEnvelope; statement: ReviewStatement }>;
 
 /** The statement of a run as it stands: from the checkpoint when it matches the log, as `status` reads it. */
 export const statementOf = async (ctx: OperationContext, runId: string): Promise<ReviewStatement> => {
@@ -72,18 +70,7 @@ export type VerifyAttestationInput = Readonly<{
   log?: LogSource;
 }>;
 
-export type VerifyAttestationResult = Readonly<{
-  valid: true;
-  runId: string;
-  verdict: string;
-  signer: Readonly<{ keyid: string; principal: string | null }>;
-  subject: ReviewStatement['subject'];
-  policy: ReviewStatement['predicate']['policy'];
-  /** the commit checked against the subject, when one was given */
-  commit: string | null;
-  /** the log folded again up to the attested seq, when one was given: its head there, the verdict */
-  log: Readonly<{ head: string; verdict: string; appendedSince: number }> | null;
-}>;
+export type VerifyAttestationResult = ResultOf<(typeof AttestOutput.options)[1]>;
 
 const invalid = (
   reason: AttestationReason,

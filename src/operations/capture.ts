@@ -12,6 +12,7 @@ import { storeDirOf } from '../store/store.js';
 import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
 import type { NamedRevision } from './open.js';
+import type { CaptureOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 
 export type CaptureInput = Readonly<{
@@ -34,13 +35,7 @@ export type CaptureInput = Readonly<{
   sameInput?: string;
 }>;
 
-export type CaptureResult = Readonly<{
-  runId: string;
-  seq: number | null;
-  round: number;
-  alreadyRecorded: boolean;
-  capture: Omit<RevisionCapturedData, 'round'>;
-}>;
+export type CaptureResult = ResultOf<typeof CaptureOutput>;
 
 /** The reason for a same-input round is someone's text: one line, said (`invalid-text`, `empty-field`). */
 const sameInputReason = (reason: string): string => {

@@ -2,10 +2,10 @@ import { refusal } from '../errors.js';
 import { checksRejection } from '../events/ci-check.js';
 import type { CheckResult, CheckState } from '../events/event.js';
 import { optionalFailures, requiredChecksOf, requiredFailures } from '../projections/rules/checks.js';
-import type { RunStatus } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { ChecksOutput, ResultOf } from './schemas/results.js';
 
 export type ChecksInput = Readonly<{
   runId: string;
@@ -15,26 +15,7 @@ export type ChecksInput = Readonly<{
   source?: string;
 }>;
 
-export type ChecksResult = Readonly<{
-  runId: string;
-  /** the round whose input the checks ran on */
-  round: number;
-  inputSha: string;
-  checks: ReadonlyArray<CheckResult>;
-  /** `ci_failed`: a required check did not pass, and the round ended with them as its reason */
-  result: 'recorded' | 'ci_failed';
-  /** the required checks that failed, or were skipped without being expected skips */
-  failed: ReadonlyArray<CheckResult>;
-  /** the optional checks that failed: noted, never ci_failed */
-  noted: ReadonlyArray<CheckResult>;
-  /** the checks the policy requires */
-  required: ReadonlyArray<string>;
-  /** why the round ended, when it ended ci_failed */
-  reason: string | null;
-  status: RunStatus;
-  seq: number | null;
-  alreadyRecorded: boolean;
-}>;
+export type ChecksResult = ResultOf<typeof ChecksOutput>;
 
 /** A check as the event holds it: no `url` key at all when it has none. */
 const asRecorded = (c: ChecksInput['checks'][number]): CheckResult =>

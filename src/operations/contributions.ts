@@ -10,6 +10,7 @@ import { intact } from '../store/read.js';
 import { appendCommand, decidedAt } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
+import type { ContributeOutput, ResultOf } from './schemas/results.js';
 
 export type ContributeInput = Readonly<{
   runId: string;
@@ -19,15 +20,7 @@ export type ContributeInput = Readonly<{
   expert?: string;
 }>;
 
-export type ContributeResult = Readonly<{
-  runId: string;
-  round: number;
-  expert: string | null;
-  seq: number | null;
-  alreadyRecorded: boolean;
-  /** who has handed in for this round so far */
-  contributions: ReadonlyArray<string>;
-}>;
+export type ContributeResult = ResultOf<typeof ContributeOutput>;
 
 /** Append one reviewer's report to the round in progress (close the round with `record` and the merge). */
 export const contribute = async (

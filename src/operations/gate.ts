@@ -8,6 +8,7 @@ import { intact } from '../store/read.js';
 import { storeDirOf } from '../store/store.js';
 import { attest } from './attest.js';
 import type { OperationContext } from './context.js';
+import type { GateOutput, ResultOf } from './schemas/results.js';
 
 export type GateInput = Readonly<{
   runId: string;
@@ -17,15 +18,7 @@ export type GateInput = Readonly<{
   attestWith?: Signer;
 }>;
 
-export type GateResult = Readonly<{
-  runId: string;
-  approved: true;
-  inputSha: string;
-  boundBy: 'commit' | 'tree' | 'working-tree' | 'artifact';
-  message: string;
-  /** with attestWith: where the signed attestation was written */
-  attestation?: Readonly<{ commit: string; ref: string; keyid: string }>;
-}>;
+export type GateResult = ResultOf<typeof GateOutput>;
 
 /** The approved commit's note: the attestation, signed, on the commit the run reviewed. */
 const attestOnCommit = async (

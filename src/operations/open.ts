@@ -8,6 +8,7 @@ import { captureRevision } from '../revision/capture.js';
 import { openRun } from '../store/open-run.js';
 import { storeDirOf } from '../store/store.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { OpenOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 
 /** An explicitly named input's revision: its commit, tree, artifact hash, as a capture records them. */
@@ -33,15 +34,7 @@ export type OpenInput = Readonly<{
   consent?: ReadonlyArray<string>;
 }>;
 
-export type OpenResult = Readonly<{
-  runId: string;
-  policy: string;
-  maxRounds: number;
-  seq: number;
-  subject: Readonly<{ repo?: string; artifact?: string }>;
-  capture: Omit<RevisionCapturedData, 'round'> | null;
-  store: string;
-}>;
+export type OpenResult = ResultOf<typeof OpenOutput>;
 
 const policyOf = (policy: OpenInput['policy']): Policy => {
   if (typeof policy === 'object') return policy;
@@ -76,7 +69,7 @@ export const open = async (ctx: OperationContext, input: OpenInput): Promise<Ope
     ...(input.repo === undefined ? {} : { repo: path.resolve(input.repo) }),
     ...(input.artifact === undefined ? {} : { artifact: path.resolve(input.artifact) }),
   };
-  const capture: OpenResult['capture'] | undefined = fromWorkspace
+  const capture: Omit<RevisionCapturedData, 'round'> | undefined = fromWorkspace
     ? withoutRound(
         await captureRevision({
           round: 1,

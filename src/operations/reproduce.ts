@@ -4,6 +4,7 @@ import { rerunsOn } from '../projections/rules/reproductions.js';
 import { reproductionsPending } from '../projections/views/reproductions.js';
 import { appendCommand, archiveForEvent } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { ReproduceOutput, ResultOf } from './schemas/results.js';
 
 export type ReproduceInput = Readonly<{
   runId: string;
@@ -14,17 +15,7 @@ export type ReproduceInput = Readonly<{
   output?: Uint8Array;
 }>;
 
-export type ReproduceResult = Readonly<{
-  runId: string;
-  round: number;
-  inputSha: string;
-  findingId: string;
-  outcome: ReproductionOutcome;
-  outputSha: string | null;
-  seq: number | null;
-  alreadyRecorded: boolean;
-  pending: number;
-}>;
+export type ReproduceResult = ResultOf<typeof ReproduceOutput>;
 
 /** Record what a finding's reproduction did when re-run on the input captured for the round in progress. */
 export const reproduce = async (ctx: OperationContext, input: ReproduceInput): Promise<ReproduceResult> => {

@@ -2,11 +2,12 @@ import { toBase64 } from '../events/base64.js';
 import type { RulingSignature } from '../events/event.js';
 import { type RulingContent, rulingMessage } from '../events/ruling-signature.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
-import { maxRoundsOf, type RunState, type RunStatus } from '../projections/state.js';
+import { maxRoundsOf, type RunState } from '../projections/state.js';
 import type { Signer } from '../signing/signer.js';
 import { intact } from '../store/read.js';
 import { appendCommand } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
+import type { ExtendOutput, ResultOf, RuleOutput } from './schemas/results.js';
 
 /**
  * Decisions only a person makes, past the cap: the person's name and reason are part of the input
@@ -24,15 +25,7 @@ export type RuleInput = Readonly<{
   signer?: Signer;
 }>;
 
-export type RuleResult = Readonly<{
-  runId: string;
-  findingId: string;
-  findingStatus: 'fixed' | 'withdrawn';
-  by: string;
-  status: RunStatus;
-  convergedBy: string | null;
-  seq: number | null;
-}>;
+export type RuleResult = ResultOf<typeof RuleOutput>;
 
 /**
  * A decision signed for the place it will take: the run as it stands (its last line's hash, which
@@ -99,14 +92,7 @@ export type ExtendInput = Readonly<{
   signer?: Signer;
 }>;
 
-export type ExtendResult = Readonly<{
-  runId: string;
-  rounds: number;
-  by: string;
-  maxRounds: number;
-  status: RunStatus;
-  seq: number | null;
-}>;
+export type ExtendResult = ResultOf<typeof ExtendOutput>;
 
 export const extend = async (ctx: OperationContext, input: ExtendInput): Promise<ExtendResult> => {
   const { runId, rounds, why } = input;

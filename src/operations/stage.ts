@@ -3,6 +3,7 @@ import type { Cost } from '../events/policy.js';
 import { tokenCountRejection } from '../events/token-count.js';
 import { appendCommand, archiveForEvent } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { ResultOf, StageOutput } from './schemas/results.js';
 
 /** What happened to a stage of the round in progress: exactly one of these. */
 export type StageStep =
@@ -12,21 +13,7 @@ export type StageStep =
 
 export type StageInput = Readonly<{ runId: string; stage: string; step: StageStep }>;
 
-export type StageResult = Readonly<{
-  runId: string;
-  round: number;
-  stage: string;
-  event: 'stage.started' | 'stage.finished' | 'stage.failed';
-  seq: number | null;
-  /** stage.finished: the archived output */
-  outputSha?: string | null;
-  /** stage.finished and stage.failed: what the stage spent */
-  cost?: Cost;
-  /** stage.finished: the run's spending so far */
-  spent?: Cost;
-  /** stage.failed: why (it will run again) */
-  reason?: string;
-}>;
+export type StageResult = ResultOf<typeof StageOutput>;
 
 /**
  * A stage's cost or estimate is someone's input (a flag, an MCP argument, a library caller): its

@@ -7,6 +7,7 @@ import { parseLog } from '../store/log-format.js';
 import { assertRunId } from '../store/safe-run-id.js';
 import { exportLog, importLog } from '../store/transfer.js';
 import type { OperationContext } from './context.js';
+import type { ExportOutput, ImportOutput, ResultOf } from './schemas/results.js';
 
 /** The archived outputs a log names (stage.finished, reproduction.recorded), in the order it names them. */
 const outputsOf = (log: Buffer): ReadonlyArray<string> => [
@@ -23,14 +24,7 @@ export type ExportInput = Readonly<{
   objects?: string;
 }>;
 
-export type ExportResult = Readonly<{
-  runId: string;
-  lines: number;
-  bytes: number;
-  objects: ReadonlyArray<string>;
-  /** the run's log lines, exactly as stored (UTF-8 by construction: every line verified) */
-  log: string;
-}>;
+export type ExportResult = ResultOf<typeof ExportOutput>;
 
 /** A run's log lines, exactly the bytes stored, to move the run to another store. Damaged logs are refused. */
 export const exportRun = async (ctx: OperationContext, input: ExportInput): Promise<ExportResult> => {
@@ -59,7 +53,7 @@ export type ImportInput = Readonly<{
   objects?: string;
 }>;
 
-export type ImportResult = Readonly<{ runId: string; events: number; objects: number; store: string }>;
+export type ImportResult = ResultOf<typeof ImportOutput>;
 
 /**
  * Load an exported run into this store, checked whole first: every line decodes and chains, its

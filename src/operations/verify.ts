@@ -2,24 +2,23 @@ import { ClearanceError } from '../errors.js';
 import { checkObjects, type ObjectProblem } from '../store/objects.js';
 import { foldRunFromStart, integrityError, type RunStateRead } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { ResultOf, VerifyOutput } from './schemas/results.js';
 
-/** What `verify` found in one run. */
-export type VerifiedRun = Readonly<{
-  runId: string;
-  intact: boolean;
-  events: number;
-  lastSeq: number;
-  lastHash: string;
-  head: RunStateRead['head']['state'];
-  beyondHead: number;
-  tornTail: RunStateRead['tornTail'];
-  issue: RunStateRead['issue'];
-  objects: ReadonlyArray<ObjectProblem>;
-  refused: number;
-}>;
+/** What `verify` found in one run: what the schema pins, and what it lets through. */
+export type VerifiedRun = ResultOf<typeof VerifyOutput>['runs'][number] &
+  Readonly<{
+    lastHash: string;
+    head: RunStateRead['head']['state'];
+    beyondHead: number;
+    tornTail: RunStateRead['tornTail'];
+    issue: RunStateRead['issue'];
+    objects: ReadonlyArray<ObjectProblem>;
+    refused: number;
+  }>;
 
 export type VerifyInput = Readonly<{ runId?: string }>;
-export type VerifyResult = Readonly<{ runs: ReadonlyArray<VerifiedRun> }>;
+export type VerifyResult = Omit<ResultOf<typeof VerifyOutput>, 'runs'> &
+  Readonly<{ runs: ReadonlyArray<VerifiedRun> }>;
 
 const verified = (read: RunStateRead, objects: ReadonlyArray<ObjectProblem>): VerifiedRun => ({
   runId: read.runId,
