@@ -8,10 +8,10 @@ import { checkExpectedSeq, type EventsFor, planAppend } from '../plan-append.js'
 import { integrityError } from '../read.js';
 import {
   CHECKPOINT_COLUMNS,
+  catchUpRun,
   checkpointOfCaughtUp,
   checkpointParameters,
   checkpointValues,
-  foldRun,
   type PgCheckpoint,
 } from './checkpoint.js';
 import { insertLines, missingRun } from './log.js';
@@ -98,7 +98,7 @@ const keepCheckpoint = (client: pg.ClientBase, runId: string, version: string, c
   );
 
 /**
- * Append to a run in PostgreSQL, optimistically: fold the run from its checkpoint (`foldRun`: one
+ * Append to a run in PostgreSQL, optimistically: fold the run from its checkpoint (`catchUpRun`: one
  * statement, one snapshot), apply the same integrity refusal, expected-seq check and `evolve`
  * checks as the file store, then write the new lines, the head and the checkpoint in one statement
  * that commits only over the row version the fold read. When another append won meanwhile, fold
@@ -124,7 +124,7 @@ export const appendPostgres = async (
   try {
     await setLockTimeout(client, timeoutMs);
     for (;;) {
-      const folded = await foldRun(client, runId);
+      const folded = await catchUpRun(client, runId);
       if (folded === null) throw missingRun(runId, where);
       const { caught } = folded;
       const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });

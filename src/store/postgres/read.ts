@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { type LogBytes, type RunStatusRead, type RunSummaryRead, summaryOfFolded } from '../read.js';
-import { foldRun } from './checkpoint.js';
+import { catchUpRun } from './checkpoint.js';
 import { missingRun, readLogBytes, readRunRow } from './log.js';
 
 /**
@@ -41,7 +41,7 @@ export const foldRunPostgres = async (
   where: string,
   runId: string,
 ): Promise<RunStatusRead> => {
-  const folded = await foldRun(client, runId);
+  const folded = await catchUpRun(client, runId);
   if (folded === null) throw missingRun(runId, where);
   return { ...folded.caught, runId, path: `${where} run ${runId}` };
 };
