@@ -11,7 +11,7 @@ import { intact } from '../store/read.js';
 import { storeDirOf } from '../store/store.js';
 import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
-import type { NamedRevision } from './open.js';
+import { type NamedRevision, namedCapture } from './open.js';
 import type { CaptureOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 
@@ -124,13 +124,7 @@ export const capture = async (ctx: OperationContext, input: CaptureInput): Promi
       ? await captureNamed(
           ctx,
           runId,
-          {
-            inputSha: input.inputSha,
-            touchedFiles: [...(input.touched ?? [])],
-            renames: [...(input.renames ?? [])],
-            ...input.revision,
-            ...sameInput,
-          },
+          { ...namedCapture({ ...input, inputSha: input.inputSha }), ...sameInput },
           actorOf(ctx),
         )
       : await captureWorkspace(

@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { refusal } from '../errors.js';
 import type { DomainEvent } from '../events/event.js';
+import { rejection } from '../events/rejection.js';
+import type { ExpectedReport } from '../handoff/judge.js';
 import type { Command } from '../projections/commands.js';
 import { decideCommand } from '../projections/decider.js';
 import type { RunState } from '../projections/state.js';
@@ -26,6 +28,21 @@ export const decidedAt = (state: RunState, command: Command): ReadonlyArray<Doma
   const events = decideCommand(command, state);
   if (E.isLeft(events)) throw refusal(events.left);
   return events.right;
+};
+
+/**
+ * The report a wait is for: the run's next round and the input captured for it, or the refusal
+ * (`not-opened`, `no-revision`, saying `fix`) when there is none to wait for.
+ */
+export const expectedReport = (state: RunState, runId: string, fix: string): ExpectedReport => {
+  const round = state.round + 1;
+  if (state.run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
+  if (state.capture === null) {
+    throw refusal(
+      rejection('no-revision', `no revision was captured for round ${round} of ${runId}: ${fix}`, ['round']),
+    );
+  }
+  return { runId, round, inputSha: state.capture.inputSha };
 };
 
 /**

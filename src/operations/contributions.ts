@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { ClearanceError, isClearanceError, refusal } from '../errors.js';
+import { ClearanceError, isClearanceError } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
-import { REJECTION_CODES, rejection } from '../events/rejection.js';
+import { REJECTION_CODES } from '../events/rejection.js';
 import type { RoundReport } from '../events/round-report.js';
 import { waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import type { Missing } from '../projections/commands.js';
 import { intact } from '../store/read.js';
-import { appendCommand, decidedAt } from './command.js';
+import { appendCommand, decidedAt, expectedReport } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 import type { ContributeOutput, ResultOf } from './schemas/results.js';
@@ -80,17 +80,7 @@ export const collect = async (ctx: OperationContext, input: CollectInput): Promi
   const wait = { ...input.wait, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) };
   const actor = actorOf(ctx);
   const { state } = intact(await ctx.store.foldRun(runId));
-  if (state.run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
-  if (state.capture === null) {
-    throw refusal(
-      rejection(
-        'no-revision',
-        `no revision was captured for round ${state.round + 1} of ${runId}: capture it first`,
-        ['round'],
-      ),
-    );
-  }
-  const expected = { runId, round: state.round + 1, inputSha: state.capture.inputSha };
+  const expected = expectedReport(state, runId, 'capture it first');
   const missing: Missing[] = [];
   let appending: Promise<unknown> = Promise.resolve();
   const one = async ({ expert, path: at }: ExpertSource): Promise<void> => {

@@ -16,6 +16,22 @@ export type NamedRevision = Readonly<
   Pick<RevisionCapturedData, 'commit' | 'tree' | 'dirty' | 'artifactSha' | 'base'>
 >;
 
+/** An input named explicitly (`--input-sha`, `--touched`, `--rename`; a library caller's revision). */
+export type NamedInput = Readonly<{
+  inputSha: string;
+  touched?: ReadonlyArray<string>;
+  renames?: ReadonlyArray<Rename>;
+  revision?: NamedRevision;
+}>;
+
+/** A named input as a capture holds it, its keys in the order every such capture line has them. */
+export const namedCapture = (input: NamedInput): Omit<RevisionCapturedData, 'round'> => ({
+  inputSha: input.inputSha,
+  touchedFiles: [...(input.touched ?? [])],
+  renames: [...(input.renames ?? [])],
+  ...input.revision,
+});
+
 /** Round 1's input named explicitly, or taken from the repository and artifact the run is opened on. */
 export type OpenInput = Readonly<{
   runId: string;
@@ -82,12 +98,7 @@ export const open = async (ctx: OperationContext, input: OpenInput): Promise<Ope
       )
     : input.inputSha === undefined
       ? undefined
-      : {
-          inputSha: input.inputSha,
-          touchedFiles: [...(input.touched ?? [])],
-          renames: [...(input.renames ?? [])],
-          ...input.revision,
-        };
+      : namedCapture({ ...input, inputSha: input.inputSha });
   const { by, now } = actorOf(ctx);
   const refused =
     (capture === undefined ? undefined : capturePathsRejection(capture)) ??

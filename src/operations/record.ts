@@ -3,7 +3,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import type { FailureReason, RoundEndResult, RoundResult } from '../events/event.js';
 import { citationsRequired } from '../events/policy.js';
-import { rejection } from '../events/rejection.js';
 import { parseReport, type RoundReport } from '../events/round-report.js';
 import { printableLocation, waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
@@ -12,7 +11,7 @@ import { resolveCitations } from '../revision/citations.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
 import { intact, type RunStatusRead } from '../store/read.js';
 import type { Store } from '../store/store.js';
-import { appendCommand, decidedAt } from './command.js';
+import { appendCommand, decidedAt, expectedReport } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 import { artifactNameOf } from './subject.js';
@@ -159,18 +158,7 @@ const recordWhenPublished = async (
   options: RecordOptions & Readonly<{ wait: WaitOptions }>,
 ): Promise<AppendResult> => {
   const { state } = intact(await store.foldRun(runId));
-  const round = state.round + 1;
-  if (state.run === null) throw refusal(rejection('not-opened', `run ${runId} has no run.opened event`));
-  if (state.capture === null) {
-    throw refusal(
-      rejection(
-        'no-revision',
-        `no revision was captured for round ${round} of ${runId}: capture the input before waiting for its report`,
-        ['round'],
-      ),
-    );
-  }
-  const expected = { runId, round, inputSha: state.capture.inputSha };
+  const expected = expectedReport(state, runId, 'capture the input before waiting for its report');
   const { wait, ...recordOptions } = options;
   let collected: Awaited<ReturnType<typeof waitForReportAt>>;
   try {
