@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ClearanceError, refusal } from '../errors.js';
 import { capturePathsRejection } from '../events/capture-paths.js';
-import type { Rename, RevisionCapturedData } from '../events/event.js';
+import type { RevisionCapturedData } from '../events/event.js';
 import { invalidOneLineText, oneLineProblem } from '../events/one-line.js';
 import { rejection } from '../events/rejection.js';
 import { isBlank } from '../projections/rules/rule-answer.js';
@@ -11,29 +11,25 @@ import { intact } from '../store/read.js';
 import { storeDirOf } from '../store/store.js';
 import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
-import { type NamedRevision, namedCapture } from './open.js';
+import { type NamedInput, namedCapture } from './open.js';
 import type { CaptureOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 
-export type CaptureInput = Readonly<{
-  runId: string;
-  /** capture HEAD of this repository, or the bytes of this document (default: the run's subject) */
-  repo?: string;
-  artifact?: string;
-  base?: string;
-  allowDirty?: boolean;
-  /** name the input explicitly instead, with what changed since the last reviewed input */
-  inputSha?: string;
-  touched?: ReadonlyArray<string>;
-  renames?: ReadonlyArray<Rename>;
-  /** with inputSha: what the input binds to, for a library caller that read git itself */
-  revision?: NamedRevision;
-  /**
-   * review again the very input the last round reviewed, and why: a recorded choice, counted
-   * against the policy's `sameInputRounds` (without it such a capture is refused, `unchanged-input`)
-   */
-  sameInput?: string;
-}>;
+/** The input captured from git and files, or named explicitly instead with what changed since the last reviewed input. */
+export type CaptureInput = Partial<NamedInput> &
+  Readonly<{
+    runId: string;
+    /** capture HEAD of this repository, or the bytes of this document (default: the run's subject) */
+    repo?: string;
+    artifact?: string;
+    base?: string;
+    allowDirty?: boolean;
+    /**
+     * review again the very input the last round reviewed, and why: a recorded choice, counted
+     * against the policy's `sameInputRounds` (without it such a capture is refused, `unchanged-input`)
+     */
+    sameInput?: string;
+  }>;
 
 export type CaptureResult = ResultOf<typeof CaptureOutput>;
 

@@ -16,11 +16,12 @@ export type NamedRevision = Readonly<
   Pick<RevisionCapturedData, 'commit' | 'tree' | 'dirty' | 'artifactSha' | 'base'>
 >;
 
-/** An input named explicitly (`--input-sha`, `--touched`, `--rename`; a library caller's revision). */
+/** An input named explicitly (`--input-sha`, `--touched`, `--rename`), instead of captured from git. */
 export type NamedInput = Readonly<{
   inputSha: string;
   touched?: ReadonlyArray<string>;
   renames?: ReadonlyArray<Rename>;
+  /** what the input binds to, for a library caller that read git itself */
   revision?: NamedRevision;
 }>;
 
@@ -33,22 +34,18 @@ export const namedCapture = (input: NamedInput): Omit<RevisionCapturedData, 'rou
 });
 
 /** Round 1's input named explicitly, or taken from the repository and artifact the run is opened on. */
-export type OpenInput = Readonly<{
-  runId: string;
-  /** a preset's name (default `default`), or a policy already parsed (`parsePolicy`) */
-  policy?: string | Policy;
-  repo?: string;
-  artifact?: string;
-  base?: string;
-  allowDirty?: boolean;
-  inputSha?: string;
-  touched?: ReadonlyArray<string>;
-  renames?: ReadonlyArray<Rename>;
-  /** with inputSha: what the input binds to, for a library caller that read git itself */
-  revision?: NamedRevision;
-  /** the commands the user agrees the review may run */
-  consent?: ReadonlyArray<string>;
-}>;
+export type OpenInput = Partial<NamedInput> &
+  Readonly<{
+    runId: string;
+    /** a preset's name (default `default`), or a policy already parsed (`parsePolicy`) */
+    policy?: string | Policy;
+    repo?: string;
+    artifact?: string;
+    base?: string;
+    allowDirty?: boolean;
+    /** the commands the user agrees the review may run */
+    consent?: ReadonlyArray<string>;
+  }>;
 
 export type OpenResult = ResultOf<typeof OpenOutput>;
 
