@@ -329,6 +329,38 @@ describe("the library's doors refuse alike: operations.capture, operations.open"
       ),
     ).toEqual({ code: 'invalid-path', path: ['touchedFiles', 0] });
   });
+
+  it("a library caller's named input keeps the revision it read itself, in the keys' order of every capture line", async () => {
+    const { fileStore, operations, PRESETS } = await import('../../src/index.js');
+    const dir = await tempDir();
+    const ctx = { store: fileStore(dir), by: 'ada' };
+    const revision = { commit: sha('C'), tree: sha('T') };
+    const opened = await operations.open(ctx, {
+      runId: 'run-1',
+      policy: PRESETS.default,
+      inputSha: sha('A'),
+      revision,
+    });
+    expect(opened.capture).toEqual({ inputSha: sha('A'), touchedFiles: [], renames: [], ...revision });
+    const captured = await operations.capture(ctx, {
+      runId: 'run-1',
+      inputSha: sha('B'),
+      touched: ['src/a.js'],
+      revision: { commit: sha('D') },
+    });
+    expect(captured.capture).toEqual({
+      inputSha: sha('B'),
+      touchedFiles: ['src/a.js'],
+      renames: [],
+      commit: sha('D'),
+    });
+    const lines = (await readFile(path.join(dir, 'runs', 'run-1.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => Object.keys(JSON.parse(l).data))).toEqual([
+      ['runId', 'policy', 'subject', 'consent'],
+      ['inputSha', 'touchedFiles', 'renames', 'commit', 'tree', 'round'],
+      ['inputSha', 'touchedFiles', 'renames', 'commit', 'round'],
+    ]);
+  });
 });
 
 describe('names checked at the door: --by, CLEARANCE_ACTOR, --expert', () => {

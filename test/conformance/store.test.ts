@@ -237,6 +237,10 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     expect(await checkObjects(store, 'r1', [sha1, 'f'.repeat(64)])).toEqual([
       { sha: 'f'.repeat(64), problem: 'missing' },
     ]);
+    // a refused event may name anything: a name no archive can hold is missing, never read as a path
+    expect(await checkObjects(store, 'r1', ['../../r1.jsonl'])).toEqual([
+      { sha: '../../r1.jsonl', problem: 'missing' },
+    ]);
   });
 
   it('serialises concurrent appenders: none lost, none duplicated', async () => {
