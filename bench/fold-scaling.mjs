@@ -14,7 +14,6 @@ import { createInterface } from 'node:readline';
 import {
   encodeEvents,
   findingId,
-  foldRunFromCheckpoint,
   initialState,
   operations,
   PRESETS,
@@ -24,6 +23,7 @@ import {
 } from '../lib/index.js';
 import { checkpointOf } from '../lib/store/catch-up.js';
 import { writeCheckpoint } from '../lib/store/checkpoint.js';
+import { foldRunFile } from '../lib/store/read.js';
 import { fileStore } from '../lib/store/store.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -317,7 +317,7 @@ const storeOf = async (dir, encoded, withCheckpoint) => {
     `${JSON.stringify({ seq: encoded.lastSeq, hash: encoded.lastHash })}\n`,
   );
   if (withCheckpoint) {
-    const read = foldRunFromCheckpoint(dir, 'scale');
+    const read = foldRunFile(dir, 'scale');
     const file = statSync(path.join(runs, 'scale.jsonl'));
     writeCheckpoint(
       path.join(runs, 'scale.fold'),

@@ -11,7 +11,7 @@
 // - Writers: 1 and 8 concurrent writers, each appending round-robin to 40 realistic runs of its
 //   own (a fleet of CI jobs), against 1 and 8 raw INSERT writers.
 import pg from 'pg';
-import { encodeEvents, ZERO_HASH } from '../lib/index.js';
+import { encodeEvents, importLog, openRun, ZERO_HASH } from '../lib/index.js';
 import { openPostgresStore } from '../lib/store/postgres/index.js';
 import { initSchema } from '../lib/store/postgres/tables.js';
 import { startPostgres } from '../scripts/postgres-server.mjs';
@@ -42,7 +42,7 @@ const loadRun = async (store, runId, size) => {
     { seq: 0, hash: ZERO_HASH },
     { at: new Date().toISOString(), by: 'bench' },
   );
-  await store.importLog(runId, Buffer.from(encoded.text));
+  await importLog(store, runId, Buffer.from(encoded.text));
   return { id: runId, inputSha };
 };
 
@@ -139,7 +139,7 @@ export const postgresBench = async ({
       for (let r = 0; r < PER_WRITER; r += 1) {
         const id = `bench-${w}-${r}`;
         const history = realisticRun(id).slice(0, 12);
-        await stores[w].openRun(history[0].data, { by: 'bench' });
+        await openRun(stores[w], history[0].data, { by: 'bench' });
         await stores[w].append(id, history.slice(1), { by: 'bench' });
         mine.push({ id, inputSha: history[10].data.inputSha });
       }

@@ -27,6 +27,7 @@ import {
   append,
   appendBatch,
   encodeEvents,
+  fileStore,
   foldRunFromStart,
   parseHead,
   scanLog,
@@ -550,7 +551,7 @@ export const readBench = async (target = 100_000) => {
       if (checked.issue !== null || seen !== target) throw new Error('bench: the log did not verify');
       timings.verifyOnly.push(performance.now() - t);
       t = performance.now();
-      const read = await foldRunFromStart(dir, 'big');
+      const read = await foldRunFromStart(fileStore(dir), 'big');
       if (read.issue !== null || read.events !== target || read.refused !== 0)
         throw new Error('bench: the log did not verify');
       timings.clearance.push(performance.now() - t);

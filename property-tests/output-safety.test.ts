@@ -7,6 +7,7 @@ import { type DomainEvent, PRESETS, roundRecorded } from '../src/index.js';
 import { github } from '../src/operations/github.js';
 import { encodeEvents } from '../src/store/log-format.js';
 import { fileStore } from '../src/store/store.js';
+import { importLog } from '../src/store/transfer.js';
 import { blockedRun } from '../test/render/hostile-runs.js';
 import { HOSTILE_STRINGS, rawControls, runnerCommands } from '../test/support/actions-runner.js';
 import { candidate, captured, opened, report, sha } from '../test/support/builders.js';
@@ -85,7 +86,7 @@ const storeWith = async (h: string): Promise<string> => {
     [OPEN, openRun(h)],
   ] as const) {
     const encoded = encodeEvents(events, { seq: 0, hash: '0'.repeat(64) }, at);
-    await store.importLog(runId, Buffer.from(encoded.text));
+    await importLog(store, runId, Buffer.from(encoded.text));
   }
   return dir;
 };

@@ -1,9 +1,9 @@
 /**
- * clearance: the public library API. `clearance/fold` is the pure subset (no I/O); this adds the
- * store, the driver operations and the error type.
+ * clearance: the public library API. `clearance/fold` is the pure subset (no I/O); this adds every
+ * command as an operation (`operations.record(ctx, input)`), the store they run over, and the
+ * error type.
  */
 
-export * from './driver/index.js';
 export {
   ClearanceError,
   type ErrorCode,

@@ -5,21 +5,20 @@ import { htmlReport } from '../render/html.js';
 import { historyOf } from '../render/run-history.js';
 import { sarifLog } from '../render/sarif.js';
 import { nodeDecider } from '../store/node-decider.js';
-import { readIntactEvents } from '../store/store.js';
+import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { ReportOutput, ResultOf, SarifOutput } from './schemas/results.js';
 import { VERSION } from './version.js';
 import { writeOutputFile } from './write-output.js';
 
 /** What other tools read of a run: SARIF for code scanning, the self-contained HTML page for people. */
 
 export type SarifInput = Readonly<{ runId: string; round?: number }>;
-/** A SARIF 2.1.0 log (`sarifLog` builds exactly this shape; its own schema is the OASIS one). */
-export type SarifLog = Readonly<Record<string, unknown> & { version: '2.1.0'; runs: ReadonlyArray<unknown> }>;
-export type SarifResult = Readonly<{ runId: string; round: number; sarif: SarifLog }>;
+export type SarifResult = ResultOf<typeof SarifOutput>;
 
 export const sarif = async (ctx: OperationContext, input: SarifInput): Promise<SarifResult> => {
   const { runId } = input;
-  const history = historyOf(nodeDecider.evolve, (await readIntactEvents(ctx.store, runId)).events);
+  const history = historyOf(nodeDecider.evolve, intact(await readRun(ctx.store, runId)).events);
   const last = history.state.round;
   if (last === 0)
     throw new ClearanceError('usage', `run ${runId} has no round that ended yet: record round 1 first`, {
@@ -32,24 +31,18 @@ export const sarif = async (ctx: OperationContext, input: SarifInput): Promise<S
       `--round ${round}: run ${runId} has ended ${last} round(s); give --round 1 to ${last}`,
       { runId, round, last },
     );
-  return { runId, round, sarif: sarifLog(history, { round, toolVersion: VERSION }) as SarifLog };
+  return { runId, round, sarif: sarifLog(history, { round, toolVersion: VERSION }) as SarifResult['sarif'] };
 };
 
 export type HtmlReportInput = Readonly<{ runId: string; html: string }>;
-export type HtmlReportResult = Readonly<{
-  runId: string;
-  file: string;
-  bytes: number;
-  status: RunStatus;
-  round: number;
-}>;
+export type HtmlReportResult = ResultOf<typeof ReportOutput>;
 
 /** One self-contained HTML page of how the verdict was reached (no script, no network), and where the run stands. */
 export const htmlReportOf = async (
   ctx: OperationContext,
   runId: string,
 ): Promise<Readonly<{ page: string; status: RunStatus; round: number }>> => {
-  const history = historyOf(nodeDecider.evolve, (await readIntactEvents(ctx.store, runId)).events);
+  const history = historyOf(nodeDecider.evolve, intact(await readRun(ctx.store, runId)).events);
   return {
     page: htmlReport(history, { toolVersion: VERSION }),
     status: history.state.status,

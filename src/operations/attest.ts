@@ -1,4 +1,3 @@
-import { artifactNameOf } from '../driver/subject.js';
 import { ClearanceError } from '../errors.js';
 import type { StoredEvent } from '../events/event.js';
 import type { SshEd25519Key } from '../events/ssh-public-key.js';
@@ -10,23 +9,21 @@ import { nodeEd25519 } from '../signing/node-ed25519.js';
 import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';
 import { nodeDecider } from '../store/node-decider.js';
-import { integrityError } from '../store/read.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { AttestOutput, ResultOf } from './schemas/results.js';
+import { artifactNameOf } from './subject.js';
 import { VERSION } from './version.js';
 
 export type AttestInput = Readonly<{ runId: string; signer: Signer }>;
 
-export type AttestResult = Readonly<{
-  runId: string;
-  keyid: string;
-  envelope: DsseEnvelope;
-  statement: ReviewStatement;
-}>;
+/** The signed envelope as `attest --json` prints it (the door says where it wrote it), and the statement signed. */
+export type AttestResult = Omit<ResultOf<(typeof AttestOutput.options)[0]>, 'out'> &
+  Readonly<{ envelope: DsseEnvelope; statement: ReviewStatement }>;
 
 /** The statement of a run as it stands: from the checkpoint when it matches the log, as `status` reads it. */
 export const statementOf = async (ctx: OperationContext, runId: string): Promise<ReviewStatement> => {
-  const read = await foldIntactFromCheckpoint(ctx.store, runId);
+  const read = intact(await ctx.store.foldRun(runId));
   const { state } = read;
   if (state.run === null || state.reviewed === null)
     throw new ClearanceError(
@@ -75,18 +72,7 @@ export type VerifyAttestationInput = Readonly<{
   log?: LogSource;
 }>;
 
-export type VerifyAttestationResult = Readonly<{
-  valid: true;
-  runId: string;
-  verdict: string;
-  signer: Readonly<{ keyid: string; principal: string | null }>;
-  subject: ReviewStatement['subject'];
-  policy: ReviewStatement['predicate']['policy'];
-  /** the commit checked against the subject, when one was given */
-  commit: string | null;
-  /** the log folded again up to the attested seq, when one was given: its head there, the verdict */
-  log: Readonly<{ head: string; verdict: string; appendedSince: number }> | null;
-}>;
+export type VerifyAttestationResult = ResultOf<(typeof AttestOutput.options)[1]>;
 
 const invalid = (
   reason: AttestationReason,
@@ -105,9 +91,7 @@ const eventsFrom = async (
 ): Promise<{ events: ReadonlyArray<StoredEvent>; lastHash: string }> => {
   if (log.kind === 'store') {
     // as `replay` and `verify` read it: no checkpoint trusted
-    const read = await ctx.store.readRun(log.runId);
-    const damaged = integrityError(read);
-    if (damaged !== null) throw damaged;
+    const read = intact(await readRun(ctx.store, log.runId));
     return { events: read.events, lastHash: read.lastHash };
   }
   const parsed = parseLog(log.bytes);

@@ -5,6 +5,7 @@ import { type AttestationReason, checkEnvelope } from '../render/attestation-che
 import { blobText, commitsWithTrees, notedCommits, treesOf } from '../revision/notes.js';
 import { type AllowedSigner, principalsOf } from '../signing/allowed-signers.js';
 import { nodeEd25519 } from '../signing/node-ed25519.js';
+import type { AuditOutput, ResultOf } from './schemas/results.js';
 
 export type AuditInput = Readonly<{
   repo: string;
@@ -13,32 +14,10 @@ export type AuditInput = Readonly<{
   signers: ReadonlyArray<AllowedSigner>;
 }>;
 
-export type AuditedCommit = Readonly<{
-  commit: string;
-  tree: string;
-  status: 'reviewed' | 'unreviewed' | 'invalid';
-  /** reviewed: by an attestation on this very commit, or on a commit with the same tree */
-  match: 'identity' | 'tree' | null;
-  /** invalid: why the attestation on this commit does not hold */
-  reason: AttestationReason | null;
-  message: string;
-  /** the attestation that decided it, when there was one */
-  attested: Readonly<{
-    commit: string;
-    runId: string;
-    verdict: string;
-    signer: Readonly<{ keyid: string; principals: ReadonlyArray<string> }>;
-    policy: Readonly<{ name: string; sha256: string }>;
-  }> | null;
-}>;
+export type AuditResult = ResultOf<typeof AuditOutput>;
 
-export type AuditResult = Readonly<{
-  range: string;
-  commits: ReadonlyArray<AuditedCommit>;
-  reviewed: number;
-  unreviewed: number;
-  invalid: number;
-}>;
+/** One commit of the range: reviewed (by identity or tree), unreviewed, or invalid, and why. */
+export type AuditedCommit = AuditResult['commits'][number];
 
 type Checked =
   | Readonly<{ valid: true; statement: ReviewStatement; keyid: string; principals: string[] }>

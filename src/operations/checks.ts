@@ -1,10 +1,12 @@
-import { recordChecks } from '../driver/checks.js';
+import { refusal } from '../errors.js';
+import { checksRejection } from '../events/ci-check.js';
 import type { CheckResult, CheckState } from '../events/event.js';
 import { optionalFailures, requiredChecksOf, requiredFailures } from '../projections/rules/checks.js';
-import type { RunStatus } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { outcomeReason } from '../render/outcome-reason.js';
+import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { ChecksOutput, ResultOf } from './schemas/results.js';
 
 export type ChecksInput = Readonly<{
   runId: string;
@@ -14,26 +16,7 @@ export type ChecksInput = Readonly<{
   source?: string;
 }>;
 
-export type ChecksResult = Readonly<{
-  runId: string;
-  /** the round whose input the checks ran on */
-  round: number;
-  inputSha: string;
-  checks: ReadonlyArray<CheckResult>;
-  /** `ci_failed`: a required check did not pass, and the round ended with them as its reason */
-  result: 'recorded' | 'ci_failed';
-  /** the required checks that failed, or were skipped without being expected skips */
-  failed: ReadonlyArray<CheckResult>;
-  /** the optional checks that failed: noted, never ci_failed */
-  noted: ReadonlyArray<CheckResult>;
-  /** the checks the policy requires */
-  required: ReadonlyArray<string>;
-  /** why the round ended, when it ended ci_failed */
-  reason: string | null;
-  status: RunStatus;
-  seq: number | null;
-  alreadyRecorded: boolean;
-}>;
+export type ChecksResult = ResultOf<typeof ChecksOutput>;
 
 /** A check as the event holds it: no `url` key at all when it has none. */
 const asRecorded = (c: ChecksInput['checks'][number]): CheckResult =>
@@ -46,13 +29,13 @@ const asRecorded = (c: ChecksInput['checks'][number]): CheckResult =>
  * checks are kept for this input, and the round goes on to its report.
  */
 export const checks = async (ctx: OperationContext, input: ChecksInput): Promise<ChecksResult> => {
-  const result = await recordChecks(
-    ctx.store,
-    input.runId,
-    input.checks.map(asRecorded),
-    input.source ?? 'checks',
-    actorOf(ctx),
-  );
+  const given = input.checks.map(asRecorded);
+  const actor = actorOf(ctx);
+  // each name and link is someone's input (a flag, a file gh wrote, an MCP argument): checked here,
+  // the door every record passes (`invalid-text`); every rule is evolve's
+  const refused = checksRejection(given, input.source ?? 'checks');
+  if (refused !== undefined) throw refusal(refused);
+  const result = await appendCommand(ctx.store, input.runId, { kind: 'record-checks', checks: given }, actor);
   const { state } = result.folded;
   const recorded = state.checks;
   const policy = state.run?.policy;

@@ -1,13 +1,16 @@
 import path from 'node:path';
-import {
-  contribute as appendContribution,
-  collectContributions,
-  type ExpertSource,
-} from '../driver/contribute.js';
+import { ClearanceError, isClearanceError } from '../errors.js';
+import type { AbsenceReason } from '../events/event.js';
+import { REJECTION_CODES } from '../events/rejection.js';
 import type { RoundReport } from '../events/round-report.js';
+import { waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
+import type { Missing } from '../projections/commands.js';
+import { intact } from '../store/read.js';
+import { appendCommand, decidedAt, expectedReport } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
+import type { ContributeOutput, ResultOf } from './schemas/results.js';
 
 export type ContributeInput = Readonly<{
   runId: string;
@@ -17,15 +20,7 @@ export type ContributeInput = Readonly<{
   expert?: string;
 }>;
 
-export type ContributeResult = Readonly<{
-  runId: string;
-  round: number;
-  expert: string | null;
-  seq: number | null;
-  alreadyRecorded: boolean;
-  /** who has handed in for this round so far */
-  contributions: ReadonlyArray<string>;
-}>;
+export type ContributeResult = ResultOf<typeof ContributeOutput>;
 
 /** Append one reviewer's report to the round in progress (close the round with `record` and the merge). */
 export const contribute = async (
@@ -33,7 +28,13 @@ export const contribute = async (
   input: ContributeInput,
 ): Promise<ContributeResult> => {
   if (input.expert !== undefined) checkedName(input.expert, 'expert');
-  const result = await appendContribution(ctx.store, input.runId, input.report, input.expert, actorOf(ctx));
+  // checked by `evolve` under the lock like a round report: a refusal writes nothing
+  const result = await appendCommand(
+    ctx.store,
+    input.runId,
+    { kind: 'contribute', report: input.report, expert: input.expert },
+    actorOf(ctx),
+  );
   const { state } = result.folded;
   const round = state.round + 1;
   return {
@@ -46,6 +47,8 @@ export const contribute = async (
   };
 };
 
+export type ExpertSource = Readonly<{ expert: string; path: string }>;
+
 export type CollectInput = Readonly<{
   runId: string;
   /** each reviewer and where its report will be published */
@@ -53,18 +56,65 @@ export type CollectInput = Readonly<{
   wait?: WaitOptions;
 }>;
 
+const ABSENCE_OF: Readonly<Record<string, AbsenceReason>> = {
+  timeout: 'missing',
+  aborted: 'missing',
+  incomplete: 'malformed',
+  malformed: 'malformed',
+  oversized: 'oversized',
+};
+
 /**
- * Wait for several reviewers' reports under one deadline, append each as it arrives, record the
- * rest absent, then close the round with the merge.
+ * Wait for every reviewer's published report under one deadline (each wait gets the same budget,
+ * started together), append each contribution the moment it arrives and validates (a crash
+ * mid-collection keeps what arrived), record a reviewer still missing, malformed, oversized or
+ * refused by the rules at the deadline as absent with the reason, then close the round with the
+ * merge. With no contribution at all the absences are recorded and the round stays open.
  */
 export const collect = async (ctx: OperationContext, input: CollectInput): Promise<RecordResult> => {
+  const { runId } = input;
   const sources = input.experts.map((s) => ({
     expert: checkedName(s.expert, 'expert'),
     path: path.resolve(s.path),
   }));
   const wait = { ...input.wait, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) };
-  return recordResultOf(
-    input.runId,
-    await collectContributions(ctx.store, input.runId, sources, { ...actorOf(ctx), wait }),
-  );
+  const actor = actorOf(ctx);
+  const { state } = intact(await ctx.store.foldRun(runId));
+  const expected = expectedReport(state, runId, 'capture it first');
+  const missing: Missing[] = [];
+  let appending: Promise<unknown> = Promise.resolve();
+  const one = async ({ expert, path: at }: ExpertSource): Promise<void> => {
+    try {
+      // in a store, each reviewer's report is its own row, keyed by the expert's name
+      const collected = await waitForReportAt(at, expected, { ...wait, reviewer: expert });
+      // appends run one after another, in arrival order
+      const appended = appending.then(() =>
+        appendCommand(ctx.store, runId, { kind: 'contribute', report: collected.report, expert }, actor),
+      );
+      appending = appended.catch(() => undefined);
+      await appended;
+    } catch (error) {
+      // a wait that failed, or a report the rules refused, is the reviewer's; anything else (the
+      // lock, the store) is this process's failure and ends the collection
+      const refusedByRule =
+        isClearanceError(error) && (REJECTION_CODES as ReadonlyArray<string>).includes(error.code);
+      if (!isClearanceError(error) || (!refusedByRule && ABSENCE_OF[error.code] === undefined)) throw error;
+      const reason = ABSENCE_OF[error.code] ?? 'malformed';
+      missing.push({ expert, reason, detail: error.message });
+    }
+  };
+  await Promise.all(sources.map(one));
+  await appending;
+  const after = intact(await ctx.store.foldRun(runId));
+  const heard = after.state.contributions.some((c) => c.round === expected.round);
+  if (!heard) {
+    // decided against that read: recorded absent for the round they were waited for, or refused
+    await ctx.store.append(runId, decidedAt(after.state, { kind: 'absent', missing }), actor);
+    throw new ClearanceError(
+      'timeout',
+      `no reviewer handed in a usable report for round ${expected.round} of ${runId}: ${missing.map((m) => `${m.expert} ${m.reason}`).join(', ')}; they are recorded absent and the round stays open`,
+      { missing },
+    );
+  }
+  return recordResultOf(runId, await appendCommand(ctx.store, runId, { kind: 'merge', missing }, actor));
 };

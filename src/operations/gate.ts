@@ -1,11 +1,14 @@
 import path from 'node:path';
-import { gate as askGate } from '../driver/gate.js';
 import { ClearanceError } from '../errors.js';
+import { type GateVerdict, gateOf } from '../projections/views/gate.js';
 import { NOTES_REF, writeNote } from '../revision/notes.js';
+import { observeWorkspace } from '../revision/observe.js';
 import type { Signer } from '../signing/signer.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
+import { storeDirOf } from '../store/store.js';
 import { attest } from './attest.js';
 import type { OperationContext } from './context.js';
+import type { GateOutput, ResultOf } from './schemas/results.js';
 
 export type GateInput = Readonly<{
   runId: string;
@@ -15,15 +18,7 @@ export type GateInput = Readonly<{
   attestWith?: Signer;
 }>;
 
-export type GateResult = Readonly<{
-  runId: string;
-  approved: true;
-  inputSha: string;
-  boundBy: 'commit' | 'tree' | 'working-tree' | 'artifact';
-  message: string;
-  /** with attestWith: where the signed attestation was written */
-  attestation?: Readonly<{ commit: string; ref: string; keyid: string }>;
-}>;
+export type GateResult = ResultOf<typeof GateOutput>;
 
 /** The approved commit's note: the attestation, signed, on the commit the run reviewed. */
 const attestOnCommit = async (
@@ -31,7 +26,7 @@ const attestOnCommit = async (
   input: GateInput,
   signer: Signer,
 ): Promise<NonNullable<GateResult['attestation']>> => {
-  const { state } = await foldIntactFromCheckpoint(ctx.store, input.runId);
+  const { state } = intact(await ctx.store.foldRun(input.runId));
   const commit = state.reviewed?.commit;
   const repo = input.repo === undefined ? state.run?.subject.repo : path.resolve(input.repo);
   if (commit === undefined || state.reviewed?.dirty === true || repo === undefined)
@@ -54,15 +49,48 @@ const attestOnCommit = async (
 };
 
 /**
+ * The gate's verdict: what is in front of it now (defaulting to the run's repository and artifact)
+ * against what the last recorded round reviewed. Reads only; never writes.
+ */
+const askGate = async (ctx: OperationContext, input: GateInput): Promise<GateVerdict> => {
+  const { runId } = input;
+  const { state } = intact(await ctx.store.foldRun(runId));
+  const reviewed = state.reviewed;
+  const subject = state.run?.subject ?? {};
+  const repo = input.repo === undefined ? subject.repo : path.resolve(input.repo);
+  const artifact = input.artifact === undefined ? subject.artifact : path.resolve(input.artifact);
+  const converged = state.status === 'converged';
+  if (reviewed?.commit !== undefined && converged && repo === undefined) {
+    throw new ClearanceError(
+      'usage',
+      `run ${runId} reviewed commit ${reviewed.commit}: give --repo so the gate can compare HEAD`,
+    );
+  }
+  if (reviewed?.artifactSha !== undefined && converged && artifact === undefined) {
+    throw new ClearanceError(
+      'usage',
+      `run ${runId} reviewed an artifact: give --artifact so the gate can compare its bytes`,
+    );
+  }
+  const now =
+    reviewed === null || !converged
+      ? {}
+      : await observeWorkspace({
+          ...(repo === undefined || reviewed.commit === undefined ? {} : { repo }),
+          ...(artifact === undefined || reviewed.artifactSha === undefined ? {} : { artifact }),
+          workingTree: reviewed.dirty === true,
+          store: storeDirOf(ctx.store),
+        });
+  return gateOf(state, now);
+};
+
+/**
  * Approve only a converged run whose reviewed bytes are still the bytes in front of it. A refusal
  * is the error named by its reason (`not-converged`, `head-moved`, …: exit 1), with the reason,
  * the run's status and the message in its details; there is no `approved: false` and no bypass.
  */
 export const gate = async (ctx: OperationContext, input: GateInput): Promise<GateResult> => {
-  const verdict = await askGate(ctx.store, input.runId, {
-    ...(input.repo === undefined ? {} : { repo: path.resolve(input.repo) }),
-    ...(input.artifact === undefined ? {} : { artifact: path.resolve(input.artifact) }),
-  });
+  const verdict = await askGate(ctx, input);
   if (!verdict.approved) {
     throw new ClearanceError(verdict.reason, `gate refused: ${verdict.message}`, {
       reason: verdict.reason,

@@ -5,7 +5,7 @@ import { findingsOf, findingView } from '../projections/views/findings.js';
 import { statusOf } from '../projections/views/status.js';
 import { type Annotation, findingAnnotations } from '../render/github.js';
 import { type GateLine, stepSummary } from '../render/summary.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 
 export type GithubInput = Readonly<{
@@ -31,7 +31,7 @@ export type GithubResult = Readonly<{
  * `src/render` encode every value for the runner.
  */
 export const github = async (ctx: OperationContext, input: GithubInput): Promise<GithubResult> => {
-  const { state } = await foldIntactFromCheckpoint(ctx.store, input.runId);
+  const { state } = intact(await ctx.store.foldRun(input.runId));
   const explanation = explain(state);
   const headline: Annotation =
     input.gate === undefined

@@ -26,12 +26,13 @@ export {
   type ContributeResult,
   collect,
   contribute,
+  type ExpertSource,
 } from './contributions.js';
 export { type Failure, failureOf } from './failure.js';
 export { type FeedbackResult, feedback } from './feedback.js';
 export { type GateInput, type GateResult, gate } from './gate.js';
 export { type GithubInput, type GithubResult, github } from './github.js';
-export { type OpenInput, type OpenResult, open } from './open.js';
+export { type NamedInput, type NamedRevision, type OpenInput, type OpenResult, open } from './open.js';
 export { type RecordInput, type RoundSource, record } from './record.js';
 export type { OpenedFinding, RecordResult } from './recorded.js';
 export { type ReplayedEvent, type ReplayResult, replay } from './replay.js';

@@ -1,35 +1,53 @@
 import path from 'node:path';
-import { captureFirstRound, openReview } from '../driver/open.js';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, refusal } from '../errors.js';
+import { capturePathsRejection } from '../events/capture-paths.js';
 import type { Rename, RevisionCapturedData } from '../events/event.js';
 import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
+import { tokenCountRejection } from '../events/token-count.js';
+import { captureRevision } from '../revision/capture.js';
+import { openRun } from '../store/open-run.js';
+import { storeDirOf } from '../store/store.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { OpenOutput, ResultOf } from './schemas/results.js';
+import { artifactNameOf } from './subject.js';
 
-/** Round 1's input named explicitly, or taken from the repository and artifact the run is opened on. */
-export type OpenInput = Readonly<{
-  runId: string;
-  /** a preset's name (default `default`), or a policy already parsed (`parsePolicy`) */
-  policy?: string | Policy;
-  repo?: string;
-  artifact?: string;
-  base?: string;
-  allowDirty?: boolean;
-  inputSha?: string;
+/** An explicitly named input's revision: its commit, tree, artifact hash, as a capture records them. */
+export type NamedRevision = Readonly<
+  Pick<RevisionCapturedData, 'commit' | 'tree' | 'dirty' | 'artifactSha' | 'base'>
+>;
+
+/** An input named explicitly (`--input-sha`, `--touched`, `--rename`), instead of captured from git. */
+export type NamedInput = Readonly<{
+  inputSha: string;
   touched?: ReadonlyArray<string>;
   renames?: ReadonlyArray<Rename>;
-  /** the commands the user agrees the review may run */
-  consent?: ReadonlyArray<string>;
+  /** what the input binds to, for a library caller that read git itself */
+  revision?: NamedRevision;
 }>;
 
-export type OpenResult = Readonly<{
-  runId: string;
-  policy: string;
-  maxRounds: number;
-  seq: number;
-  subject: Readonly<{ repo?: string; artifact?: string }>;
-  capture: Omit<RevisionCapturedData, 'round'> | null;
-  store: string;
-}>;
+/** A named input as a capture holds it, its keys in the order every such capture line has them. */
+export const namedCapture = (input: NamedInput): Omit<RevisionCapturedData, 'round'> => ({
+  inputSha: input.inputSha,
+  touchedFiles: [...(input.touched ?? [])],
+  renames: [...(input.renames ?? [])],
+  ...input.revision,
+});
+
+/** Round 1's input named explicitly, or taken from the repository and artifact the run is opened on. */
+export type OpenInput = Partial<NamedInput> &
+  Readonly<{
+    runId: string;
+    /** a preset's name (default `default`), or a policy already parsed (`parsePolicy`) */
+    policy?: string | Policy;
+    repo?: string;
+    artifact?: string;
+    base?: string;
+    allowDirty?: boolean;
+    /** the commands the user agrees the review may run */
+    consent?: ReadonlyArray<string>;
+  }>;
+
+export type OpenResult = ResultOf<typeof OpenOutput>;
 
 const policyOf = (policy: OpenInput['policy']): Policy => {
   if (typeof policy === 'object') return policy;
@@ -43,7 +61,15 @@ const policyOf = (policy: OpenInput['policy']): Policy => {
   return PRESETS[name];
 };
 
-/** Open a review loop: its policy pinned, who consented to what, and optionally round 1's input. */
+const withoutRound = ({ round: _, ...capture }: RevisionCapturedData): Omit<RevisionCapturedData, 'round'> =>
+  capture;
+
+/**
+ * Open a review loop: its policy pinned, who consented to what, and optionally round 1's input,
+ * whose names must be repository paths (`invalid-path`; `capture` says why it checks them). A
+ * budget's `tokens` must be a whole number (`invalid-policy`), checked here for a library caller's
+ * policy as `parsePolicy` checks a file's: a run opened before keeps the budget it pinned.
+ */
 export const open = async (ctx: OperationContext, input: OpenInput): Promise<OpenResult> => {
   const policy = policyOf(input.policy);
   const fromWorkspace = input.repo !== undefined || input.artifact !== undefined;
@@ -56,28 +82,39 @@ export const open = async (ctx: OperationContext, input: OpenInput): Promise<Ope
     ...(input.repo === undefined ? {} : { repo: path.resolve(input.repo) }),
     ...(input.artifact === undefined ? {} : { artifact: path.resolve(input.artifact) }),
   };
-  const capture = fromWorkspace
-    ? await captureFirstRound(ctx.store, subject, {
-        ...(input.base === undefined ? {} : { base: input.base }),
-        ...(input.allowDirty === undefined ? {} : { allowDirty: input.allowDirty }),
-      })
+  const capture: Omit<RevisionCapturedData, 'round'> | undefined = fromWorkspace
+    ? withoutRound(
+        await captureRevision({
+          round: 1,
+          ...subject,
+          artifactName: artifactNameOf(subject),
+          base: input.base,
+          allowDirty: input.allowDirty,
+          store: storeDirOf(ctx.store),
+        }),
+      )
     : input.inputSha === undefined
       ? undefined
-      : {
-          inputSha: input.inputSha,
-          touchedFiles: [...(input.touched ?? [])],
-          renames: [...(input.renames ?? [])],
-        };
-  const events = await openReview(
+      : namedCapture({ ...input, inputSha: input.inputSha });
+  const { by, now } = actorOf(ctx);
+  const refused =
+    (capture === undefined ? undefined : capturePathsRejection(capture)) ??
+    tokenCountRejection(policy.budget, 'policy', ['policy', 'budget'], 'invalid-policy');
+  if (refused !== undefined) throw refusal(refused);
+  const events = await openRun(
     ctx.store,
     {
       runId: input.runId,
       policy,
       subject,
-      ...(capture === undefined ? {} : { capture }),
-      ...(input.consent === undefined ? {} : { commands: input.consent }),
+      consent: { by, ...(input.consent === undefined ? {} : { commands: [...input.consent] }) },
     },
-    actorOf(ctx),
+    {
+      by,
+      ...(now === undefined ? {} : { now }),
+      // round last, as every opened run's capture line has it
+      ...(capture === undefined ? {} : { capture: { ...capture, round: 1 } }),
+    },
   );
   return {
     runId: input.runId,

@@ -1,41 +1,19 @@
 import type { NextStep } from '../events/next-step.js';
 import { findingOf } from '../projections/finding-index.js';
-import type { Deferred, FindingStatus, RunState, RunStatus, Suppressed } from '../projections/state.js';
+import type { RunState } from '../projections/state.js';
 import { last } from '../projections/vec.js';
 import { citationOf } from '../projections/views/findings.js';
 import { nextMove } from '../projections/views/next.js';
 import { trailNote } from '../render/event-notes.js';
 import { outcomeReason } from '../render/outcome-reason.js';
 import type { AppendResult } from '../store/append.js';
-import type { TornTail } from '../store/log-format.js';
-
-/** A finding a round opened, as `record` says it: enough to read without asking `findings`. */
-export type OpenedFinding = Readonly<{ id: string; severity: string; citation: string; summary: string }>;
+import type { RecordOutput, ResultOf } from './schemas/results.js';
 
 /** What `record` (and `collect`) answer after a round ended, however it ended. */
-export type RecordResult = Readonly<{
-  runId: string;
-  /** the last round that ended */
-  round: number;
-  /** how it ended: complete, partial, none or ci_failed */
-  result: 'complete' | 'partial' | 'none' | 'ci_failed' | null;
-  /** why it ended without a complete report, when it did */
-  reason: string | null;
-  status: RunStatus;
-  seq: number | null;
-  opened: ReadonlyArray<string>;
-  openedFindings: ReadonlyArray<OpenedFinding>;
-  changed: ReadonlyArray<Readonly<{ id: string; from: FindingStatus; to: FindingStatus }>>;
-  suppressed: ReadonlyArray<Suppressed>;
-  /** candidates the round deferred to a follow-up */
-  deferred: ReadonlyArray<Deferred>;
-  /** what the round was made of (a merge, an absent reviewer) or why it ended, in a line */
-  note: string | null;
-  repairedTail: TornTail | null;
-  alreadyRecorded: boolean;
-  /** when the round made the run final (blocked, converged): why, and what can still happen */
-  final: Readonly<{ why: string; next: NextStep }> | null;
-}>;
+export type RecordResult = ResultOf<typeof RecordOutput>;
+
+/** A finding a round opened, as `record` says it: enough to read without asking `findings`. */
+export type OpenedFinding = RecordResult['openedFindings'][number];
 
 /** A final run's why and what can still happen, as `next` says them; null while the run is open. */
 const finalOf = (state: RunState): RecordResult['final'] => {

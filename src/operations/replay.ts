@@ -1,8 +1,8 @@
 import type { TrailEntry } from '../projections/fold.js';
-import type { RunStatus } from '../projections/state.js';
 import { trailNote } from '../render/event-notes.js';
-import { readIntactEvents } from '../store/store.js';
+import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { ReplayOutput, ResultOf } from './schemas/results.js';
 import type { RunInput } from './status.js';
 
 /**
@@ -12,16 +12,15 @@ import type { RunInput } from './status.js';
 export type ReplayedEvent = Omit<TrailEntry, 'panel' | 'ended'> &
   Readonly<{ note: string | null; at: string; by: string }>;
 
-export type ReplayResult = Readonly<{
-  runId: string;
-  status: RunStatus;
-  round: number;
-  events: ReadonlyArray<ReplayedEvent>;
-}>;
+type Published = ResultOf<typeof ReplayOutput>;
+
+/** The schema pins each event's envelope and lets the rest of its trail entry through: both are here. */
+export type ReplayResult = Omit<Published, 'events'> &
+  Readonly<{ events: ReadonlyArray<Published['events'][number] & ReplayedEvent> }>;
 
 /** Replay a run from every byte of its log: each event, who wrote it, what it did or why it was refused. */
 export const replay = async (ctx: OperationContext, input: RunInput): Promise<ReplayResult> => {
-  const read = await readIntactEvents(ctx.store, input.runId);
+  const read = intact(await readRun(ctx.store, input.runId));
   const { trail, state } = read.folded;
   return {
     runId: input.runId,

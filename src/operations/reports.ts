@@ -2,6 +2,7 @@ import type { RoundReport } from '../events/round-report.js';
 import { printableLocation, publishReportAt, waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import { checkedName, type StorelessContext } from './context.js';
+import type { PublishOutput, ResultOf, WaitOutput } from './schemas/results.js';
 
 /**
  * The completion protocol's two sides, for producers and drivers that keep no run: publish a report
@@ -18,13 +19,7 @@ export type PublishInput = Readonly<{
   expert?: string;
 }>;
 
-export type PublishResult = Readonly<{
-  path: string;
-  runId: string;
-  round: number;
-  inputSha: string;
-  completed: boolean;
-}>;
+export type PublishResult = ResultOf<typeof PublishOutput>;
 
 export const publish = async (_ctx: StorelessContext, input: PublishInput): Promise<PublishResult> => {
   await publishReportAt(
@@ -44,13 +39,7 @@ export type WaitInput = Readonly<{
   wait?: WaitOptions;
 }>;
 
-export type WaitResult = Readonly<{
-  path: string;
-  /** the report as published, not yet checked (record checks it) */
-  report: Readonly<Record<string, unknown>>;
-  bytes: number;
-  waitedMs: number;
-}>;
+export type WaitResult = ResultOf<typeof WaitOutput>;
 
 /** Wait for the complete report of one run, round and input to be published at `path`. */
 export const wait = async (ctx: StorelessContext, input: WaitInput): Promise<WaitResult> => {

@@ -1,9 +1,10 @@
-import { recordReproduction } from '../driver/reproduce.js';
 import type { ReproductionOutcome } from '../events/event.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
 import { rerunsOn } from '../projections/rules/reproductions.js';
 import { reproductionsPending } from '../projections/views/reproductions.js';
+import { appendCommand, archiveForEvent } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { ReproduceOutput, ResultOf } from './schemas/results.js';
 
 export type ReproduceInput = Readonly<{
   runId: string;
@@ -14,26 +15,21 @@ export type ReproduceInput = Readonly<{
   output?: Uint8Array;
 }>;
 
-export type ReproduceResult = Readonly<{
-  runId: string;
-  round: number;
-  inputSha: string;
-  findingId: string;
-  outcome: ReproductionOutcome;
-  outputSha: string | null;
-  seq: number | null;
-  alreadyRecorded: boolean;
-  pending: number;
-}>;
+export type ReproduceResult = ResultOf<typeof ReproduceOutput>;
 
 /** Record what a finding's reproduction did when re-run on the input captured for the round in progress. */
 export const reproduce = async (ctx: OperationContext, input: ReproduceInput): Promise<ReproduceResult> => {
   const { runId, finding, outcome } = input;
-  const result = await recordReproduction(
+  const actor = actorOf(ctx);
+  // the output is archived before the event names it; the round and input are read under the lock,
+  // and every rule (a finding that carries a reproduction, one outcome per input) is evolve's
+  const outputSha =
+    input.output === undefined ? undefined : await archiveForEvent(ctx.store, runId, input.output);
+  const result = await appendCommand(
     ctx.store,
     runId,
-    { finding, outcome, ...(input.output === undefined ? {} : { output: input.output }) },
-    actorOf(ctx),
+    { kind: 'reproduce', finding, outcome, outputSha },
+    actor,
   );
   const { state } = result.folded;
   const round = state.round + 1;

@@ -1,12 +1,13 @@
-import { extendRun, ruleFinding } from '../driver/lifecycle.js';
 import { toBase64 } from '../events/base64.js';
 import type { RulingSignature } from '../events/event.js';
 import { type RulingContent, rulingMessage } from '../events/ruling-signature.js';
 import { resolveFindingRef } from '../projections/rules/finding-ref.js';
-import { maxRoundsOf, type RunState, type RunStatus } from '../projections/state.js';
+import { maxRoundsOf, type RunState } from '../projections/state.js';
 import type { Signer } from '../signing/signer.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
+import { appendCommand } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';
+import type { ExtendOutput, ResultOf, RuleOutput } from './schemas/results.js';
 
 /**
  * Decisions only a person makes, past the cap: the person's name and reason are part of the input
@@ -24,15 +25,7 @@ export type RuleInput = Readonly<{
   signer?: Signer;
 }>;
 
-export type RuleResult = Readonly<{
-  runId: string;
-  findingId: string;
-  findingStatus: 'fixed' | 'withdrawn';
-  by: string;
-  status: RunStatus;
-  convergedBy: string | null;
-  seq: number | null;
-}>;
+export type RuleResult = ResultOf<typeof RuleOutput>;
 
 /**
  * A decision signed for the place it will take: the run as it stands (its last line's hash, which
@@ -45,7 +38,7 @@ const signedAt = async (
   signer: Signer,
   content: (state: RunState, follows: string) => RulingContent,
 ): Promise<{ content: RulingContent; signature: RulingSignature; expectedSeq: number }> => {
-  const read = await foldIntactFromCheckpoint(ctx.store, runId);
+  const read = intact(await ctx.store.foldRun(runId));
   const made = content(read.state, read.lastHash);
   const sig = await signer.sign(rulingMessage(made));
   return {
@@ -69,10 +62,13 @@ export const rule = async (ctx: OperationContext, input: RuleInput): Promise<Rul
           ruling: { findingId: resolveFindingRef(state.findings, input.finding), status, why, by },
         }));
   const finding = signed?.content.type === 'finding.ruled' ? signed.content.ruling.findingId : input.finding;
-  const result = await ruleFinding(
+  const result = await appendCommand(
     ctx.store,
     runId,
-    { finding, status, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    {
+      kind: 'rule',
+      ruling: { finding, status, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    },
     { ...actorOf(ctx), ...(signed === undefined ? {} : { expectedSeq: signed.expectedSeq }) },
   );
   const event = result.appended[0];
@@ -96,14 +92,7 @@ export type ExtendInput = Readonly<{
   signer?: Signer;
 }>;
 
-export type ExtendResult = Readonly<{
-  runId: string;
-  rounds: number;
-  by: string;
-  maxRounds: number;
-  status: RunStatus;
-  seq: number | null;
-}>;
+export type ExtendResult = ResultOf<typeof ExtendOutput>;
 
 export const extend = async (ctx: OperationContext, input: ExtendInput): Promise<ExtendResult> => {
   const { runId, rounds, why } = input;
@@ -117,10 +106,14 @@ export const extend = async (ctx: OperationContext, input: ExtendInput): Promise
           follows,
           ruling: { rounds, why, by },
         }));
-  const result = await extendRun(
+  // decided under the lock like every other event (it names no round and no finding)
+  const result = await appendCommand(
     ctx.store,
     runId,
-    { rounds, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    {
+      kind: 'extend',
+      extension: { rounds, why, by, ...(signed === undefined ? {} : { signature: signed.signature }) },
+    },
     { ...actorOf(ctx), ...(signed === undefined ? {} : { expectedSeq: signed.expectedSeq }) },
   );
   const { state } = result.folded;

@@ -1,16 +1,24 @@
 import type { Cost } from '../events/policy.js';
-import type { Rejection } from '../events/rejection.js';
 import { tokenCountRejection } from '../events/token-count.js';
 import type { FindingStatus } from '../projections/state.js';
-import { type CostReport, costReport } from '../projections/views/cost.js';
+import { costReport } from '../projections/views/cost.js';
 import { type Explanation, explain as explanationOf } from '../projections/views/explain.js';
-import { type FindingView, findingsOf, findingView } from '../projections/views/findings.js';
-import { type MayAnswer, mayRunStage } from '../projections/views/may-run-stage.js';
+import { findingsOf, findingView } from '../projections/views/findings.js';
+import { mayRunStage } from '../projections/views/may-run-stage.js';
 import { type NextMove, nextMove } from '../projections/views/next.js';
-import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
+import { reproductionsToRun } from '../projections/views/reproductions.js';
 import { describedOutcome } from '../render/outcome-reason.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type {
+  CostOutput,
+  ExplainOutput,
+  FindingsOutput,
+  MayOutput,
+  NextOutput,
+  ReproductionsOutput,
+  ResultOf,
+} from './schemas/results.js';
 import type { RunInput } from './status.js';
 
 /**
@@ -19,11 +27,10 @@ import type { RunInput } from './status.js';
  * and answers with the view. None takes a lock or writes.
  */
 
-const stateOf = async (ctx: OperationContext, runId: string) =>
-  (await foldIntactFromCheckpoint(ctx.store, runId)).state;
+const stateOf = async (ctx: OperationContext, runId: string) => intact(await ctx.store.foldRun(runId)).state;
 
 export type FindingsInput = RunInput & Readonly<{ status?: FindingStatus }>;
-export type FindingsResult = Readonly<{ runId: string; findings: ReadonlyArray<FindingView> }>;
+export type FindingsResult = ResultOf<typeof FindingsOutput>;
 
 export const findings = async (ctx: OperationContext, input: FindingsInput): Promise<FindingsResult> => {
   const state = await stateOf(ctx, input.runId);
@@ -33,7 +40,7 @@ export const findings = async (ctx: OperationContext, input: FindingsInput): Pro
   };
 };
 
-export type ExplainResult = Explanation & Readonly<{ runId: string }>;
+export type ExplainResult = ResultOf<typeof ExplainOutput> & Explanation;
 
 export const explain = async (ctx: OperationContext, input: RunInput): Promise<ExplainResult> => {
   const explanation = explanationOf(await stateOf(ctx, input.runId));
@@ -45,7 +52,7 @@ export const explain = async (ctx: OperationContext, input: RunInput): Promise<E
   };
 };
 
-export type NextResult = NextMove & Readonly<{ runId: string }>;
+export type NextResult = ResultOf<typeof NextOutput> & NextMove;
 
 export const next = async (ctx: OperationContext, input: RunInput): Promise<NextResult> => ({
   runId: input.runId,
@@ -54,14 +61,7 @@ export const next = async (ctx: OperationContext, input: RunInput): Promise<Next
 
 export type MayInput = RunInput & Readonly<{ stage: string; cost?: Cost; commands?: ReadonlyArray<string> }>;
 
-export type MayResult = Readonly<{
-  runId: string;
-  stage: string;
-  allowed: boolean;
-  rejection: Pick<Rejection, 'code' | 'message'> | null;
-  spent: MayAnswer['spent'];
-  budget: MayAnswer['budget'];
-}>;
+export type MayResult = ResultOf<typeof MayOutput>;
 
 /** May this stage run now, at this cost, with these commands? An answer, never a refusal. */
 export const may = async (ctx: OperationContext, input: MayInput): Promise<MayResult> => {
@@ -79,18 +79,14 @@ export const may = async (ctx: OperationContext, input: MayInput): Promise<MayRe
   };
 };
 
-export type CostResult = CostReport & Readonly<{ runId: string }>;
+export type CostResult = ResultOf<typeof CostOutput>;
 
 export const cost = async (ctx: OperationContext, input: RunInput): Promise<CostResult> => ({
   runId: input.runId,
   ...costReport(await stateOf(ctx, input.runId)),
 });
 
-export type ReproductionsResult = Readonly<{
-  runId: string;
-  round: number;
-  reproductions: ReadonlyArray<ReproductionToRun>;
-}>;
+export type ReproductionsResult = ResultOf<typeof ReproductionsOutput>;
 
 export const reproductions = async (ctx: OperationContext, input: RunInput): Promise<ReproductionsResult> => {
   const state = await stateOf(ctx, input.runId);

@@ -1,9 +1,10 @@
 import { ClearanceError } from '../errors.js';
 import { eventJsonSchema } from '../events/event-schema.js';
 import { reportJsonSchema } from '../events/round-report.js';
+import type { ResultOf, SchemaOutput } from './schemas/results.js';
 
 export type SchemaInput = Readonly<{ which: string; command?: string }>;
-export type SchemaResult = Readonly<{ schema: string; jsonSchema: Readonly<Record<string, unknown>> }>;
+export type SchemaResult = ResultOf<typeof SchemaOutput>;
 
 const INPUT_SCHEMAS = { report: reportJsonSchema, event: eventJsonSchema } as const;
 

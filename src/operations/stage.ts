@@ -1,6 +1,9 @@
-import { failStage, finishStage, startStage } from '../driver/lifecycle.js';
+import { refusal } from '../errors.js';
 import type { Cost } from '../events/policy.js';
+import { tokenCountRejection } from '../events/token-count.js';
+import { appendCommand, archiveForEvent } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import type { ResultOf, StageOutput } from './schemas/results.js';
 
 /** What happened to a stage of the round in progress: exactly one of these. */
 export type StageStep =
@@ -10,38 +13,35 @@ export type StageStep =
 
 export type StageInput = Readonly<{ runId: string; stage: string; step: StageStep }>;
 
-export type StageResult = Readonly<{
-  runId: string;
-  round: number;
-  stage: string;
-  event: 'stage.started' | 'stage.finished' | 'stage.failed';
-  seq: number | null;
-  /** stage.finished: the archived output */
-  outputSha?: string | null;
-  /** stage.finished and stage.failed: what the stage spent */
-  cost?: Cost;
-  /** stage.finished: the run's spending so far */
-  spent?: Cost;
-  /** stage.failed: why (it will run again) */
-  reason?: string;
-}>;
+export type StageResult = ResultOf<typeof StageOutput>;
 
-/** Record a stage of the round in progress: started (consent and budget checked), finished, or failed. */
+/**
+ * A stage's cost or estimate is someone's input (a flag, an MCP argument, a library caller): its
+ * `tokens` must be a whole number (`invalid-cost`), checked here, the door every stage passes,
+ * before anything is archived or appended.
+ */
+const refuseFractionalTokens = (cost: Cost | undefined, key: 'cost' | 'estimate'): void => {
+  const refused = cost === undefined ? undefined : tokenCountRejection(cost, `stage ${key}`, [key]);
+  if (refused !== undefined) throw refusal(refused);
+};
+
+/**
+ * Record a stage of the round in progress (always the run's round in progress, read under the
+ * lock): declared when it starts (its commands and estimate checked against consent and budget),
+ * finished with its output archived first, or failed (it will run again).
+ */
 export const stage = async (ctx: OperationContext, input: StageInput): Promise<StageResult> => {
   const { runId, step } = input;
   const actor = actorOf(ctx);
   const runner = (step.kind === 'start' ? undefined : step.runner) ?? ctx.by;
   if (step.kind === 'start') {
-    const result = await startStage(
-      ctx.store,
-      runId,
-      {
-        stage: input.stage,
-        commands: step.commands ?? [],
-        ...(step.estimate === undefined ? {} : { estimate: step.estimate }),
-      },
-      actor,
-    );
+    refuseFractionalTokens(step.estimate, 'estimate');
+    const started = {
+      stage: input.stage,
+      commands: step.commands ?? [],
+      ...(step.estimate === undefined ? {} : { estimate: step.estimate }),
+    };
+    const result = await appendCommand(ctx.store, runId, { kind: 'start-stage', stage: started }, actor);
     return {
       runId,
       round: result.folded.state.round + 1,
@@ -51,13 +51,12 @@ export const stage = async (ctx: OperationContext, input: StageInput): Promise<S
     };
   }
   const cost = step.cost ?? {};
+  refuseFractionalTokens(cost, 'cost');
   if (step.kind === 'finish') {
-    const result = await finishStage(
-      ctx.store,
-      runId,
-      { stage: input.stage, output: step.output, runner, cost },
-      actor,
-    );
+    // the output is on disk, fsynced, before any event names it
+    const outputSha = await archiveForEvent(ctx.store, runId, step.output);
+    const finished = { stage: input.stage, runner, cost, outputSha };
+    const result = await appendCommand(ctx.store, runId, { kind: 'finish-stage', stage: finished }, actor);
     const event = result.appended[0];
     return {
       runId,
@@ -70,12 +69,8 @@ export const stage = async (ctx: OperationContext, input: StageInput): Promise<S
       spent: result.folded.state.spent,
     };
   }
-  const result = await failStage(
-    ctx.store,
-    runId,
-    { stage: input.stage, reason: step.reason, runner, cost },
-    actor,
-  );
+  const failed = { stage: input.stage, reason: step.reason, runner, cost };
+  const result = await appendCommand(ctx.store, runId, { kind: 'fail-stage', stage: failed }, actor);
   return {
     runId,
     round: result.folded.state.round + 1,

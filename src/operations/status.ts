@@ -1,18 +1,17 @@
-import type { RunStatus } from '../projections/state.js';
 import { type StatusView, statusOf } from '../projections/views/status.js';
 import { describedOutcome } from '../render/outcome-reason.js';
-import type { TornTail } from '../store/log-format.js';
-import { foldIntactFromCheckpoint } from '../store/store.js';
+import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { ResultOf, StatusListOutput, StatusRunOutput } from './schemas/results.js';
 
 export type RunInput = Readonly<{ runId: string }>;
 
-/** Where one run stands: its status view, the log's last seq and any torn tail set aside. */
-export type StatusResult = StatusView & Readonly<{ seq: number; tornTail: TornTail | null }>;
+/** Where one run stands: its status view (which the schema describes), the log's last seq, any torn tail set aside. */
+export type StatusResult = ResultOf<typeof StatusRunOutput> & StatusView;
 
 /** `clearance status RUN`: from the run's checkpoint when it still matches the log. */
 export const status = async (ctx: OperationContext, input: RunInput): Promise<StatusResult> => {
-  const read = await foldIntactFromCheckpoint(ctx.store, input.runId);
+  const read = intact(await ctx.store.foldRun(input.runId));
   const view = statusOf(read.state);
   return {
     ...view,
@@ -22,14 +21,9 @@ export const status = async (ctx: OperationContext, input: RunInput): Promise<St
   };
 };
 
-export type RunListing = Readonly<{
-  runId: string;
-  status: RunStatus | 'damaged';
-  round: number | null;
-  maxRounds: number | null;
-}>;
+export type ListRunsResult = ResultOf<typeof StatusListOutput>;
 
-export type ListRunsResult = Readonly<{ store: string; runs: ReadonlyArray<RunListing> }>;
+export type RunListing = ListRunsResult['runs'][number];
 
 /** `clearance status`: every run in the store, one line each, from its checkpoint where it matches. */
 export const listRuns = async (ctx: OperationContext): Promise<ListRunsResult> => {

@@ -1,12 +1,7 @@
+import type { ResultOf, StoreInitOutput } from './schemas/results.js';
 import type { StoreLocation } from './store-location.js';
 
-export type InitStoreResult = Readonly<{
-  /** the database (or the directory, which needs no init), never its credentials */
-  store: string;
-  kind: 'file' | 'postgres';
-  from: number | null;
-  to: number | null;
-}>;
+export type InitStoreResult = ResultOf<typeof StoreInitOutput>;
 
 /**
  * Create (or upgrade) the clearance schema in the PostgreSQL database the location names: the one

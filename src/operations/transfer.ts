@@ -5,7 +5,9 @@ import { outputShaOf } from '../events/outputs.js';
 import { sha256Hex } from '../events/sha256.js';
 import { parseLog } from '../store/log-format.js';
 import { assertRunId } from '../store/safe-run-id.js';
+import { exportLog, importLog } from '../store/transfer.js';
 import type { OperationContext } from './context.js';
+import type { ExportOutput, ImportOutput, ResultOf } from './schemas/results.js';
 
 /** The archived outputs a log names (stage.finished, reproduction.recorded), in the order it names them. */
 const outputsOf = (log: Buffer): ReadonlyArray<string> => [
@@ -22,19 +24,12 @@ export type ExportInput = Readonly<{
   objects?: string;
 }>;
 
-export type ExportResult = Readonly<{
-  runId: string;
-  lines: number;
-  bytes: number;
-  objects: ReadonlyArray<string>;
-  /** the run's log lines, exactly as stored (UTF-8 by construction: every line verified) */
-  log: string;
-}>;
+export type ExportResult = ResultOf<typeof ExportOutput>;
 
 /** A run's log lines, exactly the bytes stored, to move the run to another store. Damaged logs are refused. */
 export const exportRun = async (ctx: OperationContext, input: ExportInput): Promise<ExportResult> => {
   const { runId } = input;
-  const log = await ctx.store.exportLog(assertRunId(runId));
+  const log = await exportLog(ctx.store, assertRunId(runId));
   const outputs = outputsOf(log);
   if (input.objects !== undefined) {
     await mkdir(input.objects, { recursive: true });
@@ -58,7 +53,7 @@ export type ImportInput = Readonly<{
   objects?: string;
 }>;
 
-export type ImportResult = Readonly<{ runId: string; events: number; objects: number; store: string }>;
+export type ImportResult = ResultOf<typeof ImportOutput>;
 
 /**
  * Load an exported run into this store, checked whole first: every line decodes and chains, its
@@ -90,6 +85,6 @@ export const importRun = async (ctx: OperationContext, input: ImportInput): Prom
   assertRunId(runId);
   // outputs before the log, as a stage's output is archived before the event that names it
   for (const object of outputs) await ctx.store.archiveOutput(runId, object);
-  const events = await ctx.store.importLog(runId, input.log);
+  const events = await importLog(ctx.store, runId, input.log);
   return { runId, events, objects: needed.length, store: ctx.store.where };
 };

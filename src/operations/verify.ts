@@ -1,25 +1,24 @@
 import { ClearanceError } from '../errors.js';
-import type { ObjectProblem } from '../store/objects.js';
-import { integrityError, type RunStateRead } from '../store/read.js';
+import { checkObjects, type ObjectProblem } from '../store/objects.js';
+import { foldRunFromStart, integrityError, type RunStateRead } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import type { ResultOf, VerifyOutput } from './schemas/results.js';
 
-/** What `verify` found in one run. */
-export type VerifiedRun = Readonly<{
-  runId: string;
-  intact: boolean;
-  events: number;
-  lastSeq: number;
-  lastHash: string;
-  head: RunStateRead['head']['state'];
-  beyondHead: number;
-  tornTail: RunStateRead['tornTail'];
-  issue: RunStateRead['issue'];
-  objects: ReadonlyArray<ObjectProblem>;
-  refused: number;
-}>;
+/** What `verify` found in one run: what the schema pins, and what it lets through. */
+export type VerifiedRun = ResultOf<typeof VerifyOutput>['runs'][number] &
+  Readonly<{
+    lastHash: string;
+    head: RunStateRead['head']['state'];
+    beyondHead: number;
+    tornTail: RunStateRead['tornTail'];
+    issue: RunStateRead['issue'];
+    objects: ReadonlyArray<ObjectProblem>;
+    refused: number;
+  }>;
 
 export type VerifyInput = Readonly<{ runId?: string }>;
-export type VerifyResult = Readonly<{ runs: ReadonlyArray<VerifiedRun> }>;
+export type VerifyResult = Omit<ResultOf<typeof VerifyOutput>, 'runs'> &
+  Readonly<{ runs: ReadonlyArray<VerifiedRun> }>;
 
 const verified = (read: RunStateRead, objects: ReadonlyArray<ObjectProblem>): VerifiedRun => ({
   runId: read.runId,
@@ -46,9 +45,9 @@ export const verify = async (ctx: OperationContext, input: VerifyInput): Promise
   let damaged: RunStateRead | undefined;
   // one run at a time, keeping its summary only
   for (const id of ids) {
-    const read = await ctx.store.foldRunFromStart(id);
+    const read = await foldRunFromStart(ctx.store, id);
     if (read.issue !== null) damaged ??= read;
-    runs.push(verified(read, read.issue === null ? await ctx.store.checkObjects(id, read.outputs) : []));
+    runs.push(verified(read, read.issue === null ? await checkObjects(ctx.store, id, read.outputs) : []));
   }
   if (damaged !== undefined) {
     const error = integrityError(damaged) as ClearanceError;

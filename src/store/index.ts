@@ -15,20 +15,19 @@ export {
   type TornTail,
 } from './log-format.js';
 export { archiveOutput, checkObjects, type ObjectProblem, readOutput } from './objects.js';
-export { type OpenOptions, openRun, syncDir } from './open-run.js';
+export { type NewRun, type OpenOptions, openRun, syncDir } from './open-run.js';
 export { type RunPaths, runPaths, runsDir } from './paths.js';
 export {
-  foldIntactRunFromCheckpoint,
-  foldIntactRunFromStart,
-  foldRunFromCheckpoint,
   foldRunFromStart,
+  intact,
   integrityError,
+  type LogBytes,
   type RunRead,
   type RunStateRead,
   type RunStatusRead,
   type RunSummaryRead,
-  readIntactRun,
   readRun,
-  readRunSummary,
 } from './read.js';
 export { assertRunId, isRunId } from './safe-run-id.js';
+export { fileStore, type Store } from './store.js';
+export { checkImport, exportLog, importLog } from './transfer.js';

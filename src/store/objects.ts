@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, isClearanceError } from '../errors.js';
 import { sha256Hex } from '../events/sha256.js';
 import { refuseLink, unsafePath } from './no-follow.js';
 import { syncDir } from './open-run.js';
 import { runPaths } from './paths.js';
+import type { Store } from './store.js';
 
 /**
  * A run's archive of stage outputs, content-addressed: `<dir>/runs/<runId>/objects/<sha256>`.
@@ -43,23 +44,7 @@ export const archiveOutput = async (dir: string, runId: string, bytes: Uint8Arra
 
 export type ObjectProblem = Readonly<{ sha: string; problem: 'missing' | 'corrupt' }>;
 
-/** Which of these archived outputs are missing, or no longer hash to their name. Reads only. */
-export const checkObjects = async (
-  dir: string,
-  runId: string,
-  shas: ReadonlyArray<string>,
-): Promise<ReadonlyArray<ObjectProblem>> => {
-  const { objects } = runPaths(dir, runId);
-  const problems: ObjectProblem[] = [];
-  for (const sha of new Set(shas)) {
-    const bytes = await readFile(path.join(objects, sha)).catch(() => null);
-    if (bytes === null) problems.push({ sha, problem: 'missing' });
-    else if (sha256Hex(bytes) !== sha) problems.push({ sha, problem: 'corrupt' });
-  }
-  return problems;
-};
-
-/** The bytes of an archived output. */
+/** The file store's `readOutput`: the bytes of an archived output. */
 export const readOutput = async (dir: string, runId: string, sha: string): Promise<Buffer> => {
   if (!/^[0-9a-f]{64}$/.test(sha)) throw new ClearanceError('usage', `not an output id: ${sha}`);
   try {
@@ -67,4 +52,26 @@ export const readOutput = async (dir: string, runId: string, sha: string): Promi
   } catch {
     throw new ClearanceError('integrity', `the output ${sha} of run ${runId} is not in its archive`, { sha });
   }
+};
+
+/**
+ * Which of these archived outputs are missing, or no longer hash to their name, in either store.
+ * Reads only; a failure of the store itself (a lost connection) is thrown, never taken for a loss.
+ */
+export const checkObjects = async (
+  store: Pick<Store, 'readOutput'>,
+  runId: string,
+  shas: ReadonlyArray<string>,
+): Promise<ReadonlyArray<ObjectProblem>> => {
+  const problems: ObjectProblem[] = [];
+  for (const sha of new Set(shas)) {
+    const bytes = await store.readOutput(runId, sha).catch((e: unknown) => {
+      // not in the archive, or a name no archive can hold (a refused event may name anything)
+      if (isClearanceError(e) && (e.code === 'integrity' || e.code === 'usage')) return null;
+      throw e;
+    });
+    if (bytes === null) problems.push({ sha, problem: 'missing' });
+    else if (sha256Hex(bytes) !== sha) problems.push({ sha, problem: 'corrupt' });
+  }
+  return problems;
 };

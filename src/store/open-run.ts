@@ -4,12 +4,14 @@ import { link, mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ClearanceError } from '../errors.js';
 import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
+import type { RunState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
 import type { Head } from './log-format.js';
 import { refuseLink } from './no-follow.js';
 import { runPaths } from './paths.js';
 import { planOpen } from './plan-open.js';
 import { assertRunId } from './safe-run-id.js';
+import type { Store } from './store.js';
 
 export type OpenOptions = Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>;
 
@@ -27,26 +29,37 @@ export const syncDir = async (dir: string): Promise<void> => {
 };
 
 /**
+ * A new run's first lines, whole and checked by whoever made them (`planOpen` for an opened run,
+ * `checkImport` for an imported one), its head, and the state they fold to when that is known
+ * (a store may keep it as its first checkpoint).
+ */
+export type NewRun = Readonly<{ runId: string; text: string | Buffer; head: Head; state?: RunState }>;
+
+/**
  * Create a run: its log holds `run.opened` (and round 1's capture, when given) from the first
- * moment anyone can see it. The lines are written to a temporary file created with `wx` and
- * fsynced, then linked to the log's name, which fails if the run exists: exclusive, and no reader
- * ever sees a log without its `run.opened`.
+ * moment anyone can see it, in either store (`createRun` is exclusive: `run-exists` if the id is
+ * taken, and no reader ever sees a log without its `run.opened`).
  */
 export const openRun = async (
-  dir: string,
+  store: Pick<Store, 'createRun'>,
   opened: RunOpenedData,
   options: OpenOptions,
 ): Promise<ReadonlyArray<StoredEvent>> => {
   // before anything else: an unsafe id is refused before any path is built from it
-  assertRunId(opened.runId);
-  const { encoded } = planOpen(opened, options);
-  await createLog(dir, opened.runId, encoded.text, { seq: encoded.lastSeq, hash: encoded.lastHash });
+  const runId = assertRunId(opened.runId);
+  const { encoded, state } = planOpen(opened, options);
+  await store.createRun({
+    runId,
+    text: encoded.text,
+    head: { seq: encoded.lastSeq, hash: encoded.lastHash },
+    state,
+  });
   return encoded.stored;
 };
 
 /**
- * Create a run's log holding `text` (whole lines, an opened run's or an imported one's) from the
- * first moment anyone can see it: written to a temporary file created with `wx` and fsynced, then
+ * The file store's `createRun`: a run's log holding `text` (whole lines, an opened run's or an
+ * imported one's) from the first moment anyone can see it: written to a temporary file created with `wx` and fsynced, then
  * linked to the log's name, which fails if the run exists. Exclusive, and no reader ever sees a
  * partial log.
  */

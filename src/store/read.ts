@@ -13,6 +13,7 @@ import { missingRun } from './missing-run.js';
 import { nodeDecider } from './node-decider.js';
 import { runPaths } from './paths.js';
 import { scanAndStep } from './scan.js';
+import type { Store } from './store.js';
 
 type Located = Readonly<{ runId: string; path: string; head: HeadRead }>;
 
@@ -30,12 +31,14 @@ export type RunStateRead = LogSummary &
     outputs: ReadonlyArray<string>;
   }>;
 
-/**
- * The bytes of a run's log and its head anchor. Takes no lock and never writes, creates or
- * migrates anything.
- */
+/** A run's log as one snapshot: its lines as stored and its head anchor (`Store.readLog`). */
+export type LogBytes = Located & Readonly<{ bytes: Buffer }>;
 
-const readBytes = async (dir: string, runId: string): Promise<Located & { bytes: Buffer }> => {
+/**
+ * The file store's `readLog`: the bytes of a run's log and its head anchor. Takes no lock and never
+ * writes, creates or migrates anything.
+ */
+export const readLogFile = async (dir: string, runId: string): Promise<LogBytes> => {
   const paths = runPaths(dir, runId);
   // the head first: an append writes the log before the head, so read in the other order the head
   // can lag what we read but never lead it
@@ -51,20 +54,19 @@ const readBytes = async (dir: string, runId: string): Promise<Located & { bytes:
   }
 };
 
-/** A run's log bytes as they are on disk (export trims them to the intact lines). */
-export const readRunBytes = async (dir: string, runId: string): Promise<Buffer> =>
-  (await readBytes(dir, runId)).bytes;
-
 /** Read a run and fold it with its audit trail. A torn tail is reported and ignored; an integrity issue is reported. */
-export const readRun = async (dir: string, runId: string): Promise<RunRead> => {
-  const { bytes, ...located } = await readBytes(dir, runId);
+export const readRun = async (store: Pick<Store, 'readLog'>, runId: string): Promise<RunRead> => {
+  const { bytes, ...located } = await store.readLog(runId);
   const parsed = parseLog(bytes, located.head.head);
   return { ...parsed, ...located, folded: fold(nodeDecider.evolve, parsed.events) };
 };
 
 /** Read a run for its state: the same checks as `readRun`, in constant memory beyond the state. */
-export const foldRunFromStart = async (dir: string, runId: string): Promise<RunStateRead> => {
-  const { bytes, ...located } = await readBytes(dir, runId);
+export const foldRunFromStart = async (
+  store: Pick<Store, 'readLog'>,
+  runId: string,
+): Promise<RunStateRead> => {
+  const { bytes, ...located } = await store.readLog(runId);
   const outputs: string[] = [];
   const scanned = scanAndStep(bytes, located.head.head, null, LOG_START, (event) => {
     const output = outputShaOf(event);
@@ -77,12 +79,12 @@ export const foldRunFromStart = async (dir: string, runId: string): Promise<RunS
 export type RunStatusRead = CaughtUp & Readonly<{ runId: string; path: string }>;
 
 /**
- * Read a run for its state, from its fold checkpoint when that still matches the log (then only
- * the lines after it are read, checked and folded), otherwise from the start. Synchronous: a
- * command over every run reads them one after another, keeping nothing of one when it reads the
- * next. Reads only: never writes the checkpoint, which is the appenders' to keep.
+ * The file store's `foldRun`: a run's state from its fold checkpoint when that still matches the
+ * log (then only the lines after it are read, checked and folded), otherwise from the start.
+ * Synchronous: a command over every run reads them one after another, keeping nothing of one when
+ * it reads the next. Reads only: never writes the checkpoint, which is the appenders' to keep.
  */
-export const foldRunFromCheckpoint = (dir: string, runId: string): RunStatusRead => {
+export const foldRunFile = (dir: string, runId: string): RunStatusRead => {
   const paths = runPaths(dir, runId);
   const checkpoint = recalledCheckpoint(paths.log) ?? readCheckpoint(paths.cache);
   // without a checkpoint the head is read first: an append writes the log before the head, so it
@@ -114,11 +116,12 @@ export type RunSummaryRead = RunSummary &
   }>;
 
 /**
- * Where a run stands, for a listing of every run: from its checkpoint's header alone when the
- * checkpoint matches the log (the same file, unwritten since, its last line as recorded), so
- * neither the log nor the state is parsed; otherwise the log is folded from the start. Reads only.
+ * The file store's `readRunSummary`: where a run stands, for a listing of every run, from its
+ * checkpoint's header alone when the checkpoint matches the log (the same file, unwritten since,
+ * its last line as recorded), so neither the log nor the state is parsed; otherwise the log is
+ * folded from the start. Reads only.
  */
-export const readRunSummary = (dir: string, runId: string): RunSummaryRead => {
+export const readRunSummaryFile = (dir: string, runId: string): RunSummaryRead => {
   const paths = runPaths(dir, runId);
   const header = readCheckpointHeader(paths.cache);
   if (header !== null) {
@@ -142,7 +145,7 @@ export const readRunSummary = (dir: string, runId: string): RunSummaryRead => {
       if (fd !== null) closeSync(fd);
     }
   }
-  return summaryOfFolded(foldRunFromCheckpoint(dir, runId), runId);
+  return summaryOfFolded(foldRunFile(dir, runId), runId);
 };
 
 /** A listing line from a run folded from its log (no checkpoint's header to take it from). */
@@ -177,13 +180,3 @@ export const intact = <T extends Pick<LogSummary, 'issue'> & Pick<Located, 'path
   if (error !== null) throw error;
   return read;
 };
-
-/** Read a run whose log must be intact: an integrity issue becomes an `integrity` error. */
-export const readIntactRun = async (dir: string, runId: string): Promise<RunRead> =>
-  intact(await readRun(dir, runId));
-
-export const foldIntactRunFromCheckpoint = (dir: string, runId: string): RunStatusRead =>
-  intact(foldRunFromCheckpoint(dir, runId));
-
-export const foldIntactRunFromStart = async (dir: string, runId: string): Promise<RunStateRead> =>
-  intact(await foldRunFromStart(dir, runId));

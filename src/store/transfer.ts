@@ -2,6 +2,8 @@ import { ClearanceError } from '../errors.js';
 import { fold } from '../projections/fold.js';
 import { type ParsedLog, parseLog } from './log-format.js';
 import { nodeDecider } from './node-decider.js';
+import { intact } from './read.js';
+import type { Store } from './store.js';
 
 /**
  * Moving a run between stores: `export` hands out a run's log lines exactly as stored, `import`
@@ -38,4 +40,22 @@ export const checkImport = (runId: string, bytes: Buffer): ParsedLog => {
   if (refused !== undefined)
     throw refuse(`event ${refused.seq} is refused by the rules: ${refused.rejection?.message}`);
   return parsed;
+};
+
+/** A run's log exactly as stored, its intact lines only (a torn tail left out; a damaged log refused). */
+export const exportLog = async (store: Pick<Store, 'readLog'>, runId: string): Promise<Buffer> => {
+  const { bytes, ...located } = await store.readLog(runId);
+  const parsed = intact({ ...parseLog(bytes, located.head.head), ...located });
+  return bytes.subarray(0, parsed.size);
+};
+
+/** A new run from exported lines, checked whole first (`checkImport`); returns its event count. */
+export const importLog = async (
+  store: Pick<Store, 'createRun'>,
+  runId: string,
+  bytes: Buffer,
+): Promise<number> => {
+  const parsed = checkImport(runId, bytes);
+  await store.createRun({ runId, text: bytes, head: { seq: parsed.lastSeq, hash: parsed.lastHash } });
+  return parsed.events.length;
 };

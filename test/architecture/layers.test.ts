@@ -19,7 +19,6 @@ const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<stri
     'store, handoff, revision, signing, render, testing',
     ['store', 'handoff', 'revision', 'signing', 'render', 'testing'],
   ],
-  ['driver', ['driver']],
   ['operations', ['operations']],
   ['cli, mcp', ['cli', 'mcp']],
   ['package entries', ['index.ts', 'fold.ts', 'testing.ts', 'ed25519.ts', 'main.ts']],

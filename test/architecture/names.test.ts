@@ -7,12 +7,12 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 
 /**
  * Folders whose files repeat one name for one subject at each layer (ARCHITECTURE.md, "Names"):
- * a command through the layers it passes (cli/commands/record.ts, operations/record.ts,
- * driver/record.ts), the two stores (store/read.ts, store/postgres/read.ts), a rule and the
- * mutations that test it (projections/rules/binding.ts, testing/mutations/binding.ts).
+ * a command through the layers it passes (cli/commands/record.ts, operations/record.ts), the two
+ * stores (store/read.ts, store/postgres/read.ts), a rule and the mutations that test it
+ * (projections/rules/binding.ts, testing/mutations/binding.ts).
  */
 const FAMILIES: ReadonlyArray<ReadonlyArray<string>> = [
-  ['cli/commands', 'cli/demo', 'operations', 'operations/schemas', 'driver', 'projections/views', 'render'],
+  ['cli/commands', 'cli/demo', 'operations', 'operations/schemas', 'projections/views', 'render'],
   ['store', 'store/postgres'],
   ['projections/rules', 'testing/mutations'],
 ];
@@ -23,7 +23,6 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     'capturing an input: the command, git, the rule',
     [
       'cli/commands/capture.ts',
-      'driver/capture.ts',
       'operations/capture.ts',
       'projections/rules/capture.ts',
       'revision/capture.ts',
@@ -34,7 +33,6 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     [
       'cli/commands/checks.ts',
       'cli/demo/checks.ts',
-      'driver/checks.ts',
       'operations/checks.ts',
       'projections/rules/checks.ts',
       'testing/mutations/checks.ts',
@@ -58,13 +56,8 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     ['fold.ts', 'projections/fold.ts'],
   ],
   'lifecycle.ts': [
-    "a run's lifecycle: the demo, the driver, the rule and its mutations",
-    [
-      'cli/demo/lifecycle.ts',
-      'driver/lifecycle.ts',
-      'projections/rules/lifecycle.ts',
-      'testing/mutations/lifecycle.ts',
-    ],
+    "a run's lifecycle: the demo, the rule and its mutations",
+    ['cli/demo/lifecycle.ts', 'projections/rules/lifecycle.ts', 'testing/mutations/lifecycle.ts'],
   ],
   'publish.ts': [
     'publishing a report: the command and the protocol',
@@ -165,7 +158,6 @@ describe('file names under src/', () => {
       unexplainedPairs([
         'cli/commands/record.ts',
         'operations/record.ts',
-        'driver/record.ts',
         'store/read.ts',
         'store/postgres/read.ts',
         'index.ts',

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '../../property-tests/runs.js';
 import { decodeCheckpoint } from '../../src/store/checkpoint.js';
-import { append, foldRunFromStart, parseLog } from '../../src/store/index.js';
+import { append, fileStore, foldRunFromStart, parseLog } from '../../src/store/index.js';
 import { startAppender } from '../support/appender.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
@@ -57,7 +57,7 @@ const expectWhole = async (dir: string, runId: string, inputs: ReadonlyArray<str
   const checkpoint = decodeCheckpoint(await readFile(path.join(dir, 'runs', `${runId}.fold`), 'utf8'));
   expect(checkpoint?.seq).toBe(inputs.length + 1);
   expect(checkpoint?.state).toEqual(fold(parsed.events).state);
-  expect((await foldRunFromStart(dir, runId)).state).toEqual(fold(parsed.events).state);
+  expect((await foldRunFromStart(fileStore(dir), runId)).state).toEqual(fold(parsed.events).state);
   return captured;
 };
 

@@ -306,10 +306,11 @@ describe('captures from git: a name git reports that is no repository path refus
   });
 });
 
-describe("the library's doors refuse alike: captureRound, openReview", () => {
-  it('captureRound and openReview refuse a capture whose names are no repository paths, writing nothing', async () => {
-    const { captureRound, openReview, PRESETS } = await import('../../src/index.js');
+describe("the library's doors refuse alike: operations.capture, operations.open", () => {
+  it('operations.capture and operations.open refuse a capture whose names are no repository paths, writing nothing', async () => {
+    const { fileStore, operations, PRESETS } = await import('../../src/index.js');
     const dir = await tempDir();
+    const ctx = { store: fileStore(dir), by: 'ada' };
     const refusedBy = async (attempt: () => Promise<unknown>) => {
       const before = await snapshot(dir);
       const error = await attempt().then(
@@ -321,25 +322,50 @@ describe("the library's doors refuse alike: captureRound, openReview", () => {
     };
     const bad = {
       inputSha: sha('A'),
-      touchedFiles: ['src/ok.js'],
+      touched: ['src/ok.js'],
       renames: [{ from: 'a.js', to: '../b.js' }],
     };
     expect(
-      await refusedBy(() =>
-        openReview(dir, { runId: 'run-1', policy: PRESETS.default, capture: bad }, 'ada'),
-      ),
+      await refusedBy(() => operations.open(ctx, { runId: 'run-1', policy: PRESETS.default, ...bad })),
     ).toEqual({ code: 'invalid-path', path: ['renames', 0, 'to'] });
-    await openReview(dir, { runId: 'run-1', policy: PRESETS.default }, 'ada');
+    await operations.open(ctx, { runId: 'run-1', policy: PRESETS.default });
     expect(
       await refusedBy(() =>
-        captureRound(
-          dir,
-          'run-1',
-          { inputSha: sha('A'), touchedFiles: ['C:\\x'], renames: [] },
-          { by: 'ada' },
-        ),
+        operations.capture(ctx, { runId: 'run-1', inputSha: sha('A'), touched: ['C:\\x'] }),
       ),
     ).toEqual({ code: 'invalid-path', path: ['touchedFiles', 0] });
+  });
+
+  it("a library caller's named input keeps the revision it read itself, in the keys' order of every capture line", async () => {
+    const { fileStore, operations, PRESETS } = await import('../../src/index.js');
+    const dir = await tempDir();
+    const ctx = { store: fileStore(dir), by: 'ada' };
+    const revision = { commit: sha('C'), tree: sha('T') };
+    const opened = await operations.open(ctx, {
+      runId: 'run-1',
+      policy: PRESETS.default,
+      inputSha: sha('A'),
+      revision,
+    });
+    expect(opened.capture).toEqual({ inputSha: sha('A'), touchedFiles: [], renames: [], ...revision });
+    const captured = await operations.capture(ctx, {
+      runId: 'run-1',
+      inputSha: sha('B'),
+      touched: ['src/a.js'],
+      revision: { commit: sha('D') },
+    });
+    expect(captured.capture).toEqual({
+      inputSha: sha('B'),
+      touchedFiles: ['src/a.js'],
+      renames: [],
+      commit: sha('D'),
+    });
+    const lines = (await readFile(path.join(dir, 'runs', 'run-1.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => Object.keys(JSON.parse(l).data))).toEqual([
+      ['runId', 'policy', 'subject', 'consent'],
+      ['inputSha', 'touchedFiles', 'renames', 'commit', 'tree', 'round'],
+      ['inputSha', 'touchedFiles', 'renames', 'commit', 'round'],
+    ]);
   });
 });
 

@@ -367,7 +367,7 @@ const oneJsonObject = (stdout: string): Record<string, unknown> => {
 /**
  * The run's record: every file of the store but the stage-output archive. `stage --finish`
  * archives its output (content-addressed, fsynced) before the event that names it is decided, so a
- * refused finish leaves an unreferenced object behind (src/driver/lifecycle.ts): a known gap, left
+ * refused finish leaves an unreferenced object behind (src/operations/stage.ts): a known gap, left
  * to the store's owner, and the reason the archive is left out below. So is the fold checkpoint
  * (`<run>.fold`): a cache of the fold that any read may write, rebuilt from the log, not the record.
  */

@@ -2,7 +2,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
-import { openRun } from '../../src/store/index.js';
+import { fileStore, openRun } from '../../src/store/index.js';
 import { BAD_POLICIES, USABLE_POLICY } from '../support/bad-policies.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
@@ -69,7 +69,7 @@ describe('a bad policy: one code and one exit status, whichever field, through e
   it('the library: a store refuses to open a run whose policy breaks a value rule, creating nothing', async () => {
     const dir = await tempDir();
     const refused = openRun(
-      dir,
+      fileStore(dir),
       {
         runId: 'r',
         policy: {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../src/events/policy.js';
-import { append, archiveOutput, openReview, openRun } from '../../src/index.js';
+import { append, archiveOutput, fileStore, openRun, operations } from '../../src/index.js';
 import { report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { snapshot } from '../support/in-process.js';
@@ -149,11 +149,11 @@ describe('a token count is a whole number, at every door a cost comes in', () =>
     expect(await snapshot(dir)).toEqual(before);
   });
 
-  it('openReview refuses a library caller’s policy with a fractional token budget, writing nothing', async () => {
+  it('operations.open refuses a library caller’s policy with a fractional token budget, writing nothing', async () => {
     const dir = await tempDir();
     const before = await snapshot(dir);
     const policy = { ...PRESETS.default, budget: { tokens: 0.5 } };
-    const error = await openReview(dir, { runId: 'r', policy }, 'ada').then(
+    const error = await operations.open({ store: fileStore(dir), by: 'ada' }, { runId: 'r', policy }).then(
       () => null,
       (e: unknown) => e as { code: string; message: string; details: { path: unknown } },
     );
@@ -171,7 +171,7 @@ describe('a log that already holds a fractional token count replays as it always
     const policy = { ...PRESETS.default, budget: { tokens: 1000.5 } };
     // the store's own append checks each event with the fold's rules only, as a log written
     // before this door check was: nothing in the fold refuses a fractional token count
-    await openRun(dir, { runId: 'r', policy, subject: {}, consent: { by: 'ada' } }, { by: 'ada' });
+    await openRun(fileStore(dir), { runId: 'r', policy, subject: {}, consent: { by: 'ada' } }, { by: 'ada' });
     const outputSha = await archiveOutput(dir, 'r', new TextEncoder().encode('the plan'));
     await append(
       dir,

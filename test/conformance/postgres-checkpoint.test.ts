@@ -1,6 +1,14 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeEvents, PRESETS, type RunState, ZERO_HASH } from '../../src/index.js';
+import {
+  encodeEvents,
+  exportLog,
+  foldRunFromStart,
+  importLog,
+  PRESETS,
+  type RunState,
+  ZERO_HASH,
+} from '../../src/index.js';
 import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
 import { decodeState } from '../../src/store/checkpoint.js';
 import type { Encoded } from '../../src/store/log-format.js';
@@ -107,7 +115,7 @@ const checkpointRow = async (admin: pg.Client, runId: string): Promise<Checkpoin
 
 /** The run's state folded from every line (what verify reads): the truth a checkpoint must agree with. */
 const fullFold = async (store: Store, runId: string): Promise<RunState> =>
-  (await store.foldRunFromStart(runId)).state;
+  (await foldRunFromStart(store, runId)).state;
 
 /** The checkpoint in the row is one this code trusts: at the head, this shape, its state the full fold's. */
 const expectSoundCheckpoint = async (admin: pg.Client, store: Store, runId: string) => {
@@ -145,8 +153,8 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
     const url = await freshDatabase();
     const { store, counted } = await countingClient(url);
     const admin = await adminOn(url);
-    await store.importLog('short', logOf('short', 12));
-    await store.importLog('long', logOf('long', 1_999));
+    await importLog(store, 'short', logOf('short', 12));
+    await importLog(store, 'long', logOf('long', 1_999));
     // an imported run has no checkpoint yet: its first append folds every line and writes one
     const first = await during(counted, () => store.append('long', [failed(-1)], { by, now }));
     expect(first.lines).toBe(1_999);
@@ -157,13 +165,13 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
       // the fold (the row with the line at its checkpoint: nothing was written after it), then the write
       const appended = await during(counted, () => store.append(runId, [failed(1_000_000)], { by, now }));
       expect(appended).toMatchObject({ queries: 2, rows: 1, lines: 1 });
-      const status = await during(counted, () => store.foldRunFromCheckpoint(runId));
+      const status = await during(counted, () => store.foldRun(runId));
       expect(status).toMatchObject({ queries: 1, rows: 1, lines: 1, result: { fromCheckpoint: true } });
       expect(status.result.state).toEqual(await fullFold(store, runId));
       expect(appended.result.folded.state).toEqual(status.result.state);
     }
     // the counter sees every line when there are: a full read of the long run
-    expect((await during(counted, () => store.foldRunFromStart('long'))).lines).toBe(2_001);
+    expect((await during(counted, () => foldRunFromStart(store, 'long'))).lines).toBe(2_001);
     await expectSoundCheckpoint(admin, store, 'long');
   });
 
@@ -171,11 +179,11 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
     const url = await freshDatabase();
     const { store, counted } = await countingClient(url);
     const admin = await adminOn(url);
-    await store.importLog('r', logOf('r', 200));
+    await importLog(store, 'r', logOf('r', 200));
     await store.append('r', [failed(-1)], { by, now });
     // a checkpoint at seq 201, sound but five appends behind
     await leaveCheckpointBehind(admin, store, 'r', 5);
-    const read = await during(counted, () => store.foldRunFromCheckpoint('r'));
+    const read = await during(counted, () => store.foldRun('r'));
     expect(read).toMatchObject({
       queries: 1,
       lines: 1 + 5,
@@ -213,7 +221,7 @@ describe('an append whose run moved between its fold and its write', () => {
   ) => {
     const admin = await adminOn(url);
     const watcher = await adminOn(url);
-    const before = await store.foldRunFromCheckpoint('r');
+    const before = await store.foldRun('r');
     const line = encodeEvents(
       [failed(-2)],
       { seq: before.lastSeq, hash: before.lastHash },
@@ -235,7 +243,7 @@ describe('an append whose run moved between its fold and its write', () => {
   it('writes nothing over it: it folds again and appends after the other line (compare-and-set)', async () => {
     const url = await freshDatabase();
     const { store, counted } = await countingClient(url);
-    await store.importLog('r', logOf('r', 20));
+    await importLog(store, 'r', logOf('r', 20));
     await store.append('r', [failed(-1)], { by, now });
     const raced = await raceWith(url, store, () =>
       during(counted, () => store.append('r', [failed(1)], { by, now })),
@@ -244,7 +252,7 @@ describe('an append whose run moved between its fold and its write', () => {
     // fold, a write that found the row moved, fold again (from the checkpoint, one line behind), write
     expect(raced.value).toMatchObject({ queries: 4, lines: 1 + 2 });
     expect(raced.value?.result.appended.map((e) => e.seq)).toEqual([raced.otherSeq + 1]);
-    const read = await store.foldRunFromStart('r');
+    const read = await foldRunFromStart(store, 'r');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(raced.otherSeq + 1);
     expect(read.state.failedAttempts).toBe(18 + 1 + 1 + 1);
@@ -253,13 +261,13 @@ describe('an append whose run moved between its fold and its write', () => {
   it('with an expected seq, the fold again refuses it (seq-mismatch), the other line alone written', async () => {
     const url = await freshDatabase();
     const { store } = await countingClient(url);
-    await store.importLog('r', logOf('r', 20));
+    await importLog(store, 'r', logOf('r', 20));
     await store.append('r', [failed(-1)], { by, now });
     const raced = await raceWith(url, store, () =>
       store.append('r', [failed(1)], { by, now, expectedSeq: 21 }),
     );
     expect((raced.error as { code?: string }).code).toBe('seq-mismatch');
-    const read = await store.foldRunFromStart('r');
+    const read = await foldRunFromStart(store, 'r');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(raced.otherSeq);
   });
@@ -267,7 +275,7 @@ describe('an append whose run moved between its fold and its write', () => {
   it('a line changed meanwhile is found: the fold again reads every line and refuses (integrity)', async () => {
     const url = await freshDatabase();
     const { store } = await countingClient(url);
-    await store.importLog('r', logOf('r', 20));
+    await importLog(store, 'r', logOf('r', 20));
     await store.append('r', [failed(-1)], { by, now });
     const raced = await raceWith(
       url,
@@ -280,7 +288,7 @@ describe('an append whose run moved between its fold and its write', () => {
       },
     );
     expect((raced.error as { code?: string }).code).toBe('integrity');
-    expect((await store.foldRunFromStart('r')).issue?.line).toBe(7);
+    expect((await foldRunFromStart(store, 'r')).issue?.line).toBe(7);
     const admin = await adminOn(url);
     const lines = await admin.query("SELECT max(seq)::int AS last FROM clearance.events WHERE run_id = 'r'");
     expect(lines.rows[0].last).toBe(21);
@@ -289,9 +297,9 @@ describe('an append whose run moved between its fold and its write', () => {
   it('a row held past the timeout is lock-timeout, nothing written', async () => {
     const url = await freshDatabase();
     const { store } = await countingClient(url);
-    await store.importLog('r', logOf('r', 20));
+    await importLog(store, 'r', logOf('r', 20));
     const admin = await adminOn(url);
-    const before = await store.exportLog('r');
+    const before = await exportLog(store, 'r');
     await admin.query('BEGIN');
     await admin.query("SELECT 1 FROM clearance.runs WHERE run_id = 'r' FOR UPDATE");
     const refused = await store
@@ -299,7 +307,7 @@ describe('an append whose run moved between its fold and its write', () => {
       .catch((e: unknown) => e);
     await admin.query('ROLLBACK');
     expect((refused as { code?: string }).code).toBe('lock-timeout');
-    expect((await store.exportLog('r')).equals(before)).toBe(true);
+    expect((await exportLog(store, 'r')).equals(before)).toBe(true);
   });
 });
 
@@ -340,29 +348,29 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
       const url = await freshDatabase();
       const { store, counted } = await countingClient(url);
       const admin = await adminOn(url);
-      await store.importLog('r', logOf('r', 40));
+      await importLog(store, 'r', logOf('r', 40));
       await store.append('r', [failed(-1)], { by, now });
       await expectSoundCheckpoint(admin, store, 'r');
       // behind the head, the head cannot vouch for the checkpoint's line: only that line's own hash can
       if (where === 'behind the head') await leaveCheckpointBehind(admin, store, 'r', 3);
-      expect((await store.foldRunFromCheckpoint('r')).fromCheckpoint).toBe(true);
+      expect((await store.foldRun('r')).fromCheckpoint).toBe(true);
       const truth = await fullFold(store, 'r');
 
       await admin.query(`UPDATE clearance.runs SET ${damage} WHERE run_id = 'r'`);
-      const status = await during(counted, () => store.foldRunFromCheckpoint('r'));
+      const status = await during(counted, () => store.foldRun('r'));
       expect(status.result).toMatchObject({ fromCheckpoint: false, issue: null });
       expect(status.result.state).toEqual(truth);
       // every line was read: the checkpoint was not used
       expect(status.lines).toBeGreaterThanOrEqual(status.result.lastSeq);
       // a read never repairs it: the damage is still there for the append to find
-      expect((await store.foldRunFromCheckpoint('r')).fromCheckpoint).toBe(false);
+      expect((await store.foldRun('r')).fromCheckpoint).toBe(false);
 
       const appended = await store.append('r', [failed(7)], { by, now });
       expect(appended.folded.state).toEqual(await fullFold(store, 'r'));
       expect(appended.folded.state.failedAttempts).toBe(truth.failedAttempts + 1);
       await expectSoundCheckpoint(admin, store, 'r');
-      expect((await store.foldRunFromCheckpoint('r')).fromCheckpoint).toBe(true);
-      expect((await store.foldRunFromStart('r')).issue).toBeNull();
+      expect((await store.foldRun('r')).fromCheckpoint).toBe(true);
+      expect((await foldRunFromStart(store, 'r')).issue).toBeNull();
     },
   );
 
@@ -370,7 +378,7 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
     const url = await freshDatabase();
     const { store } = await countingClient(url);
     const admin = await adminOn(url);
-    await store.importLog('r', logOf('r', 20));
+    await importLog(store, 'r', logOf('r', 20));
     await store.append('r', [failed(-1)], { by, now });
     await admin.query("UPDATE clearance.runs SET checkpoint_hash = repeat('0', 64) WHERE run_id = 'r'");
     const nothing = await store.append('r', [], { by, now });
@@ -382,7 +390,7 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
     const url = await freshDatabase();
     const { store } = await countingClient(url);
     const admin = await adminOn(url);
-    await store.importLog('r', logOf('r', 30));
+    await importLog(store, 'r', logOf('r', 30));
     await store.append('r', [failed(-1)], { by, now });
     await expectSoundCheckpoint(admin, store, 'r');
     const before = (
@@ -392,7 +400,7 @@ describe('a damaged PostgreSQL checkpoint is rebuilt and never trusted', () => {
       "UPDATE clearance.events SET line = replace(line, 'attempt 3:', 'attempt 4:') WHERE run_id = 'r' AND seq = 6",
     );
     expect((await checkpointRow(admin, 'r')).checkpoint_seq).toBeNull();
-    const status = await store.foldRunFromCheckpoint('r');
+    const status = await store.foldRun('r');
     expect(status.fromCheckpoint).toBe(false);
     expect(status.issue?.line).toBe(7);
     const refused = await store.append('r', [failed(8)], { by, now }).catch((e: unknown) => e);
@@ -489,13 +497,13 @@ describe('the checkpoint arrives through store init', () => {
 
     const store = await openPostgresStore(url);
     closing.push({ end: () => store.close() });
-    const status = await store.foldRunFromCheckpoint('old');
+    const status = await store.foldRun('old');
     expect(status.fromCheckpoint).toBe(false);
     expect(status.state).toEqual(await fullFold(store, 'old'));
     const captured = await cli(['capture', 'old', '--input-sha', sha('B'), '--store', url, '--json']);
     expect(captured.code, captured.stdout).toBe(0);
     await expectSoundCheckpoint(admin, store, 'old');
-    expect((await store.foldRunFromCheckpoint('old')).fromCheckpoint).toBe(true);
+    expect((await store.foldRun('old')).fromCheckpoint).toBe(true);
     expect((await cli(['verify', 'old', '--store', url])).code).toBe(0);
   });
 });

@@ -1,13 +1,18 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordChecks } from '../../src/driver/checks.js';
-import { recordReproduction } from '../../src/driver/reproduce.js';
 import {
   type Command,
+  checkObjects,
+  exportLog,
   findingId,
+  foldRunFromStart,
+  importLog,
   isClearanceError,
+  openRun,
+  operations,
   PRESETS,
   type RoundReport,
+  readRun,
   roundRecorded,
 } from '../../src/index.js';
 import type { Store } from '../../src/store/store.js';
@@ -37,7 +42,7 @@ const capture = (round: number, input: string, touched: string[] = []) => ({
 
 /** The bytes a run's log would have in a file: what export prints and verify checks. */
 const logBytes = (store: Store, runId: string): Promise<string> =>
-  store.exportLog(runId).then((b) => b.toString('utf8'));
+  exportLog(store, runId).then((b) => b.toString('utf8'));
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -52,8 +57,8 @@ const fresh = async (kind: StoreKind) => {
 describe.each(STORE_KINDS)('the %s store', (kind) => {
   it('opens a run once and appends chained events in order', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
-    expect(await codeOf(store.openRun(opened('r1'), { by, now }))).toBe('run-exists');
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
+    expect(await codeOf(openRun(store, opened('r1'), { by, now }))).toBe('run-exists');
     const result = await store.append(
       'r1',
       [roundRecorded(report(1, 'A', { runId: 'r1', candidates: [candidate()] }))],
@@ -63,7 +68,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       },
     );
     expect(result.appended.map((e) => e.seq)).toEqual([3]);
-    const read = await store.readRun('r1');
+    const read = await readRun(store, 'r1');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(3);
     expect(read.folded.state.round).toBe(1);
@@ -72,7 +77,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('refuses an append whose expected seq is stale, writing nothing', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const before = await logBytes(store, 'r1');
     const stale = store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1' }))], {
       by,
@@ -85,7 +90,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('refuses a report the rules reject, writing nothing', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const before = await logBytes(store, 'r1');
     const wrongRound = store.append('r1', [roundRecorded(report(2, 'A', { runId: 'r1' }))], { by, now });
     expect(await codeOf(wrongRound)).toBe('wrong-round');
@@ -94,7 +99,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('answers a retried round report "already recorded", appending nothing; another report for that round is refused', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const round1 = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
     const offer = (r: RoundReport): Command => ({ kind: 'record', report: r });
     const first = await store.append('r1', offer(round1), { by, now });
@@ -114,7 +119,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('answers a reviewer\'s retried contribution "already recorded"; another reviewer with the same report is new', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const mine = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
     const as = (expert: string): Command => ({ kind: 'contribute', report: mine, expert });
     expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(false);
@@ -127,7 +132,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('answers a retried capture "already recorded" (the next round keeps its stages), a new input appends', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const before = await logBytes(store, 'r1');
     const again = await store.append('r1', [{ type: 'revision.captured', data: capture(1, 'A') }], {
       by,
@@ -145,7 +150,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('records a re-run reproduction with its output archived; the same outcome again is already recorded, the other refused', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const repro = candidate({ reproduction: { command: 'npm test', expected: 'fails' } });
     const decided: Command = { kind: 'record', report: report(1, 'A', { runId: 'r1', candidates: [repro] }) };
     await store.append('r1', decided, { by, now });
@@ -155,21 +160,23 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     });
     const output = Buffer.from('FAIL: 1 socket left open');
     const id = findingId(repro).slice(0, 10);
-    const first = await recordReproduction(
-      store,
-      'r1',
-      { finding: id, outcome: 'still-fails', output },
-      { by },
-    );
-    const event = first.appended[0];
+    const ctx = { store, by };
+    const first = await operations.reproduce(ctx, {
+      runId: 'r1',
+      finding: id,
+      outcome: 'still-fails',
+      output,
+    });
+    expect(first).toMatchObject({ round: 2, inputSha: sha('B'), findingId: findingId(repro), seq: 5 });
+    const event = (await readRun(store, 'r1')).events[4];
     if (event?.type !== 'reproduction.recorded') throw new Error('no reproduction.recorded appended');
-    expect(event.data).toMatchObject({ round: 2, inputSha: sha('B'), findingId: findingId(repro) });
+    expect(event.data.outputSha).toBe(first.outputSha);
     expect((await store.readOutput('r1', event.data.outputSha as string)).toString()).toBe(output.toString());
-    expect((await store.foldRunFromStart('r1')).outputs).toContain(event.data.outputSha);
+    expect((await foldRunFromStart(store, 'r1')).outputs).toContain(event.data.outputSha);
     const before = await logBytes(store, 'r1');
-    const again = await recordReproduction(store, 'r1', { finding: id, outcome: 'still-fails' }, { by });
+    const again = await operations.reproduce(ctx, { runId: 'r1', finding: id, outcome: 'still-fails' });
     expect(again.alreadyRecorded).toBe(true);
-    const other = recordReproduction(store, 'r1', { finding: id, outcome: 'no-longer-fails' }, { by });
+    const other = operations.reproduce(ctx, { runId: 'r1', finding: id, outcome: 'no-longer-fails' });
     expect(await codeOf(other)).toBe('duplicate-reproduction');
     expect(await logBytes(store, 'r1')).toBe(before);
   });
@@ -177,7 +184,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
   it('records CI checks: a report waits for them, a failed required check ends the round, its retry is already recorded', async () => {
     const { store } = await fresh(kind);
     const policy = { ...PRESETS.default, checks: { required: ['test'], optional: [], expectedSkips: [] } };
-    await store.openRun({ ...opened('r1'), policy }, { by, capture: capture(1, 'A'), now });
+    await openRun(store, { ...opened('r1'), policy }, { by, capture: capture(1, 'A'), now });
     const early = store.append(
       'r1',
       { kind: 'record', report: report(1, 'A', { runId: 'r1' }) },
@@ -185,19 +192,21 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     );
     expect(await codeOf(early)).toBe('checks-not-recorded');
     const failing = [{ name: 'test', state: 'failed' as const, url: 'https://ci.example/1' }];
-    const ended = await recordChecks(store, 'r1', failing, '--check', { by, now });
-    expect(ended.folded.state.round).toBe(1);
-    expect((await store.foldRunFromStart('r1')).state.checks).toEqual({
+    const ctx = { store, by, now };
+    const ended = await operations.checks(ctx, { runId: 'r1', checks: failing, source: '--check' });
+    expect([ended.round, ended.result, ended.status]).toEqual([1, 'ci_failed', 'open']);
+    expect((await foldRunFromStart(store, 'r1')).state.checks).toEqual({
       round: 1,
       inputSha: sha('A'),
       checks: failing,
     });
     const before = await logBytes(store, 'r1');
-    const retry = await recordChecks(store, 'r1', failing, '--check', { by, now });
-    expect([retry.alreadyRecorded, retry.appended]).toEqual([true, []]);
-    const hostile = recordChecks(store, 'r1', [{ name: 'te\u001bst', state: 'passed' }], '--check', {
-      by,
-      now,
+    const retry = await operations.checks(ctx, { runId: 'r1', checks: failing, source: '--check' });
+    expect([retry.alreadyRecorded, retry.seq]).toEqual([true, null]);
+    const hostile = operations.checks(ctx, {
+      runId: 'r1',
+      checks: [{ name: 'te\u001bst', state: 'passed' }],
+      source: '--check',
     });
     expect(await codeOf(hostile)).toBe('invalid-text');
     expect(await logBytes(store, 'r1')).toBe(before);
@@ -205,25 +214,29 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
 
   it('says a run is missing', async () => {
     const { store } = await fresh(kind);
-    expect(await codeOf(store.readRun('nope'))).toBe('run-missing');
+    expect(await codeOf(readRun(store, 'nope'))).toBe('run-missing');
     expect(await codeOf(store.append('nope', [], { by }))).toBe('run-missing');
   });
 
   it('keeps stage outputs content-addressed and finds a missing one', async () => {
     const { store } = await fresh(kind);
-    await store.openRun(opened('r1'), { by, now });
+    await openRun(store, opened('r1'), { by, now });
     const sha1 = await store.archiveOutput('r1', Buffer.from('npm test: 3 passed'));
     expect(await store.archiveOutput('r1', Buffer.from('npm test: 3 passed'))).toBe(sha1);
     expect((await store.readOutput('r1', sha1)).toString()).toBe('npm test: 3 passed');
-    expect(await store.checkObjects('r1', [sha1, 'f'.repeat(64)])).toEqual([
+    expect(await checkObjects(store, 'r1', [sha1, 'f'.repeat(64)])).toEqual([
       { sha: 'f'.repeat(64), problem: 'missing' },
+    ]);
+    // a refused event may name anything: a name no archive can hold is missing, never read as a path
+    expect(await checkObjects(store, 'r1', ['../../r1.jsonl'])).toEqual([
+      { sha: '../../r1.jsonl', problem: 'missing' },
     ]);
   });
 
   it('serialises concurrent appenders: none lost, none duplicated', async () => {
     const { location } = await fresh(kind);
     const writers = await Promise.all(Array.from({ length: 8 }, () => freshHandle(kind, location)));
-    await writers[0]?.openRun(opened('r1'), { by, now });
+    await openRun(writers[0] as Store, opened('r1'), { by, now });
     // every writer appends stage events for round... use captures: always legal, latest wins
     await Promise.all(
       writers.map(async (w, i) => {
@@ -233,7 +246,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     );
     const [first] = writers;
     if (first === undefined) throw new Error('no writer');
-    const read = await first.readRun('r1');
+    const read = await readRun(first, 'r1');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(41);
     const inputs = read.events
@@ -254,7 +267,7 @@ const freshHandle = async (kind: StoreKind, location: string): Promise<Store> =>
 describe('the postgres store, beyond the shared contract', () => {
   it('finds a changed row exactly as the file store finds a changed line, and refuses appends', async () => {
     const { store, location } = await fresh('postgres');
-    await store.openRun(opened('r1'), { by, capture: capture(1, 'A'), now });
+    await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const client = new pg.Client({ connectionString: location });
     await client.connect();
     try {
@@ -264,7 +277,7 @@ describe('the postgres store, beyond the shared contract', () => {
     } finally {
       await client.end();
     }
-    const read = await store.readRun('r1');
+    const read = await readRun(store, 'r1');
     expect(read.issue?.line).toBe(2);
     expect(await codeOf(store.append('r1', [roundRecorded(report(1, 'A', { runId: 'r1' }))], { by }))).toBe(
       'integrity',
@@ -274,7 +287,7 @@ describe('the postgres store, beyond the shared contract', () => {
 
 /** A run with a round recorded and a capture, every event stamped alike, written into `store`. */
 const sameRun = async (store: Store, runId: string) => {
-  await store.openRun(opened(runId), { by, capture: capture(1, 'A'), now });
+  await openRun(store, opened(runId), { by, capture: capture(1, 'A'), now });
   await store.append(runId, [roundRecorded(report(1, 'A', { runId, candidates: [candidate()] }))], {
     by,
     now,
@@ -291,7 +304,7 @@ describe('moving runs between stores', () => {
     const postgres = (await fresh('postgres')).store;
     await sameRun(file, 'r1');
     await sameRun(postgres, 'r1');
-    expect((await postgres.exportLog('r1')).equals(await file.exportLog('r1'))).toBe(true);
+    expect((await exportLog(postgres, 'r1')).equals(await exportLog(file, 'r1'))).toBe(true);
   });
 
   it('moves a run to PostgreSQL and back, byte-identical, and it still folds and appends', async () => {
@@ -299,11 +312,11 @@ describe('moving runs between stores', () => {
     const postgres = (await fresh('postgres')).store;
     const back = (await fresh('file')).store;
     await sameRun(file, 'r1');
-    const original = await file.exportLog('r1');
-    expect(await postgres.importLog('r1', original)).toBe(4);
-    expect(await back.importLog('r1', await postgres.exportLog('r1'))).toBe(4);
-    expect((await back.exportLog('r1')).equals(original)).toBe(true);
-    expect((await back.readRun('r1')).folded.state).toEqual((await file.readRun('r1')).folded.state);
+    const original = await exportLog(file, 'r1');
+    expect(await importLog(postgres, 'r1', original)).toBe(4);
+    expect(await importLog(back, 'r1', await exportLog(postgres, 'r1'))).toBe(4);
+    expect((await exportLog(back, 'r1')).equals(original)).toBe(true);
+    expect((await readRun(back, 'r1')).folded.state).toEqual((await readRun(file, 'r1')).folded.state);
     const more = await postgres
       .append('r1', [roundRecorded(report(2, 'B', { runId: 'r1', decisions: [] }))], { by, now })
       .catch((e) => e);
@@ -315,7 +328,7 @@ describe('moving runs between stores', () => {
     async (kind) => {
       const source = (await fresh('file')).store;
       await sameRun(source, 'r1');
-      const good = await source.exportLog('r1');
+      const good = await exportLog(source, 'r1');
       const { store } = await fresh(kind);
       const flipped = Buffer.from(good);
       flipped[40] = flipped[40] === 0x41 ? 0x42 : 0x41;
@@ -327,11 +340,11 @@ describe('moving runs between stores', () => {
         ['r1', Buffer.from(good.toString('utf8').split('\n').slice(1).join('\n'))],
       ];
       for (const [runId, bytes] of cases) {
-        expect(await codeOf(store.importLog(runId, bytes))).toBe('integrity');
+        expect(await codeOf(importLog(store, runId, bytes))).toBe('integrity');
         expect(await store.listRuns()).toEqual([]);
       }
-      await store.importLog('r1', good);
-      expect(await codeOf(store.importLog('r1', good))).toBe('run-exists');
+      await importLog(store, 'r1', good);
+      expect(await codeOf(importLog(store, 'r1', good))).toBe('run-exists');
     },
   );
 });
@@ -344,13 +357,13 @@ describe('reads on the postgres store', () => {
     const { openPostgresStore } = await import('../../src/store/postgres/index.js');
     const reader = await openPostgresStore(readOnly);
     stores.push(reader);
-    expect((await reader.readRun('r1')).lastSeq).toBe(4);
-    expect((await reader.foldRunFromCheckpoint('r1')).state.round).toBe(1);
+    expect((await readRun(reader, 'r1')).lastSeq).toBe(4);
+    expect((await reader.foldRun('r1')).state.round).toBe(1);
     expect(await reader.listRuns()).toEqual(['r1']);
-    expect((await reader.exportLog('r1')).equals(await store.exportLog('r1'))).toBe(true);
+    expect((await exportLog(reader, 'r1')).equals(await exportLog(store, 'r1'))).toBe(true);
     expect(
       await codeOf(reader.append('r1', [{ type: 'revision.captured', data: capture(2, 'C') }], { by })),
     ).toBe('read-only');
-    expect(await reader.exportLog('r1')).toEqual(await store.exportLog('r1'));
+    expect(await exportLog(reader, 'r1')).toEqual(await exportLog(store, 'r1'));
   });
 });

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   type Candidate,
-  captureRound,
-  contribute,
   type Decision,
   type Finding,
+  fileStore,
   findingId,
   findingOf,
   findingsInOrder,
   foldRunFromStart,
-  openReview,
+  operations,
   type Policy,
   type RoundReport,
   type RunState,
-  recordMerged,
   toArray,
   type Verification,
 } from '../../src/index.js';
@@ -180,36 +178,37 @@ const replayRound = async (
   before: RunState,
 ): Promise<RunState> => {
   const head = (round === 1 ? r1 : r2).registered.head;
+  const ctx = { store: fileStore(dir), by };
   for (const f of raw.finders)
-    await contribute(dir, runId, finderReport(runId, round, head, f, before), f.finder, { by });
-  for (const v of raw.verifiers)
-    await contribute(dir, runId, verifierReport(runId, round, head, v, filedIn(raw), before), v.verifier, {
-      by,
+    await operations.contribute(ctx, {
+      runId,
+      report: finderReport(runId, round, head, f, before),
+      expert: f.finder,
     });
-  return (await recordMerged(dir, runId, { by })).folded.state;
+  for (const v of raw.verifiers)
+    await operations.contribute(ctx, {
+      runId,
+      report: verifierReport(runId, round, head, v, filedIn(raw), before),
+      expert: v.verifier,
+    });
+  await operations.record(ctx, { runId, source: { kind: 'merge' } });
+  return (await foldRunFromStart(ctx.store, runId)).state;
 };
 
 const replay = async () => {
   const dir = await tempDir();
   const runId = 'pr236-panel';
   const head1 = r1.registered.head;
-  await openReview(
-    dir,
-    {
-      runId,
-      policy: POLICY,
-      capture: { inputSha: head1, commit: head1, touchedFiles: [...r1.diffFiles], renames: [] },
-    },
-    by,
+  await operations.open(
+    { store: fileStore(dir), by },
+    { runId, policy: POLICY, inputSha: head1, revision: { commit: head1 }, touched: [...r1.diffFiles] },
   );
-  const opened = await foldRunFromStart(dir, runId);
+  const opened = await foldRunFromStart(fileStore(dir), runId);
   const round1 = await replayRound(dir, runId, 1, raw1, opened.state);
   const head2 = r2.registered.head;
-  await captureRound(
-    dir,
-    runId,
-    { inputSha: head2, commit: head2, touchedFiles: [...r2.diffFiles], renames: [] },
-    { by },
+  await operations.capture(
+    { store: fileStore(dir), by },
+    { runId, inputSha: head2, revision: { commit: head2 }, touched: [...r2.diffFiles] },
   );
   const round2 = await replayRound(dir, runId, 2, raw2, round1);
   return { round1, round2 };

@@ -1,19 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
-  captureRound,
   type Decision,
   type Finding,
+  fileStore,
   findingId,
   findingOf,
   findingsInOrder,
   foldRunFromStart,
   openBlockingFindings,
   openFindings,
-  openReview,
+  operations,
   type RoundReport,
   type RunState,
-  recordReport,
   runPaths,
   toArray,
 } from '../../src/index.js';
@@ -58,23 +57,26 @@ const round1Report = (runId: string): RoundReport => ({
   reviewer: 'issueflow: 4 finders, 8 verifiers',
 });
 
+/** Record `report` through the operation, and the run's state after it, read from every line. */
+const recordRound = async (dir: string, runId: string, report: RoundReport): Promise<RunState> => {
+  const store = fileStore(dir);
+  await operations.record({ store, by }, { runId, source: { kind: 'report', report } });
+  return (await foldRunFromStart(store, runId)).state;
+};
+
 const replayRound1 = async (dir: string, runId: string) => {
-  await openReview(
-    dir,
+  await operations.open(
+    { store: fileStore(dir), by },
     {
       runId,
       policy: CORPUS_POLICY,
-      capture: {
-        inputSha: r1.registered.head,
-        commit: r1.registered.head,
-        touchedFiles: [...r1.diffFiles],
-        renames: [],
-      },
+      inputSha: r1.registered.head,
+      revision: { commit: r1.registered.head },
+      touched: [...r1.diffFiles],
     },
-    by,
   );
   const report = round1Report(runId);
-  return { report, recorded: await recordReport(dir, runId, report, { by }) };
+  return { report, recorded: await recordRound(dir, runId, report) };
 };
 
 /**
@@ -112,14 +114,12 @@ const replayRound2 = async (
   ruledOn: (f: Finding) => boolean,
 ) => {
   const { recorded: round1 } = await replayRound1(dir, runId);
-  await captureRound(
-    dir,
-    runId,
-    { inputSha: r2.registered.head, commit: r2.registered.head, touchedFiles: [...touched], renames: [] },
-    { by },
+  await operations.capture(
+    { store: fileStore(dir), by },
+    { runId, inputSha: r2.registered.head, revision: { commit: r2.registered.head }, touched: [...touched] },
   );
-  const report = round2Report(runId, round1.folded.state, ruledOn);
-  return { round1: round1.folded.state, report, recorded: await recordReport(dir, runId, report, { by }) };
+  const report = round2Report(runId, round1, ruledOn);
+  return { round1, report, recorded: await recordRound(dir, runId, report) };
 };
 
 const plausible = (round: CorpusRound) =>
@@ -136,13 +136,13 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     const majors = confirmed.filter((c) => c.severity === 'major');
     expect([r1.filed.size, confirmed.length, distinct.size, majors.length]).toEqual([38, 35, 35, 6]);
 
-    const state = recorded.folded.state;
+    const state = recorded;
     expect(findingsInOrder(state).map((f) => f.id)).toEqual([...distinct]);
     expect(openBlockingFindings(state).map((f) => f.id)).toEqual(majors.map(findingId));
     expect([state.status, state.round]).toEqual(['open', 1]);
     expect(toArray(state.suppressed)).toEqual([]);
 
-    const read = await foldRunFromStart(dir, 'pr236');
+    const read = await foldRunFromStart(fileStore(dir), 'pr236');
     expect([read.issue, read.tornTail, read.events, read.refused]).toEqual([null, null, 3, 0]);
     const reportBytes = Buffer.byteLength(JSON.stringify(report));
     expect(reportBytes).toBeGreaterThan(20_000);
@@ -153,7 +153,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
   it('round 1 against the registrar: the same 35 findings; one severity differs, by a demotion clearance does not make', async () => {
     const dir = await tempDir();
     const { recorded } = await replayRound1(dir, 'pr236');
-    const findings = findingsInOrder(recorded.folded.state);
+    const findings = findingsInOrder(recorded);
     const registered = new Map(r1.registered.findings.map((f) => [f.id, f]));
     expect(findings.map(corpusIdOf).sort()).toEqual([...registered.keys()].sort());
     expect(r1.registered.counts.open).toBe(findings.length);
@@ -172,7 +172,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     expect(differ).toEqual([
       { id: 'f-bbf94366', clearance: 'major', registrar: 'nit', demoted: 'cleanup-angles-are-nits' },
     ]);
-    expect(r1.registered.counts.majors).toBe(openBlockingFindings(recorded.folded.state).length - 1);
+    expect(r1.registered.counts.majors).toBe(openBlockingFindings(recorded).length - 1);
 
     // the registrar's "suppressed" is about what the posted review shows (a nit cap): those findings
     // stay registered and open. Under this policy clearance admits every nit and suppresses none.
@@ -181,7 +181,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     );
     expect(suppressed).toHaveLength(20);
     expect(suppressed.every((f) => f.status === 'open')).toBe(true);
-    expect(toArray(recorded.folded.state.suppressed)).toEqual([]);
+    expect(toArray(recorded.suppressed)).toEqual([]);
   });
 
   it('round 2: rulings for the touched files and the new confirmed candidates fold to what the registrar recorded', async () => {
@@ -193,7 +193,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
 
     const inTouchedFile = (f: Finding) => r2.diffFiles.includes(f.file);
     const { round1, report, recorded } = await replayRound2(dir, 'pr236', r2.diffFiles, inTouchedFile);
-    const state = recorded.folded.state;
+    const state = recorded;
     const transitions = r2.registered.transitions;
     expect(report.decisions).toHaveLength(transitions.fixed.length + transitions.stillOpen.length);
     expect(report.candidates).toHaveLength(confirmedCandidates(r2).length); // none repeats a finding
@@ -226,7 +226,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     expect(stillBlocking).toContain('f-bbf94366');
     expect([state.status, state.round, r2.registered.verdict]).toEqual(['open', 2, 'open']);
 
-    const read = await foldRunFromStart(dir, 'pr236');
+    const read = await foldRunFromStart(fileStore(dir), 'pr236');
     expect([read.issue, read.tornTail, read.events, read.refused]).toEqual([null, null, 5, 0]);
   });
 
@@ -246,7 +246,7 @@ describe('replaying issueflow PR #236 (a real two-round review) through clearanc
     // the same verdict as when every file counts as touched
     const other = await replayRound2(await tempDir(), 'pr236', r2.diffFiles, () => true);
     const statuses = (s: RunState) => findingsInOrder(s).map((f) => [f.id, f.status, f.blocking]);
-    expect(statuses(recorded.folded.state)).toEqual(statuses(other.recorded.folded.state));
-    expect(recorded.folded.state.status).toBe('open');
+    expect(statuses(recorded)).toEqual(statuses(other.recorded));
+    expect(recorded.status).toBe('open');
   });
 });

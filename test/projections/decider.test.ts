@@ -105,7 +105,7 @@ describe('buildEvents: every command becomes its events in one place', () => {
   });
 
   it('keeps the bytes each command wrote before: the key order of the data', () => {
-    // a capture's round comes after its fields, as captureRound spread them
+    // a capture's round comes after its fields, as an explicitly named capture (operations/capture.ts) spreads them
     expect(Object.keys(dataOf(decided(EVERY_KIND.capture[0], inRound2)[0]))).toEqual([
       'inputSha',
       'touchedFiles',

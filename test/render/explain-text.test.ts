@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Explanation, explain, type FindingStep, renderExplanation } from '../../src/fold.js';
-import { plainText } from '../../src/text/untrusted.js';
+import { hasControl, plainText } from '../../src/text/untrusted.js';
 import {
   ALL_HOSTILE,
   HOSTILE,
@@ -147,7 +147,7 @@ describe('renderExplanation with hostile values in every field', () => {
       l.startsWith('rounds on unchanged input: 1 of 2 allowed; round 2, because '),
     );
     expect(same).toBeDefined();
-    expect(same).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(hasControl(same ?? '')).toBe(false);
     const deferred = lines.indexOf(
       'Deferred to a follow-up: 2 (kept on the record, never findings, never blocking)',
     );

@@ -13,12 +13,12 @@ import {
 import {
   append,
   appendBatch,
-  foldRunFromCheckpoint,
+  fileStore,
   foldRunFromStart,
   readHead,
   readRun,
-  readRunSummary,
 } from '../../src/store/index.js';
+import { foldRunFile, readRunSummaryFile } from '../../src/store/read.js';
 import { cli } from '../support/cli.js';
 import { by, bytesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -33,7 +33,7 @@ describe('the fold checkpoint beside a log', () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
     const checkpoint = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
-    const full = await foldRunFromStart(dir, 'run-1');
+    const full = await foldRunFromStart(fileStore(dir), 'run-1');
     expect(checkpoint).toMatchObject({
       seq: 4,
       size: (await bytesOf(paths.log)).length,
@@ -41,11 +41,11 @@ describe('the fold checkpoint beside a log', () => {
     });
     expect(checkpoint?.state).toEqual(full.state);
     forgetCheckpoint(paths.log);
-    const status = foldRunFromCheckpoint(dir, 'run-1');
+    const status = foldRunFile(dir, 'run-1');
     expect(status.fromCheckpoint).toBe(true);
     expect(status.state).toEqual(full.state);
     expect(status.lastSeq).toBe(4);
-    expect(readRunSummary(dir, 'run-1')).toEqual({
+    expect(readRunSummaryFile(dir, 'run-1')).toEqual({
       runId: 'run-1',
       status: 'open',
       round: 1,
@@ -90,13 +90,13 @@ describe('the fold checkpoint beside a log', () => {
       paths.cache,
       encodeCheckpoint({ ...real, file: { ...real.file, ctimeMs: real.file.ctimeMs - 1 }, state: lie }),
     );
-    expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({
+    expect(foldRunFile(dir, 'run-1')).toMatchObject({
       fromCheckpoint: false,
       state: { status: 'open' },
     });
     // another size
     await writeFile(paths.cache, encodeCheckpoint({ ...real, size: real.size - 1, state: lie }));
-    expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({
+    expect(foldRunFile(dir, 'run-1')).toMatchObject({
       fromCheckpoint: false,
       state: { status: 'open' },
     });
@@ -119,14 +119,14 @@ describe('the fold checkpoint beside a log', () => {
     const badStates = [text.slice(0, -10), text.replace('"converged"', '"convergeD"')];
     for (const bad of [...badHeaders, ...badStates]) {
       await writeFile(paths.cache, bad);
-      expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({
+      expect(foldRunFile(dir, 'run-1')).toMatchObject({
         fromCheckpoint: false,
         state: { status: 'open' },
       });
     }
     for (const bad of badHeaders) {
       await writeFile(paths.cache, bad);
-      expect(readRunSummary(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, status: 'open' });
+      expect(readRunSummaryFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, status: 'open' });
     }
     // and an appender folds the log itself, then keeps a true checkpoint again
     await append(dir, 'run-1', [capture('again')], { by });
@@ -152,7 +152,7 @@ describe('the fold checkpoint beside a log', () => {
       const [line, ...rest] = text.split('\n');
       const edited = (line as string).slice(65).replace(sha, sha256Hex(notAState));
       await writeFile(paths.cache, [`${sha256Hex(edited)} ${edited}`, ...rest].join('\n'));
-      expect(foldRunFromCheckpoint(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: real.state });
+      expect(foldRunFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: real.state });
     }
   });
 
@@ -160,10 +160,10 @@ describe('the fold checkpoint beside a log', () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
     await rm(paths.cache);
-    await readRun(dir, 'run-1');
-    await foldRunFromStart(dir, 'run-1');
-    foldRunFromCheckpoint(dir, 'run-1');
-    readRunSummary(dir, 'run-1');
+    await readRun(fileStore(dir), 'run-1');
+    await foldRunFromStart(fileStore(dir), 'run-1');
+    foldRunFile(dir, 'run-1');
+    readRunSummaryFile(dir, 'run-1');
     for (const args of [['status', 'run-1'], ['status'], ['verify'], ['verify', 'run-1']]) {
       expect((await cli(['--dir', dir, ...args])).code).toBe(0);
     }
@@ -206,7 +206,7 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
       { round: 2, inputSha: 'one', detail: 'second' },
     ]);
     expect(results[2]?.folded.state.failedAttempts).toBe(2);
-    expect((await foldRunFromStart(dir, 'run-1')).lastSeq).toBe(7);
+    expect((await foldRunFromStart(fileStore(dir), 'run-1')).lastSeq).toBe(7);
     expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.seq).toBe(7);
     // the anchor is rewritten once, after the last step's fsync, for the last line
     expect(readHead(paths.head).head?.seq).toBe(7);
@@ -225,7 +225,7 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     expect(isClearanceError(error) && error.code).toBe('run-final');
     expect(afterFirst).not.toBeNull();
     expect(await bytesOf(paths.log)).toEqual(afterFirst);
-    expect((await foldRunFromStart(dir, 'run-1')).state.status).toBe('converged');
+    expect((await foldRunFromStart(fileStore(dir), 'run-1')).state.status).toBe('converged');
     // the step that was synced is anchored, though the one after it was refused
     expect(readHead(paths.head).head?.seq).toBe(5);
   });

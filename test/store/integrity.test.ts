@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { isClearanceError, roundRecorded } from '../../src/index.js';
-import { append, readRun } from '../../src/store/index.js';
+import { append, fileStore, readRun } from '../../src/store/index.js';
 import { by, bytesOf, linesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -11,7 +11,7 @@ const damage = async (change: (lines: string[]) => string[]) => {
   const lines = change(linesOf(await bytesOf(paths.log)));
   await writeFile(paths.log, lines.map((l) => `${l}\n`).join(''));
   const damaged = await bytesOf(paths.log);
-  const read = await readRun(dir, 'run-1');
+  const read = await readRun(fileStore(dir), 'run-1');
   let refusedWith = '';
   try {
     await append(dir, 'run-1', [roundRecorded(round2Fixing())], { by });

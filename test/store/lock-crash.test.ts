@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from '../../src/store/checkpoint.js';
-import { append, foldRunFromStart, listRuns, parseLog } from '../../src/store/index.js';
+import { append, fileStore, foldRunFromStart, listRuns, parseLog } from '../../src/store/index.js';
 import { APPEND_STEPS, type AppendStep } from '../../src/store/lock-steps.js';
 import { sha } from '../support/builders.js';
 import { fold } from '../support/decider.js';
@@ -38,7 +38,7 @@ const expectConsistent = async (dir: string, log: string, cache: string) => {
   const checkpoint = decodeCheckpoint(await readFile(cache, 'utf8'));
   expect(checkpoint?.seq).toBe(parsed.events.length);
   expect(checkpoint?.state).toEqual(fold(parsed.events).state);
-  expect((await foldRunFromStart(dir, 'run-1')).state).toEqual(fold(parsed.events).state);
+  expect((await foldRunFromStart(fileStore(dir), 'run-1')).state).toEqual(fold(parsed.events).state);
   return bytes;
 };
 

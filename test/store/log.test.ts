@@ -2,14 +2,13 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   isClearanceError,
+  operations,
   PRESETS,
-  recordReport,
-  recordUntrustedReport,
   roundRecorded,
   sha256Hex,
   ZERO_HASH,
 } from '../../src/index.js';
-import { append, listRuns, openRun, readRun, runPaths } from '../../src/store/index.js';
+import { append, fileStore, listRuns, openRun, readRun, runPaths } from '../../src/store/index.js';
 import { report } from '../support/builders.js';
 import { by, bytesOf, linesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -45,7 +44,7 @@ describe('the run log', () => {
     const dir = await tempDir();
     await runAwaitingRound2(dir);
     const again = openRun(
-      dir,
+      fileStore(dir),
       { runId: 'run-1', policy: PRESETS.default, subject: {}, consent: { by } },
       { by },
     );
@@ -64,10 +63,13 @@ describe('the run log', () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
     const before = await bytesOf(paths.log);
-    expect(await codeOf(recordReport(dir, 'run-1', report(2, 'B'), { by }))).toBe('missing-decision');
-    expect(
-      await codeOf(recordUntrustedReport(dir, 'run-1', { ...round2Fixing(), sumary: 'x' }, { by })),
-    ).toBe('invalid-report');
+    const record = (r: ReturnType<typeof report>) =>
+      operations.record(
+        { store: fileStore(dir), by },
+        { runId: 'run-1', source: { kind: 'report', report: r } },
+      );
+    expect(await codeOf(record(report(2, 'B')))).toBe('missing-decision');
+    expect(await codeOf(record({ ...round2Fixing(), runId: 'run-2' }))).toBe('wrong-run');
     expect(await codeOf(append(dir, 'run-1', [roundRecorded(round2Fixing())], { by, expectedSeq: 3 }))).toBe(
       'seq-mismatch',
     );
@@ -84,7 +86,7 @@ describe('the run log', () => {
     const partial =
       '{"seq":5,"type":"round.recorded","v":1,"at":"2026-11-30T07:00:00.000Z","by":"crashed","prev":"';
     await writeFile(paths.log, Buffer.concat([acknowledged, Buffer.from(partial)]));
-    const read = await readRun(dir, 'run-1');
+    const read = await readRun(fileStore(dir), 'run-1');
     expect(read.issue).toBeNull();
     expect(read.tornTail).toEqual({ offset: acknowledged.length, bytes: partial.length });
     expect(read.lastSeq).toBe(4);
@@ -93,7 +95,7 @@ describe('the run log', () => {
     const after = await bytesOf(paths.log);
     expect(after.subarray(0, acknowledged.length)).toEqual(acknowledged);
     expect(linesOf(after)).toHaveLength(5);
-    expect((await readRun(dir, 'run-1')).tornTail).toBeNull();
+    expect((await readRun(fileStore(dir), 'run-1')).tornTail).toBeNull();
   });
 
   it('lists runs, ignoring anything that is not a run log', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isClearanceError, PRESETS } from '../../src/index.js';
 import { forgetCheckpoint } from '../../src/store/checkpoint.js';
-import { append, archiveOutput, openRun, runPaths } from '../../src/store/index.js';
+import { append, archiveOutput, fileStore, openRun, runPaths } from '../../src/store/index.js';
 import { by, bytesOf, runAwaitingRound2 } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -67,7 +67,7 @@ describe('no write follows a symbolic link planted inside the store', () => {
     const outside = await outsider(dir);
     await symlink(outside, paths.head);
     const opened = openRun(
-      dir,
+      fileStore(dir),
       { runId: 'fresh', policy: PRESETS.default, subject: {}, consent: { by } },
       { by },
     );
@@ -128,7 +128,7 @@ describe('no write follows a symbolic link planted inside the store', () => {
     forgetCheckpoint(paths.log);
     expect(codeOf(await append(dir, 'run-1', capture, { by }).catch((e: unknown) => e))).toBe('unsafe-path');
     const opened = openRun(
-      dir,
+      fileStore(dir),
       { runId: 'fresh', policy: PRESETS.default, subject: {}, consent: { by } },
       { by },
     );

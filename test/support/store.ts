@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { PRESETS, roundRecorded } from '../../src/index.js';
-import { append, openRun, runPaths } from '../../src/store/index.js';
+import { append, fileStore, openRun, runPaths } from '../../src/store/index.js';
 import { candidate, decision, report, sha } from './builders.js';
 
 export const by = 'tester';
@@ -8,7 +8,7 @@ export const by = 'tester';
 /** A run with round 1 recorded (one major in src/service.js) and round 2 captured touching it. */
 export const runAwaitingRound2 = async (dir: string, runId = 'run-1') => {
   await openRun(
-    dir,
+    fileStore(dir),
     { runId, policy: PRESETS.default, subject: {}, consent: { by } },
     { by, capture: { round: 1, inputSha: sha('A'), touchedFiles: [], renames: [] } },
   );

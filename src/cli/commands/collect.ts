@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { ExpertSource } from '../../driver/contribute.js';
 import { ClearanceError } from '../../errors.js';
 import { resolveBudget } from '../../handoff/wait-budget.js';
+import type { ExpertSource } from '../../operations/contributions.js';
 import { collect } from '../../operations/contributions.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';

@@ -29,6 +29,20 @@ import {
  * prints and the MCP tools declare as their outputSchema: one definition for both.
  */
 
+/** Every level read-only: an operation hands out the views it built, never copies of them. */
+type DeepReadonly<T> = T extends (infer U)[]
+  ? ReadonlyArray<DeepReadonly<U>>
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/**
+ * What an operation returns: its command's `--json` success shape as the schema says it, without
+ * the `ok` the door adds. Each operation's result type is this of its schema, so the type and the
+ * published contract cannot drift apart.
+ */
+export type ResultOf<S extends z.ZodType> = DeepReadonly<Omit<z.output<S>, 'ok'>>;
+
 const ok = z.literal(true);
 const RunId = z.string().describe('the run id');
 const TornTail = z

@@ -1,18 +1,17 @@
 import type pg from 'pg';
 import { ClearanceError } from '../../errors.js';
-import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../../events/event.js';
 import type { AppendResult } from '../append.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
 import type { Encoded } from '../log-format.js';
+import type { NewRun } from '../open-run.js';
 import { checkExpectedSeq, type EventsFor, planAppend } from '../plan-append.js';
-import { planOpen } from '../plan-open.js';
 import { integrityError } from '../read.js';
 import {
   CHECKPOINT_COLUMNS,
+  catchUpRun,
   checkpointOfCaughtUp,
   checkpointParameters,
   checkpointValues,
-  foldRun,
   type PgCheckpoint,
 } from './checkpoint.js';
 import { insertLines, missingRunIn } from './log.js';
@@ -99,7 +98,7 @@ const keepCheckpoint = (client: pg.ClientBase, runId: string, version: string, c
   );
 
 /**
- * Append to a run in PostgreSQL, optimistically: fold the run from its checkpoint (`foldRun`: one
+ * Append to a run in PostgreSQL, optimistically: fold the run from its checkpoint (`catchUpRun`: one
  * statement, one snapshot), apply the same integrity refusal, expected-seq check and `evolve`
  * checks as the file store, then write the new lines, the head and the checkpoint in one statement
  * that commits only over the row version the fold read. When another append won meanwhile, fold
@@ -125,7 +124,7 @@ export const appendPostgres = async (
   try {
     await setLockTimeout(client, timeoutMs);
     for (;;) {
-      const folded = await foldRun(client, runId);
+      const folded = await catchUpRun(client, runId);
       if (folded === null) throw missingRunIn(runId, where);
       const { caught } = folded;
       const damaged = integrityError({ issue: caught.issue, path: `${where} run ${runId}`, runId });
@@ -168,69 +167,38 @@ export const appendPostgres = async (
   }
 };
 
-/** Create a run: its row and first lines in one transaction; `run-exists` if the id is taken. */
-export const openPostgres = async (
-  client: pg.ClientBase,
-  where: string,
-  opened: RunOpenedData,
-  options: Readonly<{ by: string; capture?: RevisionCapturedData; now?: () => Date }>,
-): Promise<ReadonlyArray<StoredEvent>> => {
-  const { encoded, state } = planOpen(opened, options);
-  const checkpoint: PgCheckpoint = {
-    seq: encoded.lastSeq,
-    hash: encoded.lastHash,
-    size: Buffer.byteLength(encoded.text),
-    events: encoded.stored.length,
-    refused: 0,
-    state,
-  };
+/**
+ * The PostgreSQL store's `createRun`: the run's row and first lines in one transaction, with the
+ * state they fold to as its checkpoint when known (an opened run's; an imported run gets one at its
+ * first append); `run-exists` if the id is taken.
+ */
+export const createRunPostgres = async (client: pg.ClientBase, where: string, run: NewRun): Promise<void> => {
+  const { runId, head, state } = run;
+  const text = run.text.toString();
+  const checkpoint: PgCheckpoint | undefined =
+    state === undefined
+      ? undefined
+      : { ...head, size: Buffer.byteLength(text), events: head.seq, refused: 0, state };
   try {
     await transaction(client, async () => {
-      await client.query(
-        `INSERT INTO clearance.runs (run_id, last_seq, head_hash, ${CHECKPOINT_COLUMNS})
-         VALUES ($1, $2, $3, ${checkpointParameters(4)})`,
-        [opened.runId, encoded.lastSeq, encoded.lastHash, ...checkpointValues(checkpoint)],
-      );
-      await insertLines(client, opened.runId, 1, encoded.text);
+      await (checkpoint === undefined
+        ? client.query('INSERT INTO clearance.runs (run_id, last_seq, head_hash) VALUES ($1, $2, $3)', [
+            runId,
+            head.seq,
+            head.hash,
+          ])
+        : client.query(
+            `INSERT INTO clearance.runs (run_id, last_seq, head_hash, ${CHECKPOINT_COLUMNS})
+             VALUES ($1, $2, $3, ${checkpointParameters(4)})`,
+            [runId, head.seq, head.hash, ...checkpointValues(checkpoint)],
+          ));
+      await insertLines(client, runId, 1, text);
     });
   } catch (e) {
     if ((e as { code?: string }).code === UNIQUE_VIOLATION) {
       throw new ClearanceError(
         'run-exists',
-        `run ${opened.runId} already exists in the ${where}: pick another run id`,
-        {
-          runId: opened.runId,
-        },
-      );
-    }
-    throw e;
-  }
-  return encoded.stored;
-};
-
-/** Load a checked log (see `checkImport`) as a new run: its row and lines in one transaction. */
-export const importPostgres = async (
-  client: pg.ClientBase,
-  where: string,
-  runId: string,
-  bytes: Buffer,
-  lastSeq: number,
-  lastHash: string,
-): Promise<void> => {
-  try {
-    await transaction(client, async () => {
-      await client.query('INSERT INTO clearance.runs (run_id, last_seq, head_hash) VALUES ($1, $2, $3)', [
-        runId,
-        lastSeq,
-        lastHash,
-      ]);
-      await insertLines(client, runId, 1, bytes.toString('utf8'));
-    });
-  } catch (e) {
-    if ((e as { code?: string }).code === UNIQUE_VIOLATION) {
-      throw new ClearanceError(
-        'run-exists',
-        `run ${runId} already exists in the ${where}: nothing was imported`,
+        `run ${runId} already exists in the ${where}: pick another run id`,
         {
           runId,
         },

@@ -119,7 +119,7 @@ const foldAfter = (row: Row, head: Head, checkpoint: PgCheckpoint): CaughtUp | n
  * from the first, in a second. Either way the lines read are checked as a reader checks them, the
  * head included. Null when there is no such run.
  */
-export const foldRun = async (client: pg.ClientBase, runId: string): Promise<RunFolded | null> => {
+export const catchUpRun = async (client: pg.ClientBase, runId: string): Promise<RunFolded | null> => {
   const row = await readRow(client, runId, null);
   if (row === null) return null;
   const head = { seq: Number(row.last_seq), hash: row.head_hash };

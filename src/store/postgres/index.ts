@@ -1,20 +1,11 @@
 import type pg from 'pg';
 import { isClearanceError } from '../../errors.js';
-import { integrityError } from '../read.js';
 import { assertRunId } from '../safe-run-id.js';
 import type { Store } from '../store.js';
-import { checkImport } from '../transfer.js';
-import { appendPostgres, importPostgres, openPostgres } from './append.js';
+import { appendPostgres, createRunPostgres } from './append.js';
 import { connect, describe, isBroken, postgresFailure } from './connect.js';
-import { readLogBytes } from './log.js';
-import { archiveOutputPostgres, checkObjectsPostgres, readOutputPostgres } from './objects.js';
-import {
-  foldRunFromCheckpointPostgres,
-  foldRunFromStartPostgres,
-  listRunsPostgres,
-  readRunPostgres,
-  readRunSummaryPostgres,
-} from './read.js';
+import { archiveOutputPostgres, readOutputPostgres } from './objects.js';
+import { foldRunPostgres, listRunsPostgres, readLogPostgres, readRunSummaryPostgres } from './read.js';
 import { assertSchema, initSchema } from './tables.js';
 
 /**
@@ -34,32 +25,16 @@ export const postgresStoreOn = (client: pg.Client): Store => {
   return {
     kind: 'postgres',
     where,
-    logOf: (runId) => `${where} run ${id(runId)}`,
-    openRun: named((opened, options) =>
-      openPostgres(client, where, { ...opened, runId: id(opened.runId) }, options),
-    ),
+    createRun: named((run) => createRunPostgres(client, where, { ...run, runId: id(run.runId) })),
     append: named((runId, eventsFor, options) =>
       appendPostgres(client, where, id(runId), eventsFor, options),
     ),
-    readRun: named((runId) => readRunPostgres(client, where, id(runId))),
-    foldRunFromStart: named((runId) => foldRunFromStartPostgres(client, where, id(runId))),
-    foldRunFromCheckpoint: named((runId) => foldRunFromCheckpointPostgres(client, where, id(runId))),
+    readLog: named((runId) => readLogPostgres(client, where, id(runId))),
+    foldRun: named((runId) => foldRunPostgres(client, where, id(runId))),
     readRunSummary: named((runId) => readRunSummaryPostgres(client, where, id(runId))),
     listRuns: named(() => listRunsPostgres(client)),
     archiveOutput: named((runId, bytes) => archiveOutputPostgres(client, id(runId), bytes)),
-    checkObjects: named((runId, shas) => checkObjectsPostgres(client, id(runId), shas)),
     readOutput: named((runId, sha) => readOutputPostgres(client, id(runId), sha)),
-    exportLog: named(async (runId) => {
-      const read = await readRunPostgres(client, where, id(runId));
-      const damaged = integrityError(read);
-      if (damaged !== null) throw damaged;
-      return readLogBytes(client, runId);
-    }),
-    importLog: named(async (runId, bytes) => {
-      const parsed = checkImport(id(runId), bytes);
-      await importPostgres(client, where, runId, bytes, parsed.lastSeq, parsed.lastHash);
-      return parsed.events.length;
-    }),
     close: () => client.end(),
   };
 };
@@ -121,19 +96,14 @@ export const openPostgresStore = async (connectionString: string): Promise<Store
   return {
     kind: 'postgres',
     where: store.where,
-    logOf: store.logOf,
-    openRun: via('openRun', 'write'),
+    createRun: via('createRun', 'write'),
     append: via('append', 'write'),
-    readRun: via('readRun', 'read'),
-    foldRunFromStart: via('foldRunFromStart', 'read'),
-    foldRunFromCheckpoint: via('foldRunFromCheckpoint', 'read'),
+    readLog: via('readLog', 'read'),
+    foldRun: via('foldRun', 'read'),
     readRunSummary: via('readRunSummary', 'read'),
     listRuns: via('listRuns', 'read'),
     archiveOutput: via('archiveOutput', 'write'),
-    checkObjects: via('checkObjects', 'read'),
     readOutput: via('readOutput', 'read'),
-    exportLog: via('exportLog', 'read'),
-    importLog: via('importLog', 'write'),
     close: () => client.end(),
   };
 };

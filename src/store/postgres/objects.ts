@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { ClearanceError } from '../../errors.js';
 import { sha256Hex } from '../../events/sha256.js';
-import type { ObjectProblem } from '../objects.js';
 
 /** Stage outputs, content-addressed per run, as in the file store's `objects/` directory. */
 export const archiveOutputPostgres = async (
@@ -15,26 +14,6 @@ export const archiveOutputPostgres = async (
     [runId, sha, Buffer.from(bytes)],
   );
   return sha;
-};
-
-export const checkObjectsPostgres = async (
-  client: pg.ClientBase,
-  runId: string,
-  shas: ReadonlyArray<string>,
-): Promise<ReadonlyArray<ObjectProblem>> => {
-  const wanted = [...new Set(shas)];
-  const result = await client.query<{ sha: string; bytes: Buffer }>(
-    'SELECT sha, bytes FROM clearance.objects WHERE run_id = $1 AND sha = ANY($2::text[])',
-    [runId, wanted],
-  );
-  const found = new Map(result.rows.map((r) => [r.sha, r.bytes]));
-  const problems: ObjectProblem[] = [];
-  for (const sha of wanted) {
-    const bytes = found.get(sha);
-    if (bytes === undefined) problems.push({ sha, problem: 'missing' });
-    else if (sha256Hex(bytes) !== sha) problems.push({ sha, problem: 'corrupt' });
-  }
-  return problems;
 };
 
 export const readOutputPostgres = async (
