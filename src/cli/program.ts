@@ -5,6 +5,7 @@ import { exitStatusOf } from './action.js';
 import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
 import { EXIT, exitTable } from './exit-codes.js';
+import { formatOption } from './github-format.js';
 import { defaultFrom } from './help-topics/environment.js';
 import { registerHelp } from './help-topics/index.js';
 import { parsePositiveInt } from './option-values.js';
@@ -40,6 +41,11 @@ export const buildProgram = async (
     )
     .option('--by <name>', `who is acting ${defaultFrom('CLEARANCE_ACTOR')}`)
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
+    .option(
+      '--json-file <file>',
+      'also write the one JSON object --json prints to <file>, whatever the outcome (the text or --format github output still goes to stdout)',
+    )
+    .addOption(formatOption())
     .option(
       '--lock-timeout <ms>',
       `how long an append waits for the run lock, in ms ${defaultFrom('CLEARANCE_LOCK_TIMEOUT_MS')}`,
