@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { FINGERPRINT_KEY } from '../../src/render/sarif.js';
 import { CLI } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
-import { sarifSchemaErrors } from './sarif-schema.js';
+import { sarifValidationErrors } from './sarif-validator.js';
 import { expand, type Step, workflowOf } from './workflow-steps.js';
 
 /**
@@ -92,7 +92,7 @@ export const runWorkflow = (
         cpSync(withValues.path as string, cache, { recursive: true });
       } else if (step.uses.startsWith('github/codeql-action/upload-sarif@')) {
         const sarif = JSON.parse(readFileSync(withValues.sarif_file as string, 'utf8')) as StepRun['sarif'];
-        expect(sarifSchemaErrors(sarif)).toEqual([]);
+        expect(sarifValidationErrors(sarif)).toEqual([]);
         results.push({ step, status: 'emulated', stdout: '', summary: '', sarif });
         return;
       } else if (!step.uses.startsWith('actions/setup-node@'))
