@@ -3,8 +3,8 @@ import { failureOf } from '../operations/failure.js';
 import { writeOutputFile } from '../operations/write-output.js';
 import { jsonText } from '../text/untrusted.js';
 import { type Context, contextOf, type Io } from './context.js';
-import type { OutputFormat } from './github-format.js';
 import { failureJson, type Outcome, printFailure, printOutcome } from './output.js';
+import type { OutputFormat } from './output-format.js';
 
 // The exit status each run's action settled on, kept per program (not in a module global) so that
 // two runs in one process, concurrent or nested, never read each other's status.

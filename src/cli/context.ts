@@ -6,8 +6,8 @@ import { ClearanceError } from '../errors.js';
 import { checkedName } from '../operations/context.js';
 import { openStoreAt, parseStoreLocation, type StoreLocation } from '../operations/store-location.js';
 import type { Store } from '../store/store.js';
-import type { OutputFormat } from './github-format.js';
 import type { Io } from './io.js';
+import type { OutputFormat } from './output-format.js';
 
 export type { Io } from './io.js';
 

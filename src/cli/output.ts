@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { ErrorCode } from '../errors.js';
 import { describeErrno } from '../operations/errno.js';
 import { failureOf } from '../operations/failure.js';
-import { commandsStopped, type WorkflowCommandLines } from '../render/github.js';
+import type { WorkflowCommandLines } from '../render/github.js';
+import { commandsStopped } from '../render/stop-commands.js';
 import { jsonText, plainText } from '../text/untrusted.js';
 import type { Context, Io } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import type { OutputFormat } from './github-format.js';
+import type { OutputFormat } from './output-format.js';
 
 /**
  * What a command produced: one JSON object for machines (an operation's result), text for people,

@@ -5,11 +5,11 @@ import { exitStatusOf } from './action.js';
 import { commandsNeeded, registerCommands } from './commands/index.js';
 import type { Io } from './context.js';
 import { EXIT, exitTable } from './exit-codes.js';
-import { formatOption } from './github-format.js';
 import { defaultFrom } from './help-topics/environment.js';
 import { registerHelp } from './help-topics/index.js';
 import { parsePositiveInt } from './option-values.js';
 import { githubText, messageText, printFailure } from './output.js';
+import { formatOption } from './output-format.js';
 import type { Services } from './services.js';
 
 export { VERSION } from '../operations/version.js';
