@@ -196,9 +196,16 @@ export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
             name: 'clearance',
             version: options.toolVersion,
             informationUri: TOOL_INFORMATION_URI,
+            // fullDescription and help: what GitHub code scanning shows beside an alert (GH2012)
             rules: categories.map((category) => ({
               id: category,
               shortDescription: { text: `review findings of category ${category}` },
+              fullDescription: {
+                text: `Findings of category ${category} that reviewers reported in run ${runId}: each result is one finding, tracked across rounds by its finding id.`,
+              },
+              help: {
+                text: `clearance findings ${runId} lists every finding with its history; clearance explain ${runId} says why the run stands where it does.`,
+              },
             })),
           },
         },

@@ -9,13 +9,15 @@ import { pathToFileURL } from 'node:url';
  * SARIF checked by the reference validator: Microsoft's SARIF Multitool (`@microsoft/sarif-multitool`
  * from the npm registry, its platform binary an optional dependency), verb `validate`: the SARIF
  * 2.1.0 schema and the SARIF rules (SARIF1xxx are errors the standard states, SARIF2xxx warnings and
- * notes on what a good log holds). The binary is started directly, never through the package's
+ * notes on what a good log holds), and the rules for GitHub code scanning (GHxxxx, `--rule-kind Gh`,
+ * which `validate` leaves out unless asked). The binary is started directly, never through the package's
  * `bin.js` (it runs its arguments through a shell), and it writes its findings as a SARIF log,
  * which is read here rather than its console.
  *
  * What it reports for clearance's logs, and what this does about each:
  * - errors: none is accepted;
  * - SARIF2005 (the tool has no `informationUri`): fixed, the driver names clearance's home page;
+ * - GH2012 (a rule without `fullDescription` and `help`, which code scanning shows): fixed;
  * - SARIF2017 (a location without a `region`): accepted only for a finding located by a document's
  *   section alone (`logicalLocations` of kind `section`, no line): clearance knows no line for it,
  *   and a made-up region would point at the wrong place; any other SARIF2017 is a problem;
@@ -110,7 +112,18 @@ export const sarifValidationErrorsOfEach = (logs: ReadonlyArray<unknown>): strin
     writeFileSync(settings, SETTINGS);
     execFileSync(
       MULTITOOL,
-      ['validate', ...inputs, '--output', output, '--config', settings, '--level', 'Error;Warning;Note'],
+      [
+        'validate',
+        ...inputs,
+        '--output',
+        output,
+        '--config',
+        settings,
+        '--level',
+        'Error;Warning;Note',
+        '--rule-kind',
+        'Sarif;Gh',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
     );
     const validation = JSON.parse(readFileSync(output, 'utf8')) as Validation;
