@@ -9,7 +9,12 @@ import { encodeEvents } from '../src/store/log-format.js';
 import { fileStore } from '../src/store/store.js';
 import { importLog } from '../src/store/transfer.js';
 import { blockedRun } from '../test/render/hostile-runs.js';
-import { HOSTILE_STRINGS, rawControls, runnerCommands } from '../test/support/actions-runner.js';
+import {
+  HOSTILE_STRINGS,
+  rawControls,
+  readAsRunner,
+  runnerCommands,
+} from '../test/support/actions-runner.js';
 import { candidate, captured, opened, report, sha } from '../test/support/builders.js';
 import { runInProcess } from '../test/support/in-process.js';
 import { numRuns } from './runs.js';
@@ -21,8 +26,11 @@ import { numRuns } from './runs.js';
  * runs folded from a log (as one written before the door checks, or imported, would hold them), and
  * into the arguments of commands that refuse it (an `inputSha`, a finding id, a stage, a name).
  * Every command's output, read as the GitHub Actions runner reads it (a workflow command at the
- * start of a line, the `##[` form anywhere in one), holds exactly the commands clearance meant to
- * print (none, or the annotations of `--format github`), and no raw control character.
+ * start of a line, the `##[` form anywhere in one, and no command at all between
+ * `::stop-commands::<token>` and `::<token>::`), holds exactly the commands clearance meant to
+ * print (none, or the annotations of `--format github`), and no raw control character. Under
+ * `--format github`, every line but clearance's own annotations is inside a region that ends, its
+ * token fresh each time whatever the reviewer wrote.
  */
 
 /** Pieces a reviewer would try, and plain ones: what the arbitrary strings are made of. */
@@ -91,7 +99,10 @@ const storeWith = async (h: string): Promise<string> => {
   return dir;
 };
 
-type Said = Readonly<{ argv: ReadonlyArray<string>; text: string }>;
+type Said = Readonly<{ argv: ReadonlyArray<string>; text: string; github: boolean }>;
+
+/** The commands whose `--format github` adds annotations: checked against what they meant, below. */
+const ANNOTATING: ReadonlySet<string> = new Set(['status', 'findings', 'gate']);
 
 /** Every command's text output on the store, the refusals included (stdout and stderr together). */
 const outputsOf = async (dir: string, h: string): Promise<Said[]> => {
@@ -144,12 +155,17 @@ const outputsOf = async (dir: string, h: string): Promise<Said[]> => {
     { argv: [...g, 'status', h] },
   );
   const said: Said[] = [];
-  for (const { argv, stdin } of lines) {
+  const say = async (argv: ReadonlyArray<string>, stdin: string | undefined, github = false) => {
     const r = await runInProcess(argv, stdin === undefined ? {} : { stdin });
-    said.push({ argv, text: `${r.stdout}${r.stderr}` });
+    said.push({ argv, text: `${r.stdout}${r.stderr}`, github });
+  };
+  for (const { argv, stdin } of lines) {
+    await say(argv, stdin);
     // under --json too: one line of JSON, nothing in it for a runner or a terminal
-    const json = await runInProcess([...argv, '--json'], stdin === undefined ? {} : { stdin });
-    said.push({ argv: [...argv, '--json'], text: `${json.stdout}${json.stderr}` });
+    await say([...argv, '--json'], stdin);
+    // for a runner's log: the text, refusals included, where the runner acts on nothing
+    const command = argv[argv[2] === '--by' ? 4 : 2] ?? '';
+    if (!ANNOTATING.has(command)) await say([...argv, '--format', 'github'], stdin, true);
   }
   return said;
 };
@@ -168,6 +184,26 @@ const annotationsMeant = async (dir: string, runId: string, findings?: 'open'): 
   });
 };
 
+/**
+ * `--format github` output as the runner reads it: it acts on exactly `meant`; outside a stopped
+ * region there is nothing but those commands; every region ends, its token 128 random bits.
+ * Returns the tokens.
+ */
+const readsAsMeant = (text: string, meant: ReadonlyArray<string>, label: string): string[] => {
+  const read = readAsRunner(text);
+  expect(read.acted, label).toEqual(meant);
+  expect(
+    read.outside.filter((line) => line !== ''),
+    label,
+  ).toHaveLength(meant.length);
+  for (const region of read.regions) {
+    expect(region.resumed, label).toBe(true);
+    expect(region.token, label).toMatch(/^[0-9a-f]{32}$/);
+  }
+  expect(rawControls(text), label).toEqual([]);
+  return read.regions.map((r) => r.token);
+};
+
 describe('the text every command prints, whatever a reviewer wrote', () => {
   it(
     'holds only the workflow commands clearance meant, and no raw control character',
@@ -175,9 +211,12 @@ describe('the text every command prints, whatever a reviewer wrote', () => {
       await fc.assert(
         fc.asyncProperty(hostileString, async (h) => {
           const dir = await storeWith(h);
+          const tokens: string[] = [];
           for (const said of await outputsOf(dir, h)) {
-            expect(runnerCommands(said.text), said.argv.join(' ')).toEqual([]);
-            expect(rawControls(said.text), said.argv.join(' ')).toEqual([]);
+            const label = said.argv.join(' ');
+            if (said.github) tokens.push(...readsAsMeant(said.text, [], label));
+            else expect(runnerCommands(said.text), label).toEqual([]);
+            expect(rawControls(said.text), label).toEqual([]);
           }
           for (const [runId, command] of [
             ['run-1', 'status'],
@@ -186,25 +225,33 @@ describe('the text every command prints, whatever a reviewer wrote', () => {
             ['run-1', 'gate'],
           ] as const) {
             const r = await runInProcess(['--dir', dir, command, runId, '--format', 'github']);
-            const text = `${r.stdout}${r.stderr}`;
             const meant =
               command === 'gate'
                 ? ['error', ...(await annotationsMeant(dir, runId)).slice(1)]
                 : await annotationsMeant(dir, runId);
-            expect(runnerCommands(text), `${command} ${runId} --format github`).toEqual(meant);
-            expect(rawControls(text), `${command} ${runId} --format github`).toEqual([]);
+            const label = `${command} ${runId} --format github`;
+            const found = readsAsMeant(`${r.stdout}${r.stderr}`, meant, label);
+            // the command's text is in the log, where the runner acts on nothing
+            expect(found, label).toHaveLength(1);
+            tokens.push(...found);
           }
+          // a token is fresh each time: nothing the reviewer's text holds leads to it
+          expect(new Set(tokens).size).toBe(tokens.length);
           rmSync(dir, { recursive: true, force: true });
         }),
         { numRuns },
       );
     },
-    // a run folds two logs and runs about eighty commands in process: at 1,000 runs in CI, minutes
+    // a run folds two logs and runs about a hundred commands in process: at 1,000 runs in CI, minutes
     30 * 60_000,
   );
 
   it('the reader finds what it must: the check can fail', () => {
     expect(runnerCommands('ok\n::error::forged\nx ##[warning]y')).toEqual(['error', 'warning']);
     expect(rawControls('a\u001bb')).toEqual(['U+001B']);
+    // a region that a reviewer's line ends early leaves the rest outside, where it acts
+    expect(
+      readAsRunner('::stop-commands::0123456789abcdef\n::0123456789ABCDEF::\n::add-mask::x').acted,
+    ).toEqual(['add-mask']);
   });
 });

@@ -7,6 +7,7 @@ import { checkedName } from '../operations/context.js';
 import { openStoreAt, parseStoreLocation, type StoreLocation } from '../operations/store-location.js';
 import type { Store } from '../store/store.js';
 import type { Io } from './io.js';
+import type { OutputFormat } from './output-format.js';
 
 export type { Io } from './io.js';
 
@@ -27,6 +28,8 @@ export type Context = Readonly<{
   /** how long an append waits for the run's lock */
   lockTimeoutMs: number | undefined;
   json: boolean;
+  /** `--format`: text for people, or github for a GitHub Actions step's log */
+  format: OutputFormat;
   io: Io;
   color: Colors;
   /** the command being run, for what only it knows (where an option's value came from) */
@@ -95,6 +98,7 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
     repo?: string;
     by?: string;
     json?: boolean;
+    format?: OutputFormat;
     lockTimeout?: number;
   };
   const json = opts.json === true;
@@ -128,6 +132,7 @@ export const contextOf = async (command: Command, io: Io): Promise<Context> => {
       opts.lockTimeout ??
       (envTimeout !== undefined && /^[0-9]+$/.test(envTimeout) ? Number(envTimeout) : undefined),
     json,
+    format: opts.format ?? 'text',
     io,
     color: colorsFor(io, json),
     command,

@@ -8,7 +8,8 @@ import { EXIT, exitTable } from './exit-codes.js';
 import { defaultFrom } from './help-topics/environment.js';
 import { registerHelp } from './help-topics/index.js';
 import { parsePositiveInt } from './option-values.js';
-import { messageText, printFailure } from './output.js';
+import { githubText, messageText, printFailure } from './output.js';
+import { formatOption } from './output-format.js';
 import type { Services } from './services.js';
 
 export { VERSION } from '../operations/version.js';
@@ -27,6 +28,11 @@ export const buildProgram = async (
   held: Held = { text: '' },
   services: Services = {},
 ): Promise<Command> => {
+  // commander's own text (usage errors, help) is printed before any command runs: a runner's log
+  // gets it where the runner acts on no command too
+  const forLog = githubLog(argv)
+    ? (text: string) => `${githubText(text.replace(/\n$/, ''))}\n`
+    : (text: string) => text;
   const program = new Command('clearance')
     .description('Owns the loops, budgets and stop conditions of automated code review.')
     .version(VERSION)
@@ -41,6 +47,11 @@ export const buildProgram = async (
     .option('--by <name>', `who is acting ${defaultFrom('CLEARANCE_ACTOR')}`)
     .option('--json', 'print exactly one JSON object on stdout, whatever the outcome')
     .option(
+      '--json-file <file>',
+      'also write the one JSON object --json prints to <file>, whatever the outcome (the text or --format github output still goes to stdout)',
+    )
+    .addOption(formatOption())
+    .option(
       '--lock-timeout <ms>',
       `how long an append waits for the run lock, in ms ${defaultFrom('CLEARANCE_LOCK_TIMEOUT_MS')}`,
       parsePositiveInt,
@@ -50,11 +61,11 @@ export const buildProgram = async (
     .configureOutput({
       writeOut: (text) => {
         if (json) held.text += text;
-        else io.stdout.write(text);
+        else io.stdout.write(forLog(text));
       },
       // under --json a usage error is printed once, as the JSON envelope, by `run`; commander's own
       // messages quote the argv they refuse (`unknown option '- ##[error'`), so each line is encoded
-      writeErr: (text) => (json ? undefined : io.stderr.write(messageText(text))),
+      writeErr: (text) => (json ? undefined : io.stderr.write(forLog(messageText(text)))),
     });
   await registerCommands(program, io, commandsNeeded(argv, program.options), services);
   registerHelp(program, io);
@@ -75,6 +86,10 @@ Start with: clearance demo`,
   );
   return program;
 };
+
+/** Whether the command line asks for `--format github`, read before commander parses it. */
+const githubLog = (argv: ReadonlyArray<string>): boolean =>
+  argv.some((arg, n) => arg === '--format=github' || (arg === '--format' && argv[n + 1] === 'github'));
 
 const heldAsJson = (code: string, text: string): Readonly<Record<string, unknown>> => {
   if (code === 'commander.version') return { ok: true, version: VERSION };

@@ -68,11 +68,21 @@ export const findingAnnotations = (policy: Policy, findings: ReadonlyArray<Findi
       detail: `finding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
     }));
 
+export type WorkflowCommandLines = Readonly<{
+  /** the annotations GitHub shows, one workflow command a line */
+  commands: ReadonlyArray<string>;
+  /** one plain line per level saying how many were left out and where to see them all */
+  notShown: ReadonlyArray<string>;
+}>;
+
 /**
  * The workflow commands for annotations given most important first: at most ten of each level,
  * then one plain line per level saying how many were left out and where to see them all.
  */
-export const workflowCommands = (annotations: ReadonlyArray<Annotation>, seeAll: string): string => {
+export const workflowCommandLines = (
+  annotations: ReadonlyArray<Annotation>,
+  seeAll: string,
+): WorkflowCommandLines => {
   const shown: string[] = [];
   const hidden: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
   const count: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
@@ -81,11 +91,17 @@ export const workflowCommands = (annotations: ReadonlyArray<Annotation>, seeAll:
     if (count[a.level] <= ANNOTATIONS_PER_LEVEL) shown.push(workflowCommand(a));
     else hidden[a.level] += 1;
   }
-  const rest = (Object.keys(hidden) as AnnotationLevel[])
+  const notShown = (Object.keys(hidden) as AnnotationLevel[])
     .filter((level) => hidden[level] > 0)
     .map(
       (level) =>
         `clearance: ${hidden[level]} more ${level} annotation(s) not shown (GitHub shows ${ANNOTATIONS_PER_LEVEL} of each level): ${seeAll}`,
     );
-  return [...shown, ...rest].join('\n');
+  return { commands: shown, notShown };
+};
+
+/** The annotations' workflow commands, then the lines counting those left out. */
+export const workflowCommands = (annotations: ReadonlyArray<Annotation>, seeAll: string): string => {
+  const { commands, notShown } = workflowCommandLines(annotations, seeAll);
+  return [...commands, ...notShown].join('\n');
 };

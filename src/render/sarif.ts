@@ -33,13 +33,15 @@ import { deferredCause } from './trend-text.js';
 
 export const SARIF_VERSION = '2.1.0';
 /**
- * Where the OASIS Standard's own schema (SARIF 2.1.0 with errata 01) is published, and its `id`: the
- * schema the tests validate every log against. Draft-07 copies elsewhere differ from it; one names a
- * suppression's `status` `state`, and refuses what the standard asks for.
+ * Where the OASIS Standard's own schema (SARIF 2.1.0 with errata 01) is published, and its `id`.
+ * The tests check every log with the reference validator, Microsoft's SARIF Multitool
+ * (test/render/sarif-validator.ts): the standard's schema and its rules.
  */
 export const SARIF_SCHEMA =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const FINGERPRINT_KEY = 'clearanceFindingId/v1';
+/** Where a reader learns what clearance is (§3.19.17): its home page, as package.json names it. */
+export const TOOL_INFORMATION_URI = 'https://github.com/clearance-dev/clearance';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -193,9 +195,17 @@ export const sarifLog = (history: RunHistory, options: SarifOptions): Json => {
           driver: {
             name: 'clearance',
             version: options.toolVersion,
+            informationUri: TOOL_INFORMATION_URI,
+            // fullDescription and help: what GitHub code scanning shows beside an alert (GH2012)
             rules: categories.map((category) => ({
               id: category,
               shortDescription: { text: `review findings of category ${category}` },
+              fullDescription: {
+                text: `Findings of category ${category} that reviewers reported in run ${runId}: each result is one finding, tracked across rounds by its finding id.`,
+              },
+              help: {
+                text: `clearance findings ${runId} lists every finding with its history; clearance explain ${runId} says why the run stands where it does.`,
+              },
             })),
           },
         },

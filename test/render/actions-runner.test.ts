@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOSTILE, rawControls, runnerCommands } from '../support/actions-runner.js';
+import { HOSTILE, rawControls, readAsRunner, runnerCommands } from '../support/actions-runner.js';
 
 /** The test's reader of the runner must itself read as the runner does, or its silence proves nothing. */
 describe('reading output as the Actions runner does', () => {
@@ -42,5 +42,37 @@ describe('reading output as the Actions runner does', () => {
       'U+2066',
       'U+007F',
     ]);
+  });
+
+  it('acts on no command between ::stop-commands::<token> and the line naming the token, in either form', () => {
+    const log = [
+      '::error::before',
+      '::stop-commands::Tok3nTok3nTok3n00',
+      '::add-mask::secret',
+      'say ##[warning]x',
+      '::tok3ntok3ntok3n00::',
+      '::warning::after',
+      ' ::stop-commands::second',
+      '::error::inside',
+      'x ##[SECOND]',
+      '::notice::last',
+    ].join('\n');
+    const read = readAsRunner(log);
+    expect(read.acted).toEqual(['error', 'warning', 'notice']);
+    expect(read.outside).toEqual(['::error::before', '::warning::after', '::notice::last']);
+    expect(read.regions).toEqual([
+      { token: 'Tok3nTok3nTok3n00', lines: ['::add-mask::secret', 'say ##[warning]x'], resumed: true },
+      { token: 'second', lines: ['::error::inside'], resumed: true },
+    ]);
+  });
+
+  it('keeps commands stopped to the end of a log that never names the token', () => {
+    const read = readAsRunner('::stop-commands::abcdefabcdefabcdef\n::error::x\n::abcdef::');
+    expect(read.acted).toEqual([]);
+    expect(read.regions).toEqual([
+      { token: 'abcdefabcdefabcdef', lines: ['::error::x', '::abcdef::'], resumed: false },
+    ]);
+    // a stop in the legacy form stops too
+    expect(readAsRunner('##[stop-commands]tok\n::error::x').acted).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findingId } from '../../src/index.js';
 import { FINGERPRINT_KEY } from '../../src/render/sarif.js';
+import { readAsRunner } from '../support/actions-runner.js';
 import { cli } from '../support/cli.js';
 import { makeRepo, tempDir } from '../support/git-repo.js';
 import { PR, runWorkflow, sarifResultFor, stepNamed } from './workflow-runner.js';
@@ -74,19 +75,18 @@ describe('docs/github-actions.md, run locally', () => {
       );
     review(1, head1, { candidates: [...MAJORS, nit(1), nit(2)] });
     const run1 = runWorkflow(repo.dir, head1, 1, cache, plan);
-    expect(run1.map((r) => r.status)).toEqual([
-      'emulated',
-      'emulated',
-      'ok',
-      'emulated',
-      'emulated',
-      'ok',
-      'ok',
-      'ok',
-      'ok',
-      'emulated',
-      'emulated',
-      'failed',
+    expect(run1.map((r) => [r.step.name ?? r.step.uses, r.status])).toEqual([
+      ['actions/checkout@v4', 'emulated'],
+      ['actions/setup-node@v4', 'emulated'],
+      ['Keep the store outside the work tree', 'ok'],
+      ['Install clearance', 'ok'],
+      ["Restore the review's store", 'emulated'],
+      ['Open the review, or capture the new head as the next round', 'ok'],
+      ['Review the round', 'ok'],
+      ['Record the round', 'ok'],
+      ["Save the review's store", 'emulated'],
+      ['Gate', 'failed'],
+      ['github/codeql-action/upload-sarif@v3', 'emulated'],
     ]);
     const gate1 = stepNamed(run1, 'Gate');
     const lines1 = gate1.stdout.trimEnd().split('\n');
@@ -99,6 +99,12 @@ describe('docs/github-actions.md, run locally', () => {
         `${ids[0]?.slice(0, 12)}, open 1 round`,
     );
     expect(lines1.filter((l) => l.startsWith('::notice file=src/style.js'))).toHaveLength(2);
+    // read as the runner reads it: the annotations act, every other line is in a stopped region
+    const read1 = readAsRunner(gate1.stdout);
+    expect(read1.acted).toEqual(
+      lines1.filter((l) => /^::(error|warning|notice) /.test(l)).map((l) => l.slice(2, l.indexOf(' '))),
+    );
+    expect(read1.outside.filter((l) => l !== '')).toHaveLength(read1.acted.length);
     expect(lines1).toContain(
       `clearance: 3 more error annotation(s) not shown (GitHub shows 10 of each level): clearance findings pr-${PR} --status open`,
     );
@@ -121,7 +127,7 @@ describe('docs/github-actions.md, run locally', () => {
       })),
     });
     const run2 = runWorkflow(repo.dir, head2, 2, cache, plan);
-    expect(run2.at(-1)?.status).toBe('failed');
+    expect(stepNamed(run2, 'Gate').status).toBe('failed');
     const gate2 = stepNamed(run2, 'Gate').stdout.split('\n');
     expect(gate2.filter((l) => l.startsWith('::error file='))).toEqual([
       `::error file=src/service.js,line=1,title=blocking major correctness::call 1 ignores its error, 100%25: always%0Afinding ${ids[0]?.slice(0, 12)}, open 2 rounds`,

@@ -9,6 +9,7 @@ import {
   workflowCommand,
   workflowCommands,
 } from '../../src/render/github.js';
+import { commandsStopped } from '../../src/render/stop-commands.js';
 import { markdownText } from '../../src/text/untrusted.js';
 
 const view = (over: Partial<FindingView>): FindingView => ({
@@ -97,5 +98,15 @@ describe('the step summary', () => {
     expect(markdownText('a | b [x](http://e) <img src=x>\nnext')).toBe(
       'a \\| b \\[x\\]\\(http\\:\\/\\/e\\) \\<img src\\=x\\> next',
     );
+  });
+
+  it("stops commands around a text with the caller's token, and refuses a token that could be guessed or met", () => {
+    const token = '0123456789abcdef0123456789abcdef';
+    expect(commandsStopped(token, 'a\n::add-mask::x')).toBe(
+      `::stop-commands::${token}\na\n::add-mask::x\n::${token}::`,
+    );
+    expect(() => commandsStopped('short', 'a')).toThrow(/16 or more/);
+    expect(() => commandsStopped('0123456789abcde:', 'a')).toThrow(/16 or more/);
+    expect(() => commandsStopped(token, `a ::${token}:: b`)).toThrow(/holds the stop token/);
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI, cli } from '../support/cli.js';
 import { makeRepo } from '../support/git-repo.js';
-import { sarifSchemaErrors } from './sarif-schema.js';
+import { sarifValidationErrors } from './sarif-validator.js';
 
 // the sections the README's CI part moved to
 const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/ci.md');
@@ -86,7 +86,7 @@ describe('the docs/ci.md sections for CI, code scanning and the report page run 
       expect(shell(line, repo.dir).status, line).toBe(0);
     for (const file of ['clearance.sarif', 'round-1.sarif']) {
       const sarif = JSON.parse(readFileSync(path.join(repo.dir, file), 'utf8')) as unknown;
-      expect(sarifSchemaErrors(sarif)).toEqual([]);
+      expect(sarifValidationErrors(sarif)).toEqual([]);
     }
 
     for (const line of linesAfter('## A page of how the verdict was reached'))

@@ -1,12 +1,12 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/index.js';
 import { findingId } from '../../src/index.js';
-import { artifactUri, SARIF_SCHEMA } from '../../src/render/sarif.js';
+import { artifactUri, SARIF_SCHEMA, TOOL_INFORMATION_URI } from '../../src/render/sarif.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
-import { sarifSchemaErrors } from './sarif-schema.js';
+import { sarifValidationErrors } from './sarif-validator.js';
 
 /** Where the OASIS Standard publishes its schema (errata 01): what a clearance log names as `$schema`. */
 const OASIS_SCHEMA_ID =
@@ -15,8 +15,8 @@ const OASIS_SCHEMA_ID =
 import { LEAK, STYLE } from './scenario.js';
 
 /**
- * SARIF as the schema reads it (sarif-schema.ts says which copy, and why not the OASIS file): every
- * kind of log `clearance sarif` writes passes it, the file names a URI cannot hold raw included.
+ * SARIF as the reference validator reads it (sarif-validator.ts): every kind of log `clearance
+ * sarif` writes passes it, the file names a URI cannot hold raw included.
  */
 
 type Suppression = Record<string, unknown>;
@@ -61,6 +61,34 @@ const resultFor = (log: Log, id: string): Result => {
   return found;
 };
 
+describe('clearance sarif by the SARIF Multitool', () => {
+  it('a finding in a document section has no region, which is all the validator says of it; the tool names its home', async () => {
+    const r = await freshRun('sections');
+    const inSection = {
+      ...LEAK,
+      file: 'docs/spec.md',
+      line: undefined,
+      section: 'Retries',
+      summary: 'unbounded',
+    };
+    await r.record({ round: 1, inputSha: sha('A'), candidates: [LEAK, inSection] });
+    const log = await r.sarif(1);
+    expect(sarifValidationErrors(log)).toEqual([]);
+    const located = resultFor(log, findingId(inSection as Candidate)).locations[0] as unknown;
+    expect(located).toEqual({
+      physicalLocation: { artifactLocation: { uri: 'docs/spec.md' } },
+      logicalLocations: [{ name: 'Retries', kind: 'section' }],
+    });
+    const homepage = JSON.parse(await readFile(path.resolve('package.json'), 'utf8')).homepage as string;
+    expect(`${TOOL_INFORMATION_URI}#readme`).toBe(homepage);
+    // a location with neither a line nor a section is still a warning the validator reports
+    const bare = structuredClone(log);
+    const result = resultFor(bare, findingId(inSection as Candidate)) as unknown as { locations: unknown[] };
+    result.locations = [{ physicalLocation: { artifactLocation: { uri: 'docs/spec.md' } } }];
+    expect(sarifValidationErrors(bare)).toEqual([expect.stringMatching(/^SARIF2017 \(warning\): /)]);
+  });
+});
+
 describe('clearance sarif by the SARIF 2.1.0 schema', () => {
   it('a two-round run with a suppressed finding is valid, its suppression as SARIF defines one', async () => {
     const r = await freshRun('suppressed', {
@@ -88,7 +116,7 @@ describe('clearance sarif by the SARIF 2.1.0 schema', () => {
       ],
     });
     const log = await r.sarif(2);
-    expect(sarifSchemaErrors(log)).toEqual([]);
+    expect(sarifValidationErrors(log)).toEqual([]);
     expect(log.$schema).toBe(OASIS_SCHEMA_ID);
     expect(SARIF_SCHEMA).toBe(OASIS_SCHEMA_ID);
     // kind, status and justification are SARIF's own; the rest is clearance's, in the property bag
@@ -106,9 +134,9 @@ describe('clearance sarif by the SARIF 2.1.0 schema', () => {
     const broken = structuredClone(log);
     const suppression = resultFor(broken, findingId(STYLE)).suppressions?.[0] as Suppression;
     suppression.decidedBy = 'tester';
-    expect(sarifSchemaErrors(broken)).toContainEqual(
-      expect.stringMatching(/suppressions\/0 must NOT have additional properties: decidedBy$/),
-    );
+    expect(sarifValidationErrors(broken)).toEqual([
+      expect.stringMatching(/^JSON1005 \(error\): .*suppressions\[0\]\.decidedBy/),
+    ]);
   });
 
   it('file names a URI cannot hold raw are percent-encoded, and read back as the same path', async () => {
@@ -128,7 +156,7 @@ describe('clearance sarif by the SARIF 2.1.0 schema', () => {
     });
     await r.record({ round: 1, inputSha: sha('A'), candidates });
     const log = await r.sarif(1);
-    expect(sarifSchemaErrors(log)).toEqual([]);
+    expect(sarifValidationErrors(log)).toEqual([]);
     for (const c of candidates) {
       const result = resultFor(log, findingId(c));
       const uri = result.locations[0]?.physicalLocation.artifactLocation.uri ?? '';
@@ -147,9 +175,9 @@ describe('clearance sarif by the SARIF 2.1.0 schema', () => {
     const location = raw.runs[0]?.results[0]?.locations[0];
     if (location === undefined) throw new Error('no location in the first result');
     location.physicalLocation.artifactLocation.uri = files[0] as string;
-    expect(sarifSchemaErrors(raw)).toContainEqual(
-      expect.stringMatching(/uri must match format "uri-reference"/),
-    );
+    expect(sarifValidationErrors(raw)).toEqual([
+      expect.stringMatching(/^SARIF1002 \(error\): .*artifactLocation\.uri, src\/my file\.js$/),
+    ]);
   });
 
   it('a name with no UTF-8 form still makes a URI instead of throwing', () => {

@@ -11,7 +11,7 @@ import { cli } from '../support/cli.js';
 import { evolve } from '../support/decider.js';
 import { tempDir } from '../support/git-repo.js';
 import { deferringRun, logged } from './hostile-runs.js';
-import { sarifSchemaErrors } from './sarif-schema.js';
+import { sarifValidationErrors, sarifValidationErrorsOfEach } from './sarif-validator.js';
 import { LEAK } from './scenario.js';
 
 /**
@@ -92,7 +92,7 @@ describe('clearance sarif: deferred candidates', () => {
     const sarif = async (round: number) =>
       JSON.parse((await ok(['sarif', 'd', '--round', String(round)])).stdout) as Log;
     const [one, two, three] = [await sarif(1), await sarif(2), await sarif(3)];
-    for (const log of [one, two, three]) expect(sarifSchemaErrors(log)).toEqual([]);
+    expect(sarifValidationErrorsOfEach([one, two, three])).toEqual([[], [], []]);
 
     expect(deferredIn(one)).toEqual([]);
     expect(deferredIn(two)).toEqual([
@@ -149,7 +149,7 @@ describe('clearance sarif: deferred candidates', () => {
         round: 2,
         toolVersion: '0.0.0-test',
       }) as Log;
-      expect(sarifSchemaErrors(log)).toEqual([]);
+      expect(sarifValidationErrors(log)).toEqual([]);
       const deferred = deferredIn(log);
       expect(deferred.map((r) => [r.level, r.properties.severity, r.properties.reviewers])).toEqual([
         ['note', `${h} late`, [h]],

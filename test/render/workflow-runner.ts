@@ -1,19 +1,21 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { FINGERPRINT_KEY } from '../../src/render/sarif.js';
-import { CLI } from '../support/cli.js';
 import { tempDir } from '../support/git-repo.js';
-import { sarifSchemaErrors } from './sarif-schema.js';
+import { REPO_ROOT, runAction } from './action-steps.js';
+import { sarifValidationErrors } from './sarif-validator.js';
 import { expand, type Step, workflowOf } from './workflow-steps.js';
 
 /**
  * A stand-in for a GitHub runner, enough for docs/github-actions.md: GitHub's environment
  * variables, `${{ … }}` expressions filled in, `run:` steps through bash as GitHub runs them (with
- * GITHUB_STEP_SUMMARY and GITHUB_ENV honoured), `if: always()`, and the `uses:` steps done by hand
- * (checkout of the head commit, the cache as a directory, the SARIF upload as a schema check).
+ * GITHUB_STEP_SUMMARY, GITHUB_ENV and GITHUB_PATH honoured), `if: always()`, clearance's own action
+ * run from this checkout as the runner runs a composite action (action-steps.ts), and the other
+ * `uses:` steps done by hand (checkout of the head commit, the cache as a directory, the SARIF
+ * upload as the reference validator's check).
  */
 
 export const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/github-actions.md');
@@ -43,18 +45,20 @@ export const runWorkflow = (
 ): StepRun[] => {
   const workflow = workflowOf(readFileSync(DOC, 'utf8'));
   const runnerTemp = tempDir('clearance-runner-');
-  const expressions = {
+  const github = {
     'github.event.pull_request.number': PR,
     'github.event.pull_request.base.ref': 'main',
     'github.event.pull_request.head.sha': head,
     'github.run_id': String(1000 + runNumber),
     'runner.temp': runnerTemp,
   };
-  const bin = tempDir('clearance-bin-');
-  writeFileSync(path.join(bin, 'clearance'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(path.join(bin, 'clearance'), 0o755);
+  const jobEnv = Object.fromEntries(Object.entries(workflow.env).map(([k, v]) => [k, expand(v, github)]));
+  const expressions = {
+    ...github,
+    ...Object.fromEntries(Object.entries(jobEnv).map(([k, v]) => [`env.${k}`, v])),
+  };
   let env: Record<string, string> = {
-    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? runnerTemp,
     CI: 'true',
     GITHUB_ACTIONS: 'true',
@@ -68,7 +72,7 @@ export const runWorkflow = (
     GITHUB_WORKSPACE: repoDir,
     RUNNER_TEMP: runnerTemp,
     REVIEW_PLAN: plan,
-    ...Object.fromEntries(Object.entries(workflow.env).map(([k, v]) => [k, expand(v, expressions)])),
+    ...jobEnv,
   };
   const results: StepRun[] = [];
   let failed = false;
@@ -78,6 +82,19 @@ export const runWorkflow = (
     );
     if (failed && step.if !== 'always()') {
       results.push({ step, status: 'skipped', stdout: '', summary: '' });
+      return;
+    }
+    if (step.uses?.startsWith('clearance-dev/clearance@') === true) {
+      // clearance's own action: its steps, run from this checkout as the runner runs them
+      const ran = runAction(REPO_ROOT, withValues, repoDir, env);
+      if (ran.path.length > 0) env = { ...env, PATH: `${ran.path.join(':')}:${env.PATH}` };
+      if (ran.failed) failed = true;
+      results.push({
+        step,
+        status: ran.failed ? 'failed' : 'ok',
+        stdout: ran.steps.map((s) => s.log).join(''),
+        summary: ran.steps.map((s) => s.summary).join(''),
+      });
       return;
     }
     if (step.uses !== null) {
@@ -92,16 +109,11 @@ export const runWorkflow = (
         cpSync(withValues.path as string, cache, { recursive: true });
       } else if (step.uses.startsWith('github/codeql-action/upload-sarif@')) {
         const sarif = JSON.parse(readFileSync(withValues.sarif_file as string, 'utf8')) as StepRun['sarif'];
-        expect(sarifSchemaErrors(sarif)).toEqual([]);
+        expect(sarifValidationErrors(sarif)).toEqual([]);
         results.push({ step, status: 'emulated', stdout: '', summary: '', sarif });
         return;
       } else if (!step.uses.startsWith('actions/setup-node@'))
         throw new Error(`no stand-in for ${step.uses}`);
-      results.push({ step, status: 'emulated', stdout: '', summary: '' });
-      return;
-    }
-    if (step.name === 'Install clearance') {
-      // the built CLI is on PATH instead
       results.push({ step, status: 'emulated', stdout: '', summary: '' });
       return;
     }

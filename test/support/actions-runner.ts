@@ -4,6 +4,7 @@
  * try on it. A test puts the strings into every field a renderer shows and asks of its output:
  * which commands would the runner act on, and does any raw control character reach the terminal?
  *
+ * `readAsRunner` also keeps the runner's one state, `::stop-commands::<token>` … `::<token>::`.
  * The reading is the runner's, made stricter where the runner depends on state a test cannot see:
  * - a line is ended by LF, CR or CRLF;
  * - a line whose start, after whitespace, is `::` is a command (the runner also wants a second `::`
@@ -52,21 +53,83 @@ const v1Name = (line: string, at: number): string => {
   return (end < 0 ? info : info.slice(0, end)).toLowerCase();
 };
 
+/** The names of the commands the runner would find in one line, in order (lower case). */
+const lineCommands = (line: string): string[] => {
+  const trimmed = line.replace(LEADING_SPACE, '');
+  const found: string[] = [];
+  let knownCommand = false;
+  if (trimmed.startsWith('::')) {
+    const { name, wellFormed } = v2Name(trimmed);
+    found.push(name);
+    knownCommand = wellFormed && ALWAYS_REGISTERED.has(name);
+  }
+  const legacy = line.indexOf('##[');
+  if (legacy >= 0 && !knownCommand) found.push(v1Name(line, legacy));
+  return found;
+};
+
+const lines = (text: string): string[] => text.split(/\r\n|\r|\n/);
+
 /** The names of the workflow commands the runner would find in `text`, in order (lower case). */
-export const runnerCommands = (text: string): string[] =>
-  text.split(/\r\n|\r|\n/).flatMap((line) => {
-    const trimmed = line.replace(LEADING_SPACE, '');
-    const found: string[] = [];
-    let knownCommand = false;
-    if (trimmed.startsWith('::')) {
-      const { name, wellFormed } = v2Name(trimmed);
-      found.push(name);
-      knownCommand = wellFormed && ALWAYS_REGISTERED.has(name);
+export const runnerCommands = (text: string): string[] => lines(text).flatMap(lineCommands);
+
+/** A `::stop-commands::<token>` … `::<token>::` region, as the runner read it. */
+export type StoppedRegion = Readonly<{ token: string; lines: ReadonlyArray<string>; resumed: boolean }>;
+
+/** A log as the runner reads it, line by line, keeping the one state it keeps: commands stopped. */
+export type RunnerReading = Readonly<{
+  /** the commands the runner acts on, in order (lower case): never those in a stopped region */
+  acted: ReadonlyArray<string>;
+  /** the lines read while commands ran: the commands acted on and any plain line */
+  outside: ReadonlyArray<string>;
+  /** each region in order; a region never resumed runs to the end of the log */
+  regions: ReadonlyArray<StoppedRegion>;
+}>;
+
+/** The data of a stop-commands line: after its second `::`, or after the `]` of its `##[` form. */
+const stopToken = (line: string): string => {
+  const trimmed = line.replace(LEADING_SPACE, '');
+  if (trimmed.startsWith('::')) {
+    const end = trimmed.indexOf('::', 2);
+    return end < 0 ? '' : trimmed.slice(end + 2);
+  }
+  const at = line.indexOf('##[');
+  const end = line.indexOf(']', at);
+  return end < 0 ? '' : line.slice(end + 1);
+};
+
+/**
+ * `text` read as the runner reads a step's log (actions/runner, `ActionCommandManager`): a line
+ * holding `::stop-commands::<token>` (the data after its second `::`) stops every command until a
+ * line that names the token, as `::<token>::` or `##[<token>]`, in any case; neither of those two
+ * lines is outside or inside a region. Each line is read as `runnerCommands` reads it, so stricter
+ * than the runner: the first command a line names is the one it acts on.
+ */
+export const readAsRunner = (text: string): RunnerReading => {
+  const acted: string[] = [];
+  const outside: string[] = [];
+  const regions: StoppedRegion[] = [];
+  let region: { token: string; lines: string[] } | undefined;
+  for (const line of lines(text)) {
+    const names = lineCommands(line);
+    if (region !== undefined) {
+      if (names.includes(region.token.toLowerCase())) {
+        regions.push({ ...region, resumed: true });
+        region = undefined;
+      } else region.lines.push(line);
+      continue;
     }
-    const legacy = line.indexOf('##[');
-    if (legacy >= 0 && !knownCommand) found.push(v1Name(line, legacy));
-    return found;
-  });
+    const name = names[0];
+    if (name === 'stop-commands') {
+      region = { token: stopToken(line), lines: [] };
+      continue;
+    }
+    if (name !== undefined) acted.push(name);
+    outside.push(line);
+  }
+  if (region !== undefined) regions.push({ ...region, resumed: false });
+  return { acted, outside, regions };
+};
 
 /**
  * Every raw control character in `text` other than the newline a layout writes: C0 (tab and CR

@@ -5,7 +5,7 @@ import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { findingLine } from '../format.js';
-import { formatOption, githubOutcome, type OutputFormat } from '../github-format.js';
+import { githubOutcome } from '../github-format.js';
 
 export const registerFindings = (program: Command, io: Io): Command =>
   program
@@ -19,7 +19,6 @@ export const registerFindings = (program: Command, io: Io): Command =>
         'withdrawn',
       ]),
     )
-    .addOption(formatOption())
     .addHelpText(
       'after',
       examples(
@@ -29,20 +28,22 @@ export const registerFindings = (program: Command, io: Io): Command =>
       ),
     )
     .action(
-      action(io, async (ctx, runId: string, opts: { status?: FindingStatus; format: OutputFormat }) => {
+      action(io, async (ctx, runId: string, opts: { status?: FindingStatus }) => {
         const filter = opts.status === undefined ? {} : { status: opts.status };
-        if (opts.format === 'github' && !ctx.json)
-          return githubOutcome(ctx, {
-            runId,
-            ...(opts.status === undefined ? {} : { findings: opts.status }),
-          });
         const listed = await findings(ctx, { runId, ...filter });
-        return {
+        const shown = {
           json: listed,
           text:
             listed.findings.length === 0
               ? `no ${opts.status ?? ''} findings in ${t(runId)}`.replace('  ', ' ')
               : listed.findings.map((f) => findingLine(ctx.color, f)).join('\n'),
         };
+        return ctx.format === 'github' && !ctx.json
+          ? githubOutcome(
+              ctx,
+              { runId, ...(opts.status === undefined ? {} : { findings: opts.status }) },
+              shown,
+            )
+          : shown;
       }),
     );

@@ -6,7 +6,7 @@ import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { formatOption, githubOutcome, type OutputFormat } from '../github-format.js';
+import { githubOutcome } from '../github-format.js';
 
 export const registerGate = (program: Command, io: Io): Command =>
   program
@@ -28,7 +28,6 @@ export const registerGate = (program: Command, io: Io): Command =>
       'on approval, sign an attestation and write it as a git note on the approved commit (refs/notes/clearance)',
     )
     .option('--key <key>', 'with --attest: the signing key (an Ed25519 private key file, or agent)')
-    .addOption(formatOption())
     .addHelpText(
       'after',
       `${examples(
@@ -45,7 +44,7 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
         async (
           ctx,
           runId: string,
-          opts: { repo?: string; artifact?: string; format: OutputFormat; attest?: boolean; key?: string },
+          opts: { repo?: string; artifact?: string; attest?: boolean; key?: string },
         ) => {
           if ((opts.attest === true) !== (opts.key !== undefined))
             throw new ClearanceError('usage', 'gate --attest needs --key, and --key goes with --attest');
@@ -55,18 +54,22 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
             ...(opts.artifact === undefined ? {} : { artifact: opts.artifact }),
             ...(opts.key === undefined ? {} : { attestWith: await signerOf(opts.key, io.env) }),
           };
-          if (opts.format !== 'github' || ctx.json) {
-            const approved = await gate(ctx, input);
+          const approvedOutcome = (approved: Awaited<ReturnType<typeof gate>>) => {
             const noted =
               approved.attestation === undefined
                 ? ''
                 : `\nattestation signed with ${approved.attestation.keyid} and written as a note on ${approved.attestation.commit} (${approved.attestation.ref}); share it: git push origin ${approved.attestation.ref}`;
             return { json: approved, text: `${t(approved.message)}${noted}` };
-          }
+          };
+          if (ctx.format !== 'github' || ctx.json) return approvedOutcome(await gate(ctx, input));
           // the same verdict and exit status, said as workflow commands for the check's log
           try {
             const approved = await gate(ctx, input);
-            return githubOutcome(ctx, { runId, gate: { approved: true, message: approved.message } });
+            return githubOutcome(
+              ctx,
+              { runId, gate: { approved: true, message: approved.message } },
+              approvedOutcome(approved),
+            );
           } catch (error) {
             const reason = refusalOf(error);
             if (reason === undefined) throw error;
@@ -74,7 +77,12 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
             return githubOutcome(
               ctx,
               { runId, gate: { approved: false, message, reason } },
-              exitCodeFor(reason),
+              {
+                json: {},
+                text: `gate refused: ${t(message)} [${reason}]`,
+                exit: exitCodeFor(reason),
+                refused: error,
+              },
             );
           }
         },

@@ -5,14 +5,13 @@ import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusText, statusWord } from '../format.js';
-import { formatOption, githubOutcome, type OutputFormat } from '../github-format.js';
+import { githubOutcome } from '../github-format.js';
 
 export const registerStatus = (program: Command, io: Io): Command =>
   program
     .command('status')
     .description('where a run stands: status, round, cap, input and every finding (no run: every run)')
     .argument('[run]', 'the run id')
-    .addOption(formatOption())
     .addHelpText(
       'after',
       examples(
@@ -23,9 +22,9 @@ export const registerStatus = (program: Command, io: Io): Command =>
       ),
     )
     .action(
-      action(io, async (ctx, runId: string | undefined, opts: { format: OutputFormat }) => {
+      action(io, async (ctx, runId: string | undefined) => {
         if (runId === undefined) {
-          if (opts.format === 'github')
+          if (ctx.format === 'github')
             throw new ClearanceError(
               'usage',
               'status --format github needs a run: clearance status <run> --format github',
@@ -44,12 +43,12 @@ export const registerStatus = (program: Command, io: Io): Command =>
                     .join('\n'),
           };
         }
-        if (opts.format === 'github' && !ctx.json) return githubOutcome(ctx, { runId });
         const view = await status(ctx, { runId });
         const torn =
           view.tornTail === null
             ? ''
             : `\nnote: a torn tail of ${view.tornTail.bytes} byte(s) (never acknowledged) is ignored`;
-        return { json: view, text: statusText(ctx.color, view, view.seq) + torn };
+        const shown = { json: view, text: statusText(ctx.color, view, view.seq) + torn };
+        return ctx.format === 'github' && !ctx.json ? githubOutcome(ctx, { runId }, shown) : shown;
       }),
     );
