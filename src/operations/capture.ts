@@ -6,6 +6,7 @@ import { invalidOneLineText, oneLineProblem } from '../events/one-line.js';
 import { rejection } from '../events/rejection.js';
 import { isBlank } from '../projections/rules/rule-answer.js';
 import { actorOf, type OperationContext } from './context.js';
+import { boundCapture, boundText, INPUT_BOUNDS } from './input-bounds.js';
 
 export type CaptureInput = Readonly<{
   runId: string;
@@ -49,6 +50,8 @@ const sameInputReason = (reason: string): string => {
 /** Record the input the run's next round reviews, and what changed since the last reviewed input. */
 export const capture = async (ctx: OperationContext, input: CaptureInput): Promise<CaptureResult> => {
   const { runId } = input;
+  boundCapture(input);
+  boundText('sameInput', input.sameInput, INPUT_BOUNDS.reason);
   if (
     input.inputSha !== undefined &&
     (input.repo !== undefined || input.artifact !== undefined || input.allowDirty === true)

@@ -4,6 +4,7 @@ import { ClearanceError } from '../errors.js';
 import type { Rename, RevisionCapturedData } from '../events/event.js';
 import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
 import { actorOf, type OperationContext } from './context.js';
+import { boundCapture, boundList, INPUT_BOUNDS } from './input-bounds.js';
 
 /** Round 1's input named explicitly, or taken from the repository and artifact the run is opened on. */
 export type OpenInput = Readonly<{
@@ -45,6 +46,8 @@ const policyOf = (policy: OpenInput['policy']): Policy => {
 
 /** Open a review loop: its policy pinned, who consented to what, and optionally round 1's input. */
 export const open = async (ctx: OperationContext, input: OpenInput): Promise<OpenResult> => {
+  boundCapture(input);
+  boundList('consent', input.consent, INPUT_BOUNDS.commands, INPUT_BOUNDS.command);
   const policy = policyOf(input.policy);
   const fromWorkspace = input.repo !== undefined || input.artifact !== undefined;
   if (fromWorkspace && input.inputSha !== undefined)

@@ -7,6 +7,7 @@ import type { RoundEndResult } from '../events/event.js';
 import type { RoundReport } from '../events/round-report.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import { actorOf, type OperationContext } from './context.js';
+import { boundText, INPUT_BOUNDS } from './input-bounds.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 
 /** How a round ends: exactly one of these. */
@@ -46,6 +47,7 @@ export const record = async (ctx: OperationContext, input: RecordInput): Promise
   };
   if (source.kind === 'merge') return recordResultOf(runId, await recordMerged(ctx.store, runId, actor));
   if (source.kind === 'end') {
+    boundText('reason', source.reason, INPUT_BOUNDS.reason);
     const end = { result: source.result, reason: source.reason };
     return recordResultOf(runId, await endRound(ctx.store, runId, end, actor));
   }

@@ -10,6 +10,7 @@ import { type NextStep, nextStep } from '../projections/views/next.js';
 import { type ReproductionToRun, reproductionsToRun } from '../projections/views/reproductions.js';
 import { foldIntactFromCheckpoint } from '../store/store.js';
 import type { OperationContext } from './context.js';
+import { boundList, boundText, INPUT_BOUNDS } from './input-bounds.js';
 import type { RunInput } from './status.js';
 
 /**
@@ -59,6 +60,8 @@ export type MayResult = Readonly<{
 
 /** May this stage run now, at this cost, with these commands? An answer, never a refusal. */
 export const may = async (ctx: OperationContext, input: MayInput): Promise<MayResult> => {
+  boundText('stage', input.stage, INPUT_BOUNDS.stage);
+  boundList('commands', input.commands, INPUT_BOUNDS.commands, INPUT_BOUNDS.command);
   const state = await stateOf(ctx, input.runId);
   const answer = mayRunStage(state, input.stage, input.cost ?? {}, input.commands ?? []);
   // the estimate is asked of the same door `stage --start` passes (driver/lifecycle.ts)

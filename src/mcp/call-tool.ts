@@ -1,0 +1,126 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type * as z from 'zod';
+import { quoted } from '../events/quoted.js';
+import { formatPath } from '../events/rejection.js';
+import { describeIssue } from '../events/schema-issues.js';
+import type { OperationContext } from '../operations/context.js';
+import { failureOf } from '../operations/failure.js';
+import { jsonText } from '../text/untrusted.js';
+import { type NextStep, nextStepOf } from './next-step.js';
+import { TOOLS, type Tool } from './tools.js';
+
+/**
+ * A refusal as an agent reads it: a tool result with `isError: true` (so the model sees it and
+ * corrects itself, as the MCP specification asks of invalid arguments too), carrying the same
+ * object as structured content and as text: what was refused (`code`, the exit table's), why
+ * (`message`), which arguments (`fields`, paths such as `report.decisions[0].status`) and what to
+ * do now (`next`: a tool and its arguments, or a person). Nothing was written.
+ */
+export type ToolFailure = Readonly<{
+  ok: false;
+  error: Readonly<{
+    code: string;
+    message: string;
+    fields: ReadonlyArray<string>;
+    next: NextStep;
+    details?: Readonly<Record<string, unknown>>;
+  }>;
+}>;
+
+const answer = (value: object, isError: boolean): CallToolResult => ({
+  content: [{ type: 'text', text: jsonText(value) }],
+  structuredContent: value as Record<string, unknown>,
+  ...(isError ? { isError: true } : {}),
+});
+
+const failed = (
+  tool: Tool,
+  args: Readonly<Record<string, unknown>>,
+  failure: Readonly<{ code: string; message: string; fields: ReadonlyArray<string> }> &
+    Readonly<{ details?: Readonly<Record<string, unknown>> }>,
+): CallToolResult => {
+  const { path: _path, ...details } = failure.details ?? {};
+  const refused: ToolFailure = {
+    ok: false,
+    error: {
+      code: failure.code,
+      message: failure.message,
+      fields: failure.fields,
+      next: nextStepOf(failure.code, tool.name, args),
+      ...(Object.keys(details).length > 0 ? { details } : {}),
+    },
+  };
+  return answer(refused, true);
+};
+
+/** Which code an argument's issue refuses with: over a bound, a check's own code, or a usage error. */
+const codeOf = (issue: z.core.$ZodIssue): string => {
+  if (issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array'))
+    return 'over-limit';
+  const own: unknown = issue.code === 'custom' ? issue.params?.code : undefined;
+  return typeof own === 'string' ? own : 'usage';
+};
+
+/** An issue's field and words; an unknown argument's name is quoted cut, as any refused value is. */
+const described = (issue: z.core.$ZodIssue): Readonly<{ field: string; text: string }> => {
+  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const field = formatPath([...path, issue.keys[0] ?? '']);
+    return {
+      field,
+      text: `unknown argument ${issue.keys.map(quoted).join(', ')}${path.length > 0 ? ` in ${formatPath(path)}` : ''} (misspelt?)`,
+    };
+  }
+  return { field: formatPath(path), text: describeIssue(issue, 'arguments').text };
+};
+
+/** The arguments zod refused: the first issue's code, every issue's field, the first few said. */
+const invalidArguments = (issues: ReadonlyArray<z.core.$ZodIssue>) => {
+  const all = issues.map(described);
+  const more =
+    all.length > 1
+      ? ` (and ${all.length - 1} more: ${all
+          .slice(1, 4)
+          .map((d) => d.text)
+          .join('; ')})`
+      : '';
+  return {
+    code: issues[0] === undefined ? 'usage' : codeOf(issues[0]),
+    message: `invalid arguments: ${all[0]?.text ?? 'not an object'}${more}`,
+    fields: [...new Set(all.map((d) => d.field).filter((f) => f !== ''))].slice(0, 20),
+  };
+};
+
+const BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/**
+ * Run one `tools/call`: the arguments checked against the tool's schema, mapped to its operation's
+ * input, the operation run on the server's context; its result as structured content and text, or
+ * a refusal as a `ToolFailure`. A tool that does not exist is a protocol error, as the
+ * specification has it: the client sent what no server of this list could answer.
+ */
+export const callTool = async (
+  context: OperationContext,
+  dir: string | undefined,
+  name: string,
+  args: Readonly<Record<string, unknown>> | undefined,
+): Promise<CallToolResult> => {
+  const tool = BY_NAME.get(name);
+  if (tool === undefined)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `no tool ${quoted(name)}: the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+    );
+  const given = args ?? {};
+  const parsed = tool.input.safeParse(given);
+  if (!parsed.success) return failed(tool, given, invalidArguments(parsed.error.issues));
+  try {
+    return answer({ ok: true, ...(await tool.call(context, parsed.data)) }, false);
+  } catch (error) {
+    const { code, message, details } = failureOf(error, dir);
+    const path = details.path;
+    const fields = Array.isArray(path) && path.length > 0 ? [formatPath(path)] : [];
+    return failed(tool, given, { code, message, fields, details });
+  }
+};
