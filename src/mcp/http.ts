@@ -45,18 +45,29 @@ type Body =
   | Readonly<{ kind: 'oversized'; bytes?: number }>
   | Readonly<{ kind: 'malformed' }>;
 
-/** A POST's body, read to at most `MAX_REQUEST_BYTES`: a declared length over it is refused unread. */
+/**
+ * How much of an oversized body is read past (never kept) before the answer: a client sends its
+ * whole request before it reads the answer, and a connection cut under it says only "fetch
+ * failed". Past this the connection is cut all the same.
+ */
+const READ_PAST_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A POST's body, kept to `MAX_REQUEST_BYTES`: an oversized one is read past to its end, none of it
+ * kept beyond the bound, then refused; one declared or found larger than `READ_PAST_BYTES` is
+ * refused at once, its connection cut.
+ */
 const readBody = async (req: IncomingMessage): Promise<Body> => {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_REQUEST_BYTES)
-    return { kind: 'oversized', bytes: declared };
+  if (Number.isFinite(declared) && declared > READ_PAST_BYTES) return { kind: 'oversized', bytes: declared };
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > MAX_REQUEST_BYTES) return { kind: 'oversized' };
-    chunks.push(chunk);
+    if (bytes > READ_PAST_BYTES) return { kind: 'oversized' };
+    if (bytes <= MAX_REQUEST_BYTES) chunks.push(chunk);
   }
+  if (bytes > MAX_REQUEST_BYTES) return { kind: 'oversized', bytes };
   try {
     return { kind: 'read', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {
@@ -64,27 +75,26 @@ const readBody = async (req: IncomingMessage): Promise<Body> => {
   }
 };
 
-/** Refuse an oversized body and drop the connection: what is left of it is never read. */
+/** Answer an oversized body 413 with the named error, and close the connection. */
 const refuseOversized = (req: IncomingMessage, res: ServerResponse, bytes: number | undefined): void => {
-  const error = oversizedRequest(bytes);
-  if (!res.headersSent) {
-    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error }), () => req.destroy());
-  }
+  if (res.headersSent) return;
+  res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: oversizedRequest(bytes) }), () => {
+    if (!req.complete) req.destroy();
+  });
 };
 
+/** A listening HTTP server: where, and how to stop it (every session closed, every connection cut). */
+export type Listening = Readonly<{ url: string; close: () => Promise<void> }>;
+
 /**
- * Serve the tools over Streamable HTTP at `/mcp` until SIGINT or SIGTERM: the same server as on
- * stdio, one per session, all on the one store the process opened. A request passes, in order: the
- * path; `Host` and `Origin` (`http-guard.ts`); the bearer token, when one is set; the body's size;
- * then the session (an initialize makes one, any other request names one). `onListening` is told
- * the address bound (a port of 0 is the system's choice).
+ * Listen for MCP over Streamable HTTP at `/mcp`: the same server as on stdio, one per session, all
+ * on the one store the process opened. A request passes, in order: the path; `Host` and `Origin`
+ * (`http-guard.ts`); the bearer token, when one is set; the body's size; then the session (an
+ * initialize makes one, any other request names one). A port of 0 is the system's choice: `url`
+ * says which.
  */
-export const serveHttp = async (
-  options: ServerOptions,
-  http: HttpOptions,
-  onListening: (url: string) => void,
-): Promise<void> => {
+export const listenHttp = async (options: ServerOptions, http: HttpOptions): Promise<Listening> => {
   const loopback = isLoopback(http.host.includes(':') ? `[${http.host}]` : http.host);
   if (!loopback && http.token === undefined)
     throw new ClearanceError(
@@ -200,19 +210,35 @@ export const serveHttp = async (
   });
   const bound = server.address();
   const port = typeof bound === 'object' && bound !== null ? bound.port : http.port;
-  onListening(`http://${http.host.includes(':') ? `[${http.host}]` : http.host}:${port}${MCP_PATH}`);
+  return {
+    url: `http://${http.host.includes(':') ? `[${http.host}]` : http.host}:${port}${MCP_PATH}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(sweep);
+        for (const s of sessions.values()) void s.transport.close();
+        sessions.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};
 
+/** `clearance mcp --http`: listen, say where (`onListening`), and serve until SIGINT or SIGTERM. */
+export const serveHttp = async (
+  options: ServerOptions,
+  http: HttpOptions,
+  onListening: (url: string) => void,
+): Promise<void> => {
+  const listening = await listenHttp(options, http);
+  onListening(listening.url);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      clearInterval(sweep);
-      for (const s of sessions.values()) void s.transport.close();
-      sessions.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
+      resolve();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await listening.close();
 };

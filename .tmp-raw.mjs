@@ -1,0 +1,10 @@
+const url = process.argv[2];
+const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+let r = await fetch(url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }) });
+const sid = r.headers.get('mcp-session-id'); await r.text();
+const hs = { ...h, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+await (await fetch(url, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+const t0 = Date.now();
+r = await fetch(url, { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: { path: '/tmp/mcphttp-never.json', runId: 'a', round: 1, inputSha: 'x', timeoutMs: 3000 } } }) });
+console.log('headers after', Date.now() - t0, r.status, r.headers.get('content-type'));
+console.log((await r.text()).slice(0, 200), Date.now() - t0);
