@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
-import { ClearanceError, refusal } from '../errors.js';
+import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import { PRESET_NAMES } from '../events/policy.js';
 import { REPORT_LIMITS } from '../events/report-limits.js';
 import { CostSchema, parseReport } from '../events/round-report.js';
@@ -113,6 +113,27 @@ const reportOf = (input: unknown) => {
   const parsed = parseReport(input);
   if (E.isLeft(parsed)) throw refusal({ ...parsed.left, path: ['report', ...parsed.left.path] });
   return parsed.right;
+};
+
+/**
+ * A rule's refusal of a report names its place in the report (`decisions[0].status`); the agent
+ * sent the report as an argument, so the field is `report.decisions[0].status`.
+ */
+const underReport = async <T>(fromReport: boolean, recorded: Promise<T>): Promise<T> => {
+  try {
+    return await recorded;
+  } catch (error) {
+    const path = isClearanceError(error) ? error.details.path : undefined;
+    if (
+      !fromReport ||
+      !isClearanceError(error) ||
+      !Array.isArray(path) ||
+      path.length === 0 ||
+      path[0] === 'report'
+    )
+      throw error;
+    throw new ClearanceError(error.code, error.message, { ...error.details, path: ['report', ...path] });
+  }
 };
 
 /** `record`'s arguments name how the round ended: exactly one way. */
@@ -232,13 +253,16 @@ export const TOOLS: ReadonlyArray<Tool> = [
     }),
     listed: { report: 'report' },
     call: (ctx, a) =>
-      record(ctx, {
-        runId: a.runId,
-        source: roundSourceOf(a),
-        ...(a.partial === undefined ? {} : { partial: a.partial }),
-        ...(a.repo === undefined ? {} : { repo: a.repo }),
-        ...(a.expectSeq === undefined ? {} : { expectSeq: a.expectSeq }),
-      }),
+      underReport(
+        a.report !== undefined,
+        record(ctx, {
+          runId: a.runId,
+          source: roundSourceOf(a),
+          ...(a.partial === undefined ? {} : { partial: a.partial }),
+          ...(a.repo === undefined ? {} : { repo: a.repo }),
+          ...(a.expectSeq === undefined ? {} : { expectSeq: a.expectSeq }),
+        }),
+      ),
   }),
   tool({
     name: 'reproduce',
