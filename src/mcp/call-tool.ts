@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
 import { quoted } from '../events/quoted.js';
 import { formatPath } from '../events/rejection.js';
@@ -92,6 +92,12 @@ const invalidArguments = (issues: ReadonlyArray<z.core.$ZodIssue>) => {
   };
 };
 
+/**
+ * A JSON-RPC error as the SDK's protocol sends it (its `code` and `message`): not the SDK's
+ * `McpError`, whose message already says "MCP error -32602", which its client then says again.
+ */
+const protocolError = (code: number, message: string): Error => Object.assign(new Error(message), { code });
+
 const BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => [t.name, t]));
 
 /**
@@ -108,7 +114,7 @@ export const callTool = async (
 ): Promise<CallToolResult> => {
   const tool = BY_NAME.get(name);
   if (tool === undefined)
-    throw new McpError(
+    throw protocolError(
       ErrorCode.InvalidParams,
       `no tool ${quoted(name)}: the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
     );
