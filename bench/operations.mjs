@@ -127,15 +127,6 @@ export const recordPathBench = ({
   }
 };
 
-/** CPU µs of `call`, once, in this process. */
-const cpuOf = async (call) => {
-  const start = process.cpuUsage();
-  await call();
-  const used = process.cpuUsage(start);
-  return used.user + used.system;
-};
-
-/** An MCP `status` call against the same operation called directly, on a run of `rounds` rounds. */
 /** A run of `rounds` rounds in a fresh file store: the context, and its directory. */
 const runOf = async (rounds) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'clearance-mcp-bench-'));
@@ -172,6 +163,40 @@ const costOf = async (call) => {
 };
 
 /**
+ * `direct` and `tool` in turn, `calls` times a repeat after a warm-up: the median wall and CPU µs
+ * of each, per repeat.
+ */
+const interleaved = async (direct, tool, { repeats, calls }) => {
+  for (let i = 0; i < 50; i += 1) {
+    await direct();
+    await tool();
+  }
+  const perRepeat = [];
+  for (let r = 0; r < repeats; r += 1) {
+    const d = [];
+    const t = [];
+    for (let i = 0; i < calls; i += 1) {
+      d.push(await costOf(direct));
+      t.push(await costOf(tool));
+    }
+    const m = (xs, k) => median(xs.map((x) => x[k]));
+    perRepeat.push({
+      direct: { wall: m(d, 'wall'), cpu: m(d, 'cpu') },
+      tool: { wall: m(t, 'wall'), cpu: m(t, 'cpu') },
+    });
+  }
+  return perRepeat;
+};
+
+/** A status call through `client` against the operation called directly, on a run of `rounds` rounds. */
+const statusCalls = async (context, client, options) =>
+  interleaved(
+    () => operations.status(context, { runId: 'mcp' }),
+    () => client.callTool({ name: 'status', arguments: { runId: 'mcp' } }),
+    options,
+  );
+
+/**
  * The same status call over Streamable HTTP (the SDK's client and `clearance mcp --http`'s server,
  * both in this process, on loopback) against the operation called directly: per call, interleaved.
  */
@@ -181,26 +206,7 @@ export const mcpHttpStatusBench = async ({ repeats = 5, calls = 300, rounds = 3 
   try {
     const client = new Client({ name: 'bench', version: '0.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
-    const direct = () => operations.status(context, { runId: 'mcp' });
-    const tool = () => client.callTool({ name: 'status', arguments: { runId: 'mcp' } });
-    for (let i = 0; i < 50; i += 1) {
-      await direct();
-      await tool();
-    }
-    const perRepeat = [];
-    for (let r = 0; r < repeats; r += 1) {
-      const d = [];
-      const t = [];
-      for (let i = 0; i < calls; i += 1) {
-        d.push(await costOf(direct));
-        t.push(await costOf(tool));
-      }
-      const m = (xs, k) => median(xs.map((x) => x[k]));
-      perRepeat.push({
-        direct: { wall: m(d, 'wall'), cpu: m(d, 'cpu') },
-        tool: { wall: m(t, 'wall'), cpu: m(t, 'cpu') },
-      });
-    }
+    const perRepeat = await statusCalls(context, client, { repeats, calls });
     await client.close();
     const of = (f) => range(perRepeat.map(f));
     return {
@@ -217,6 +223,7 @@ export const mcpHttpStatusBench = async ({ repeats = 5, calls = 300, rounds = 3 
   }
 };
 
+/** An MCP `status` call against the same operation called directly, on a run of `rounds` rounds. */
 export const mcpStatusBench = async ({ repeats = 5, calls = 400, rounds = 3 } = {}) => {
   const { dir, context } = await runOf(rounds);
   try {
@@ -225,30 +232,15 @@ export const mcpStatusBench = async ({ repeats = 5, calls = 400, rounds = 3 } = 
     await server.connect(serverSide);
     const client = new Client({ name: 'bench', version: '0.0.0' });
     await client.connect(clientSide);
-    const direct = () => operations.status(context, { runId: 'mcp' });
-    const tool = () => client.callTool({ name: 'status', arguments: { runId: 'mcp' } });
-    for (let i = 0; i < 50; i += 1) {
-      await direct();
-      await tool();
-    }
-    const perRepeat = [];
-    for (let r = 0; r < repeats; r += 1) {
-      const d = [];
-      const t = [];
-      for (let i = 0; i < calls; i += 1) {
-        d.push(await cpuOf(direct));
-        t.push(await cpuOf(tool));
-      }
-      perRepeat.push({ direct: median(d), tool: median(t) });
-    }
+    const perRepeat = await statusCalls(context, client, { repeats, calls });
     await client.close();
     return {
       repeats,
       calls,
       rounds,
-      directUs: range(perRepeat.map((p) => p.direct)),
-      toolUs: range(perRepeat.map((p) => p.tool)),
-      beyondUs: range(perRepeat.map((p) => p.tool - p.direct)),
+      directUs: range(perRepeat.map((p) => p.direct.cpu)),
+      toolUs: range(perRepeat.map((p) => p.tool.cpu)),
+      beyondUs: range(perRepeat.map((p) => p.tool.cpu - p.direct.cpu)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
 import { quoted } from '../events/quoted.js';
 import { formatPath } from '../events/rejection.js';
-import { describeIssue } from '../events/schema-issues.js';
+import { describeIssue, describeIssues } from '../events/schema-issues.js';
 import type { OperationContext } from '../operations/context.js';
 import { failureOf } from '../operations/failure.js';
 import { jsonText } from '../text/untrusted.js';
@@ -62,35 +62,16 @@ const codeOf = (issue: z.core.$ZodIssue): string => {
   return typeof own === 'string' ? own : 'usage';
 };
 
-/** An issue's field and words; an unknown argument's name is quoted cut, as any refused value is. */
-const described = (issue: z.core.$ZodIssue): Readonly<{ field: string; text: string }> => {
-  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
-  if (issue.code === 'unrecognized_keys') {
-    const field = formatPath([...path, issue.keys[0] ?? '']);
-    return {
-      field,
-      text: `unknown argument ${issue.keys.map(quoted).join(', ')}${path.length > 0 ? ` in ${formatPath(path)}` : ''} (misspelt?)`,
-    };
-  }
-  return { field: formatPath(path), text: describeIssue(issue, 'arguments').text };
-};
-
 /** The arguments zod refused: the first issue's code, every issue's field, the first few said. */
-const invalidArguments = (issues: ReadonlyArray<z.core.$ZodIssue>) => {
-  const all = issues.map(described);
-  const more =
-    all.length > 1
-      ? ` (and ${all.length - 1} more: ${all
-          .slice(1, 4)
-          .map((d) => d.text)
-          .join('; ')})`
-      : '';
-  return {
-    code: issues[0] === undefined ? 'usage' : codeOf(issues[0]),
-    message: `invalid arguments: ${all[0]?.text ?? 'not an object'}${more}`,
-    fields: [...new Set(all.map((d) => d.field).filter((f) => f !== ''))].slice(0, 20),
-  };
-};
+const invalidArguments = (issues: ReadonlyArray<z.core.$ZodIssue>) => ({
+  code: issues[0] === undefined ? 'usage' : codeOf(issues[0]),
+  message: `invalid arguments: ${describeIssues(issues, 'arguments').text}`,
+  fields: [
+    ...new Set(
+      issues.map((issue) => formatPath(describeIssue(issue, 'arguments').path)).filter((f) => f !== ''),
+    ),
+  ].slice(0, 20),
+});
 
 /**
  * A JSON-RPC error as the SDK's protocol sends it (its `code` and `message`): not the SDK's

@@ -30,6 +30,8 @@ const configurations = fencedBlocks(page, 'json')
   });
 
 const TOKEN = 'a-token-long-enough-to-not-be-guessed';
+/** How a client's configuration reads the token from its environment: `${NAME}`, written as text. */
+const TOKEN_REFERENCE = ['$', '{CLEARANCE_MCP_TOKEN}'].join('');
 
 describe('the configurations docs/agents.md gives', () => {
   it('holds at least one for stdio and one for HTTP, and none through npx', () => {
@@ -71,7 +73,7 @@ describe('the configurations docs/agents.md gives', () => {
       expect(documented.pathname).toBe('/mcp');
       expect(documented.hostname).toBe('127.0.0.1');
       const headers = Object.fromEntries(
-        Object.entries(entry.headers ?? {}).map(([k, v]) => [k, v.replace('${CLEARANCE_MCP_TOKEN}', TOKEN)]),
+        Object.entries(entry.headers ?? {}).map(([k, v]) => [k, v.replace(TOKEN_REFERENCE, TOKEN)]),
       );
       const client = await httpClient(url, headers);
       expect((await client.listTools()).tools).toHaveLength(13);

@@ -110,7 +110,7 @@ describe('clearance mcp, driven by a hostile agent', () => {
     // nothing may name the store, the actor or the lock timeout: unknown keys are refused
     for (const extra of [{ store: url }, { dir: store }, { by: 'Ada Lovelace' }, { lockTimeout: 1 }])
       expect(await refusedWith(client, 'status', { runId: 'pr-1', ...extra })).toMatch(
-        /^usage: .*unknown argument/,
+        /^usage: .*unknown key/,
       );
     expect(existsSync(path.join(store, 'elsewhere'))).toBe(false);
     expect(connections).toBe(0);
