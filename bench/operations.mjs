@@ -9,14 +9,19 @@
 //    process (an in-memory transport: the server's JSON-RPC, the input and output validation, the
 //    answer's JSON), against the same operation called directly (the read and the fold): the
 //    difference is what the door costs. CPU time of this process, per call, interleaved in batches.
+// 3. The same `status` call over Streamable HTTP: the SDK's client and `clearance mcp --http`'s
+//    server (listenHttp) in this process, on loopback TCP, against the same operation called
+//    directly. Wall time and CPU time (client and server both) per call, interleaved.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { operations } from '../lib/index.js';
+import { listenHttp } from '../lib/mcp/http.js';
 import { createServer } from '../lib/mcp/server.js';
 import { fileStore } from '../lib/store/store.js';
 
@@ -122,74 +127,127 @@ export const recordPathBench = ({
   }
 };
 
-/** CPU µs of `call`, once, in this process. */
-const cpuOf = async (call) => {
-  const start = process.cpuUsage();
+/** A run of `rounds` rounds in a fresh file store: the context, and its directory. */
+const runOf = async (rounds) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'clearance-mcp-bench-'));
+  const context = { store: fileStore(dir), by: 'bench' };
+  await operations.open(context, { runId: 'mcp', inputSha: sha('r1') });
+  for (let round = 1; round <= rounds; round += 1) {
+    const candidates = [{ ...CANDIDATE, file: `src/f${round}.js` }];
+    await operations.record(context, {
+      runId: 'mcp',
+      source: {
+        kind: 'report',
+        report: {
+          runId: 'mcp',
+          round,
+          inputSha: sha(`r${round}`),
+          completed: true,
+          candidates,
+          decisions: [],
+        },
+      },
+    });
+    if (round < rounds) await operations.capture(context, { runId: 'mcp', inputSha: sha(`r${round + 1}`) });
+  }
+  return { dir, context };
+};
+
+/** Wall µs and CPU µs of `call`, once, in this process. */
+const costOf = async (call) => {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
   await call();
-  const used = process.cpuUsage(start);
-  return used.user + used.system;
+  const used = process.cpuUsage(cpu);
+  return { wall: (performance.now() - start) * 1000, cpu: used.user + used.system };
+};
+
+/**
+ * `direct` and `tool` in turn, `calls` times a repeat after a warm-up: the median wall and CPU µs
+ * of each, per repeat.
+ */
+const interleaved = async (direct, tool, { repeats, calls }) => {
+  for (let i = 0; i < 50; i += 1) {
+    await direct();
+    await tool();
+  }
+  const perRepeat = [];
+  for (let r = 0; r < repeats; r += 1) {
+    const d = [];
+    const t = [];
+    for (let i = 0; i < calls; i += 1) {
+      d.push(await costOf(direct));
+      t.push(await costOf(tool));
+    }
+    const m = (xs, k) => median(xs.map((x) => x[k]));
+    perRepeat.push({
+      direct: { wall: m(d, 'wall'), cpu: m(d, 'cpu') },
+      tool: { wall: m(t, 'wall'), cpu: m(t, 'cpu') },
+    });
+  }
+  return perRepeat;
+};
+
+/** A status call through `client` against the operation called directly, on a run of `rounds` rounds. */
+const statusCalls = async (context, client, options) =>
+  interleaved(
+    () => operations.status(context, { runId: 'mcp' }),
+    () => client.callTool({ name: 'status', arguments: { runId: 'mcp' } }),
+    options,
+  );
+
+/**
+ * The same status call over Streamable HTTP (the SDK's client and `clearance mcp --http`'s server,
+ * both in this process, on loopback) against the operation called directly: per call, interleaved.
+ */
+export const mcpHttpStatusBench = async ({ repeats = 5, calls = 300, rounds = 3 } = {}) => {
+  const { dir, context } = await runOf(rounds);
+  const listening = await listenHttp({ context, dir }, { host: '127.0.0.1', port: 0 });
+  try {
+    const client = new Client({ name: 'bench', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
+    const perRepeat = await statusCalls(context, client, { repeats, calls });
+    await client.close();
+    const of = (f) => range(perRepeat.map(f));
+    return {
+      repeats,
+      calls,
+      rounds,
+      direct: { wall: of((p) => p.direct.wall), cpu: of((p) => p.direct.cpu) },
+      tool: { wall: of((p) => p.tool.wall), cpu: of((p) => p.tool.cpu) },
+      beyond: { wall: of((p) => p.tool.wall - p.direct.wall), cpu: of((p) => p.tool.cpu - p.direct.cpu) },
+    };
+  } finally {
+    await listening.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
 
 /** An MCP `status` call against the same operation called directly, on a run of `rounds` rounds. */
 export const mcpStatusBench = async ({ repeats = 5, calls = 400, rounds = 3 } = {}) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clearance-mcp-bench-'));
-  const context = { store: fileStore(dir), by: 'bench' };
+  const { dir, context } = await runOf(rounds);
   try {
-    await operations.open(context, { runId: 'mcp', inputSha: sha('r1') });
-    for (let round = 1; round <= rounds; round += 1) {
-      const candidates = [{ ...CANDIDATE, file: `src/f${round}.js` }];
-      await operations.record(context, {
-        runId: 'mcp',
-        source: {
-          kind: 'report',
-          report: {
-            runId: 'mcp',
-            round,
-            inputSha: sha(`r${round}`),
-            completed: true,
-            candidates,
-            decisions: [],
-          },
-        },
-      });
-      if (round < rounds) await operations.capture(context, { runId: 'mcp', inputSha: sha(`r${round + 1}`) });
-    }
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const server = createServer({ context, dir });
     await server.connect(serverSide);
     const client = new Client({ name: 'bench', version: '0.0.0' });
     await client.connect(clientSide);
-    const direct = () => operations.status(context, { runId: 'mcp' });
-    const tool = () => client.callTool({ name: 'status', arguments: { runId: 'mcp' } });
-    for (let i = 0; i < 50; i += 1) {
-      await direct();
-      await tool();
-    }
-    const perRepeat = [];
-    for (let r = 0; r < repeats; r += 1) {
-      const d = [];
-      const t = [];
-      for (let i = 0; i < calls; i += 1) {
-        d.push(await cpuOf(direct));
-        t.push(await cpuOf(tool));
-      }
-      perRepeat.push({ direct: median(d), tool: median(t) });
-    }
+    const perRepeat = await statusCalls(context, client, { repeats, calls });
     await client.close();
     return {
       repeats,
       calls,
       rounds,
-      directUs: range(perRepeat.map((p) => p.direct)),
-      toolUs: range(perRepeat.map((p) => p.tool)),
-      beyondUs: range(perRepeat.map((p) => p.tool - p.direct)),
+      directUs: range(perRepeat.map((p) => p.direct.cpu)),
+      toolUs: range(perRepeat.map((p) => p.tool.cpu)),
+      beyondUs: range(perRepeat.map((p) => p.tool.cpu - p.direct.cpu)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 };
 
-export const printOperationsBench = (record, mcp) => {
+export const printOperationsBench = (record, mcp, http) => {
   const ms = ({ min, max }) => `${min.toFixed(1)}–${max.toFixed(1)} ms`;
   const x = ({ min, max }) => `${min.toFixed(2)}–${max.toFixed(2)}×`;
   console.log(
@@ -208,8 +266,15 @@ export const printOperationsBench = (record, mcp) => {
   console.log(
     `          the operation alone (read + fold + view) ${us(mcp.directUs)}; through the SDK's client and server ${us(mcp.toolUs)}; beyond the fold ${us(mcp.beyondUs)} (target: well under 1,000 µs)`,
   );
+  if (http === undefined) return;
+  console.log(
+    `          the same call over Streamable HTTP on loopback (clearance mcp --http's server, the SDK's client, one process), per call (medians of ${http.calls} interleaved calls over ${http.repeats} repeats):`,
+  );
+  console.log(
+    `          the operation alone: wall ${us(http.direct.wall)}, cpu ${us(http.direct.cpu)}; over HTTP: wall ${us(http.tool.wall)}, cpu ${us(http.tool.cpu)}; beyond the operation: wall ${us(http.beyond.wall)}, cpu ${us(http.beyond.cpu)}`,
+  );
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  printOperationsBench(recordPathBench(), await mcpStatusBench());
+  printOperationsBench(recordPathBench(), await mcpStatusBench(), await mcpHttpStatusBench());
 }

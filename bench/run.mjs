@@ -4,7 +4,7 @@ import { coldStartBench, printColdStartBench } from './coldstart.mjs';
 import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
 import { printFoldScalingBench } from './fold-scaling.mjs';
-import { mcpStatusBench, printOperationsBench, recordPathBench } from './operations.mjs';
+import { mcpHttpStatusBench, mcpStatusBench, printOperationsBench, recordPathBench } from './operations.mjs';
 import { postgresBench, printPostgresBench } from './postgres.mjs';
 import { appendBench, concurrentBench, lockAlternativesBench, manyRunsBench, readBench } from './store.mjs';
 
@@ -118,4 +118,5 @@ if (wanted('read')) {
 if (wanted('cold')) printColdStartBench(coldStartBench());
 if (wanted('completion')) printCompletionBench(await runCompletionBench());
 if (wanted('postgres')) printPostgresBench(await postgresBench());
-if (wanted('ops')) printOperationsBench(recordPathBench(), await mcpStatusBench());
+if (wanted('ops'))
+  printOperationsBench(recordPathBench(), await mcpStatusBench(), await mcpHttpStatusBench());

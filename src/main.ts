@@ -37,7 +37,7 @@ export const start = (): void => {
       },
     },
     // loaded only when `clearance mcp` serves: no other command's start-up evaluates the MCP SDK
-    { serveMcp: async (options) => (await import('./mcp/server.js')).serveStdio(options) },
+    { serveMcp: async (options) => (await import('./mcp/serve.js')).serve(options) },
   ).then((status) => {
     process.exitCode = status;
   });

@@ -6,5 +6,14 @@ import type { OperationContext } from '../operations/context.js';
  * hands in nothing gets a usage error from `clearance mcp`.
  */
 export type Services = Readonly<{
-  serveMcp?: (options: Readonly<{ context: OperationContext; dir?: string }>) => Promise<void>;
+  serveMcp?: (
+    options: Readonly<{
+      context: OperationContext;
+      dir?: string;
+      /** serve over HTTP here instead of standard input and output (`mcp --http`) */
+      http?: Readonly<{ host: string; port: number; token?: string }>;
+      /** told the URL the HTTP server listens on, once it does */
+      onListening?: (url: string) => void;
+    }>,
+  ) => Promise<void>;
 }>;

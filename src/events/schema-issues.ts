@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { quoted } from './quoted.js';
 import { formatPath } from './rejection.js';
 
 /** One schema issue as a person reads it: where it is, and what was wrong there and what would do. */
@@ -16,7 +17,7 @@ export const describeIssue = (issue: z.core.$ZodIssue, what: string): SchemaIssu
     const where = formatPath(path) || `the ${what}`;
     return {
       path: [...path, key],
-      text: `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} in ${where} (misspelt?)`,
+      text: `unknown key ${issue.keys.map(quoted).join(', ')} in ${where} (misspelt?)`,
     };
   }
   return { path, text: `${formatPath(path) || what}: ${issueWords(issue)}` };

@@ -1,11 +1,11 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationContext } from '../operations/context.js';
-import { failureOf } from '../operations/failure.js';
 import { VERSION } from '../operations/version.js';
-import { jsonText } from '../text/untrusted.js';
-import { NOT_EXPOSED, TOOLS } from './tools.js';
+import { callTool } from './call-tool.js';
+import { boundedStdio } from './stdio-lines.js';
+import { listedTools } from './tool-list.js';
+import { NOT_EXPOSED } from './tools.js';
 
 /** What the server needs: the operation context its door opened once, at start-up. */
 export type ServerOptions = Readonly<{
@@ -14,42 +14,31 @@ export type ServerOptions = Readonly<{
   dir?: string;
 }>;
 
+const INSTRUCTIONS = `clearance owns a code review's loop, budget and stop conditions. The loop: open a run; have the round reviewed; record its report; while record answers open, the author fixes, then capture the next input, review, record; gate when converged. Ask next after any restart. Never declare a verdict yourself: record derives it. A refusal's error.next names the tool to call. ${NOT_EXPOSED}`;
+
 /**
- * The MCP server: one tool per operation in TOOLS, each answering with the operation's result as
- * structured content (and as text). A refusal is a tool error carrying the failure envelope every
- * clearance door prints (`{"ok":false,"error":{code,message,details}}`) as text: it has no
- * structured content, since it is not the tool's output shape. Every call runs on the one store
- * the server was started with; the client's cancellation reaches a wait as its abort signal.
+ * The MCP server: one tool per operation in TOOLS (`tools.ts`), listed compactly (`tool-list.ts`),
+ * each call answered by `callTool` with the operation's result as structured content (and as
+ * text), or a refusal as a tool error an agent can act on. Built on the SDK's protocol `Server`
+ * rather than its `McpServer`, whose argument check answers a refusal as a bare message: here every
+ * refusal, an invalid argument too, carries a code, the fields and a next step. Every call runs on
+ * the one store the server was started with; the client's cancellation reaches a wait as its abort
+ * signal.
  */
-export const createServer = (options: ServerOptions): McpServer => {
-  const server = new McpServer(
+export const createServer = (options: ServerOptions): Server => {
+  const server = new Server(
     { name: 'clearance', version: VERSION },
-    {
-      instructions: `clearance owns the loop, budget and stop conditions of a code review: open a run, capture each round's input, record each round's report, and gate on the verdict it derives (never declare it yourself). Ask next after any restart. ${NOT_EXPOSED}`,
-    },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  for (const tool of TOOLS) {
-    server.registerTool(
-      tool.name,
-      { description: tool.description, inputSchema: tool.input, outputSchema: tool.output },
-      async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        try {
-          const result = {
-            ok: true,
-            ...(await tool.call({ ...options.context, signal: extra.signal }, args)),
-          };
-          return { content: [{ type: 'text', text: jsonText(result) }], structuredContent: result };
-        } catch (error) {
-          const { code, message, details } = failureOf(error, options.dir);
-          const failure = {
-            ok: false,
-            error: { code, message, ...(Object.keys(details).length > 0 ? { details } : {}) },
-          };
-          return { content: [{ type: 'text', text: jsonText(failure) }], isError: true };
-        }
-      },
-    );
-  }
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listedTools()] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(
+      { ...options.context, signal: extra.signal },
+      options.dir,
+      request.params.name,
+      request.params.arguments,
+    ),
+  );
   return server;
 };
 
@@ -57,9 +46,9 @@ export const createServer = (options: ServerOptions): McpServer => {
 export const serveStdio = async (options: ServerOptions): Promise<void> => {
   const server = createServer(options);
   const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => resolve();
+    server.onclose = () => resolve();
   });
   process.stdin.once('end', () => void server.close());
-  await server.connect(new StdioServerTransport());
+  await server.connect(boundedStdio());
   await closed;
 };

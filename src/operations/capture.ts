@@ -11,6 +11,7 @@ import { intact } from '../store/read.js';
 import { storeDirOf } from '../store/store.js';
 import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import { boundCapture, boundText, INPUT_BOUNDS } from './input-bounds.js';
 import { type NamedInput, namedCapture } from './open.js';
 import type { CaptureOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
@@ -109,6 +110,8 @@ const captureWorkspace = async (
 /** Record the input the run's next round reviews, and what changed since the last reviewed input. */
 export const capture = async (ctx: OperationContext, input: CaptureInput): Promise<CaptureResult> => {
   const { runId } = input;
+  boundCapture(input);
+  boundText('sameInput', input.sameInput, INPUT_BOUNDS.reason);
   if (
     input.inputSha !== undefined &&
     (input.repo !== undefined || input.artifact !== undefined || input.allowDirty === true)

@@ -8,6 +8,7 @@ import { captureRevision } from '../revision/capture.js';
 import { openRun } from '../store/open-run.js';
 import { storeDirOf } from '../store/store.js';
 import { actorOf, type OperationContext } from './context.js';
+import { boundCapture, boundList, INPUT_BOUNDS } from './input-bounds.js';
 import type { OpenOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 
@@ -71,6 +72,8 @@ const withoutRound = ({ round: _, ...capture }: RevisionCapturedData): Omit<Revi
  * policy as `parsePolicy` checks a file's: a run opened before keeps the budget it pinned.
  */
 export const open = async (ctx: OperationContext, input: OpenInput): Promise<OpenResult> => {
+  boundCapture(input);
+  boundList('consent', input.consent, INPUT_BOUNDS.commands, INPUT_BOUNDS.command);
   const policy = policyOf(input.policy);
   const fromWorkspace = input.repo !== undefined || input.artifact !== undefined;
   if (fromWorkspace && input.inputSha !== undefined)

@@ -13,6 +13,7 @@ import { intact, type RunStatusRead } from '../store/read.js';
 import type { Store } from '../store/store.js';
 import { appendCommand, decidedAt, expectedReport } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
+import { boundText, INPUT_BOUNDS } from './input-bounds.js';
 import { type RecordResult, recordResultOf } from './recorded.js';
 import { artifactNameOf } from './subject.js';
 
@@ -209,6 +210,7 @@ export const record = async (ctx: OperationContext, input: RecordInput): Promise
       await appendCommand(ctx.store, runId, { kind: 'merge', missing: [] }, actor),
     );
   if (source.kind === 'end') {
+    boundText('reason', source.reason, INPUT_BOUNDS.reason);
     const end = { result: source.result, reason: source.reason };
     return recordResultOf(runId, await appendCommand(ctx.store, runId, { kind: 'end-round', end }, actor));
   }

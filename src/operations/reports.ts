@@ -2,6 +2,7 @@ import type { RoundReport } from '../events/round-report.js';
 import { printableLocation, publishReportAt, waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import { checkedName, type StorelessContext } from './context.js';
+import { boundText, INPUT_BOUNDS } from './input-bounds.js';
 import type { PublishOutput, ResultOf, WaitOutput } from './schemas/results.js';
 
 /**
@@ -43,6 +44,7 @@ export type WaitResult = ResultOf<typeof WaitOutput>;
 
 /** Wait for the complete report of one run, round and input to be published at `path`. */
 export const wait = async (ctx: StorelessContext, input: WaitInput): Promise<WaitResult> => {
+  boundText('inputSha', input.inputSha, INPUT_BOUNDS.inputSha);
   const collected = await waitForReportAt(
     input.path,
     { runId: input.runId, round: input.round, inputSha: input.inputSha },

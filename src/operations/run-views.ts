@@ -10,6 +10,7 @@ import { reproductionsToRun } from '../projections/views/reproductions.js';
 import { describedOutcome } from '../render/outcome-reason.js';
 import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
+import { boundList, boundText, INPUT_BOUNDS } from './input-bounds.js';
 import type {
   CostOutput,
   ExplainOutput,
@@ -65,6 +66,8 @@ export type MayResult = ResultOf<typeof MayOutput>;
 
 /** May this stage run now, at this cost, with these commands? An answer, never a refusal. */
 export const may = async (ctx: OperationContext, input: MayInput): Promise<MayResult> => {
+  boundText('stage', input.stage, INPUT_BOUNDS.stage);
+  boundList('commands', input.commands, INPUT_BOUNDS.commands, INPUT_BOUNDS.command);
   const state = await stateOf(ctx, input.runId);
   const answer = mayRunStage(state, input.stage, input.cost ?? {}, input.commands ?? []);
   // the estimate is asked of the same door `stage --start` passes (driver/lifecycle.ts)

@@ -59,18 +59,12 @@ const serve = async (
   return client;
 };
 
-/** A call the server refuses: the SDK's own input validation (a protocol error) or a tool error. */
+/** A call the server refuses, an invalid argument as any other refusal: a tool error, `code: message`. */
 const refusedWith = async (client: Client, name: string, args: Record<string, unknown>): Promise<string> => {
-  try {
-    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    expect(result.isError, JSON.stringify(result)).toBe(true);
-    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-    // the SDK answers arguments its schema refuses with a tool error of its own, before any call
-    if (text.startsWith('MCP error')) return `protocol: ${text}`;
-    return (JSON.parse(text) as { error: { code: string } }).error.code;
-  } catch (error) {
-    return `protocol: ${(error as Error).message}`;
-  }
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  const { error } = result.structuredContent as { error: { code: string; message: string } };
+  return `${error.code}: ${error.message}`;
 };
 
 const ok = async (client: Client, name: string, args: Record<string, unknown>) => {
@@ -86,7 +80,9 @@ describe('clearance mcp, driven by a hostile agent', () => {
     // started with no store flag (the default store, ./.clearance here), as most agents start it
     const bare = await serve([], store);
     const url = `postgres://victim@127.0.0.1:${victimPort}/db`;
-    expect(await refusedWith(bare, 'status', { runId: `--store=${url}` })).toMatch(/protocol: .*run id/);
+    expect(await refusedWith(bare, 'status', { runId: `--store=${url}` })).toMatch(
+      /^invalid-run-id: .*run id/,
+    );
     expect(connections).toBe(0);
     const client = await serve(['--dir', store]);
     for (const runId of [
@@ -98,20 +94,24 @@ describe('clearance mcp, driven by a hostile agent', () => {
       'a b',
     ]) {
       for (const tool of ['status', 'next', 'findings', 'explain', 'feedback'])
-        expect(await refusedWith(client, tool, { runId }), `${tool} ${runId}`).toMatch(/protocol: .*run id/);
+        expect(await refusedWith(client, tool, { runId }), `${tool} ${runId}`).toMatch(
+          /^invalid-run-id: .*run id/,
+        );
     }
     // a store URL is never a path a tool reads or waits on
     const wait = { runId: 'pr-1', round: 1, inputSha: 'abc', timeoutMs: 1000 };
-    expect(await refusedWith(client, 'wait', { ...wait, path: url })).toMatch(/protocol: .*not a URL/);
+    expect(await refusedWith(client, 'wait', { ...wait, path: url })).toMatch(/^usage: .*not a URL/);
     expect(await refusedWith(client, 'record', { runId: 'pr-1', waitFor: url })).toMatch(
-      /protocol: .*not a URL/,
+      /^usage: .*not a URL/,
     );
     expect(await refusedWith(client, 'open', { runId: 'pr-1', repo: `file://${store}` })).toMatch(
-      /protocol: .*not a URL/,
+      /^usage: .*not a URL/,
     );
     // nothing may name the store, the actor or the lock timeout: unknown keys are refused
     for (const extra of [{ store: url }, { dir: store }, { by: 'Ada Lovelace' }, { lockTimeout: 1 }])
-      expect(await refusedWith(client, 'status', { runId: 'pr-1', ...extra })).toMatch(/protocol: /);
+      expect(await refusedWith(client, 'status', { runId: 'pr-1', ...extra })).toMatch(
+        /^usage: .*unknown key/,
+      );
     expect(existsSync(path.join(store, 'elsewhere'))).toBe(false);
     expect(connections).toBe(0);
   });
@@ -147,8 +147,8 @@ describe('clearance mcp, driven by a hostile agent', () => {
     });
     expect(captured.capture).toMatchObject({ renames: [{ from: 'a=b.js', to: 'c=d.js' }] });
     // the policy is a preset's name, never a flag or a file
-    expect(await refusedWith(client, 'open', { runId: 'pr-2', policy: '--policy-file=/etc/passwd' })).toBe(
-      'usage',
+    expect(await refusedWith(client, 'open', { runId: 'pr-2', policy: '--policy-file=/etc/passwd' })).toMatch(
+      /^usage: unknown policy/,
     );
     expect(connections).toBe(0);
     // and the log is the store the server was started with, holding the values as sent
@@ -170,11 +170,18 @@ describe('clearance mcp, driven by a hostile agent', () => {
       confirmed: true,
       evidence: 'e',
     };
-    for (const hostile of [
-      { ...candidate, file: '../../etc/passwd' },
-      { ...candidate, file: 'file:///etc/passwd' },
-      { ...candidate, file: 'a.js', summary: 'x\n::error file=.github/workflows/release.yml,line=1::forged' },
-    ]) {
+    for (const [hostile, code] of [
+      [{ ...candidate, file: '../../etc/passwd' }, 'invalid-path'],
+      [{ ...candidate, file: 'file:///etc/passwd' }, 'invalid-path'],
+      [
+        {
+          ...candidate,
+          file: 'a.js',
+          summary: 'x\n::error file=.github/workflows/release.yml,line=1::forged',
+        },
+        'invalid-text',
+      ],
+    ] as const) {
       const report = {
         runId: 'pr-1',
         round: 1,
@@ -182,7 +189,9 @@ describe('clearance mcp, driven by a hostile agent', () => {
         completed: true,
         candidates: [hostile],
       };
-      expect(await refusedWith(client, 'record', { runId: 'pr-1', report })).toMatch(/^protocol: /);
+      expect(await refusedWith(client, 'record', { runId: 'pr-1', report })).toMatch(
+        new RegExp(`^${code}: `),
+      );
     }
     const reviewer = {
       runId: 'pr-1',
@@ -191,7 +200,9 @@ describe('clearance mcp, driven by a hostile agent', () => {
       completed: true,
       reviewer: 'Ada\nconverged',
     };
-    expect(await refusedWith(client, 'record', { runId: 'pr-1', report: reviewer })).toMatch(/^protocol: /);
+    expect(await refusedWith(client, 'record', { runId: 'pr-1', report: reviewer })).toMatch(
+      /^invalid-actor: /,
+    );
     expect(readFileSync(path.join(store, 'runs', 'pr-1.jsonl'))).toEqual(before);
   });
 

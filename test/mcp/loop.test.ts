@@ -63,11 +63,17 @@ const structured = (result: CallToolResult): Record<string, unknown> => {
   return result.structuredContent as Record<string, unknown>;
 };
 
-const refusal = (result: CallToolResult): { code: string; message: string } => {
+/** A refusal: a tool error whose structured content is the failure, and its text the same JSON. */
+const refusal = (
+  result: CallToolResult,
+): { code: string; message: string; next: Record<string, unknown> } => {
   expect(result.isError).toBe(true);
-  expect(result.structuredContent).toBeUndefined();
   const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-  const parsed = JSON.parse(text) as { ok: boolean; error: { code: string; message: string } };
+  const parsed = JSON.parse(text) as {
+    ok: boolean;
+    error: { code: string; message: string; next: Record<string, unknown> };
+  };
+  expect(parsed).toEqual(result.structuredContent);
   expect(parsed.ok).toBe(false);
   return parsed.error;
 };
@@ -89,14 +95,14 @@ const TOOL_NAMES = [
 ];
 
 describe('clearance mcp', () => {
-  it('offers one tool per loop command, each with an input and an output schema, and never rule or extend', async () => {
+  it('offers one tool per loop command, each with an input schema and no output schema, and never rule or extend', async () => {
     const client = await connectHere(tempDir('clearance-mcp-'));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.outputSchema?.type).toBe('object');
-      expect(tool.outputSchema?.properties).toHaveProperty('ok');
+      // a client validates even a refusal's structured content against an output schema
+      expect(tool.outputSchema).toBeUndefined();
     }
     expect(client.getInstructions()).toMatch(/rule and extend are not tools: .*only a named person decides/);
   });
@@ -113,8 +119,11 @@ describe('clearance mcp', () => {
     expect(capture1.commit).toBe(first);
     expect(opened.store).toBe(path.join(repo.dir, '.git', 'clearance'));
 
-    // before convergence the gate refuses, as a tool error carrying the command's envelope
-    expect(refusal(await call(client, 'gate', { runId: 'pr-1' })).code).toBe('no-review');
+    // before convergence the gate refuses, as a tool error naming the code and the next tool
+    expect(refusal(await call(client, 'gate', { runId: 'pr-1' }))).toMatchObject({
+      code: 'no-review',
+      next: { tool: 'next', arguments: { runId: 'pr-1' } },
+    });
 
     const candidate = {
       file: 'src/service.js',

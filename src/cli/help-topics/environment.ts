@@ -38,6 +38,12 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
     unset: '10000',
   },
   {
+    name: 'CLEARANCE_MCP_TOKEN',
+    meaning:
+      'mcp --http: the bearer token every client must send (Authorization: Bearer …); needed to serve on any address but loopback, at least 16 characters',
+    unset: 'mcp --http serves loopback alone, with no token',
+  },
+  {
     name: 'NO_COLOR',
     meaning: 'any non-empty value turns colour off; colour is never used off a terminal or under --json',
     unset: 'colour on a terminal',
