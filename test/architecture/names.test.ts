@@ -51,6 +51,10 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     'Ed25519 verification: the verifier the decider is handed, and the entry that offers one',
     ['ed25519.ts', 'events/ed25519.ts'],
   ],
+  'next-step.ts': [
+    'the step after a refusal: as data (the fold), and as a tool and its arguments (the MCP door)',
+    ['events/next-step.ts', 'mcp/next-step.ts'],
+  ],
   'fold.ts': [
     'the fold: the published clearance/fold entry and the fold itself',
     ['fold.ts', 'projections/fold.ts'],
