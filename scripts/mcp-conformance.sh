@@ -21,6 +21,8 @@ node22_pkg="node-$(node -p 'process.platform')-$(node -p 'process.arch')@22"
 node22="$work/package/bin/node"
 echo "conformance $(node -p 'require("@modelcontextprotocol/conformance/package.json").version') on node $("$node22" --version) ($node22_pkg); server on node $(node --version)"
 
+# the file exists before the server starts: reading it in the loop below must never race its creation
+: >"$work/server.err"
 node dist/cli.js --dir "$work/store" --by conformance mcp --http 127.0.0.1:0 2>"$work/server.err" &
 server_pid=$!
 url=""

@@ -1,8 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { OperationContext } from '../operations/context.js';
 import { VERSION } from '../operations/version.js';
 import { callTool } from './call-tool.js';
+import { getPrompt, PROMPTS } from './prompts.js';
 import { boundedStdio } from './stdio-lines.js';
 import { listedTools } from './tool-list.js';
 import { NOT_EXPOSED } from './tools.js';
@@ -28,9 +34,13 @@ const INSTRUCTIONS = `clearance owns a code review's loop, budget and stop condi
 export const createServer = (options: ServerOptions): Server => {
   const server = new Server(
     { name: 'clearance', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listedTools()] }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...PROMPTS] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    getPrompt(options.context, request.params.name, request.params.arguments),
+  );
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(
       { ...options.context, signal: extra.signal },

@@ -27,7 +27,7 @@ const entries = (): Array<{ line: string; scenario?: string; reason?: string }> 
 };
 
 describe('the MCP conformance baseline', () => {
-  it('gives every expected failure a reason, once each, and never excuses initialize, ping, tools-list or DNS rebinding', () => {
+  it('gives every expected failure a reason, once each, and never excuses initialize, ping, tools-list, prompts-list or DNS rebinding', () => {
     const listed = entries();
     expect(listed.length).toBeGreaterThan(10);
     for (const entry of listed) {
@@ -36,7 +36,13 @@ describe('the MCP conformance baseline', () => {
     }
     const names = listed.map((e) => e.scenario);
     expect(new Set(names).size).toBe(names.length);
-    for (const required of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'])
+    for (const required of [
+      'server-initialize',
+      'ping',
+      'tools-list',
+      'prompts-list',
+      'dns-rebinding-protection',
+    ])
       expect(names).not.toContain(required);
   });
 });
