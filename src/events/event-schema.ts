@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { CHECK_STATES } from './codecs/checks-recorded-v1.js';
-import { ABSENCE_REASONS } from './codecs/contribution-recorded-v1.js';
-import { FAILURE_REASONS } from './codecs/events-v1.js';
+import { ABSENCE_REASONS } from './codecs/contribution-absent-v1.js';
 import { REPRODUCTION_OUTCOMES } from './codecs/reproduction-recorded-v1.js';
+import { FAILURE_REASONS } from './codecs/round-failed-v1.js';
 import { PolicySchema } from './policy-schema.js';
 import { RecordedCostSchema, ReportSchema } from './round-report.js';
 
