@@ -97,6 +97,15 @@ const isEventType = (type: string): type is EventType => Object.hasOwn(REGISTRY,
 
 export const latestVersion = (type: EventType): number => REGISTRY[type].latest;
 
+/** The codec of the version of `type` a writer writes. */
+export const latestCodec = (type: EventType): t.Mixed => {
+  const spec = REGISTRY[type];
+  const latest = spec.versions[spec.latest];
+  if (latest === undefined)
+    throw new Error(`registry: ${type} has no codec for its latest version ${spec.latest}`);
+  return latest.codec;
+};
+
 /** Decode `data` written as `type` version `v`, and upcast it to the latest version. */
 export const decodeEventData = (
   type: string,
