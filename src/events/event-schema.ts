@@ -134,7 +134,7 @@ const zodOf = (mixed: t.Mixed, notes: Notes = {}): z.ZodType => {
       return z.string();
     case 'NumberType':
       // every number an event holds beyond a cost (the door's) is a round, a count of rounds or an
-      // index: whole, as every writer writes it (the rules refuse any other)
+      // index: whole, as every writer writes it (test/events/event-schema.test.ts holds lines to it)
       return z.number().int();
     case 'BooleanType':
       return z.boolean();
