@@ -10,7 +10,7 @@
 // path and size. The record lives in node_modules/.cache, beside the dependencies it assumes.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ const INPUTS = [
   'tsconfig.build.json',
   'scripts/build.mjs',
   'scripts/bundle-cli.mjs',
+  'scripts/compile-report-parser.mjs',
   'package.json',
   'package-lock.json',
 ];
@@ -83,7 +84,12 @@ if (process.argv.includes('--if-stale') && upToDate(key)) process.exit(0);
 // the compiler the lock file pins, by its package's own `bin`, run with this Node
 const typescript = createRequire(path.join(root, 'package.json')).resolve('typescript/package.json');
 const tsc = path.join(path.dirname(typescript), JSON.parse(readFileSync(typescript, 'utf8')).bin.tsc);
+// lib/ from nothing: a module renamed or removed in src/ must not linger there, in the package
+rmSync(path.join(root, 'lib'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+// the round report's parser as zod's compiler makes it, in place of the unbuilt one
+const { compiledReportModule } = await import('./compile-report-parser.mjs');
+writeFileSync(path.join(root, 'lib', 'events', 'compiled-report.js'), await compiledReportModule(root));
 execFileSync(process.execPath, [path.join(root, 'scripts/bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
 
 // written beside and renamed into place: a build stopped half-way leaves the old record or none

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, transform } from 'esbuild';
+import { compiledReportModule } from './compile-report-parser.mjs';
 
 /** `fp-ts/lib/X` → `fp-ts/es6/X`, and `io-ts` → its `es6` build (which imports `fp-ts/es6`). */
 const esModuleBuilds = {
@@ -28,6 +29,17 @@ const esModuleBuilds = {
     );
   },
 };
+
+/** src/events/compiled-report.ts as the build makes it: the parser zod's compiler makes of ReportSchema (from lib/). */
+const compiledReport = (code) => ({
+  name: 'compiled-report',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]events[\\/]compiled-report\.ts$/ }, () => {
+      compiledReport.loaded = true;
+      return { contents: code, loader: 'ts', resolveDir: path.resolve('src/events') };
+    });
+  },
+});
 
 // whitespace and syntax only: identifiers keep their names, so a stack trace still reads
 const minify = { minifyWhitespace: true, minifySyntax: true, legalComments: 'none', target: 'node20' };
@@ -73,8 +85,9 @@ const program = await build({
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // fp-ts and io-ts ship ES module builds beside their CommonJS `lib`: bundling those lets esbuild
   // drop what is never used and skips the CommonJS wrappers at start-up (library users keep `lib`)
-  plugins: [esModuleBuilds],
+  plugins: [esModuleBuilds, compiledReport(await compiledReportModule(process.cwd()))],
 });
+if (!compiledReport.loaded) throw new Error('the CLI bundle has no src/events/compiled-report.ts to compile');
 
 const chunks = [];
 for (const file of program.outputFiles) {

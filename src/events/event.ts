@@ -1,24 +1,20 @@
 import type * as t from 'io-ts';
 import type { CHECK_STATES, CheckResultV1, ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
-import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution-recorded-v1.js';
-import type {
-  CitationCheck as CitationCheckCodec,
-  FAILURE_REASONS,
-  RoundFailedV1,
-  RunOpenedV1,
-} from './codecs/events-v1.js';
-import type {
-  ROUND_END_RESULTS,
-  ROUND_RESULTS,
-  RoundEndedV1,
-  StageFailedV1,
-  StageFinishedV1,
-  StageStartedV1,
-} from './codecs/events-v2.js';
-import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/finding-ruled-v2.js';
+import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution-absent-v1.js';
+import type { ContributionRecordedV3 } from './codecs/contribution-recorded-v3.js';
+import type { FindingRuledV2 } from './codecs/finding-ruled-v2.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
-import type { ContributionRecordedV3 } from './codecs/round-recorded-v4.js';
+import type { ROUND_END_RESULTS, RoundEndedV1 } from './codecs/round-ended-v1.js';
+import type { FAILURE_REASONS, RoundFailedV1 } from './codecs/round-failed-v1.js';
+import type { CitationCheck as CitationCheckCodec } from './codecs/round-recorded-v1.js';
+import type { ROUND_RESULTS } from './codecs/round-recorded-v2.js';
+import type { RoundsExtendedV2 } from './codecs/rounds-extended-v2.js';
+import type { RulingSignatureV1 } from './codecs/ruling-signature-v1.js';
+import type { RunOpenedV1 } from './codecs/run-opened-v1.js';
+import type { StageFailedV1 } from './codecs/stage-failed-v1.js';
+import type { StageFinishedV1 } from './codecs/stage-finished-v1.js';
+import type { StageStartedV1 } from './codecs/stage-started-v1.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './round-report.js';
 

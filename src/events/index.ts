@@ -3,9 +3,10 @@ export { contributionRecorded, type RecordedOptions, roundRecorded } from './bui
 export { canonicalJson, reportSha } from './canonical-json.js';
 export { type CapturedPaths, type CaptureSource, capturePathsRejection } from './capture-paths.js';
 export { CHECK_STATES } from './codecs/checks-recorded-v1.js';
-export { FAILURE_REASONS } from './codecs/events-v1.js';
-export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
 export { REPRODUCTION_OUTCOMES } from './codecs/reproduction-recorded-v1.js';
+export { ROUND_END_RESULTS } from './codecs/round-ended-v1.js';
+export { FAILURE_REASONS } from './codecs/round-failed-v1.js';
+export { ROUND_RESULTS } from './codecs/round-recorded-v2.js';
 export type { DecodeError } from './decode-error.js';
 export type {
   CheckResult,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { DEFAULT_STAGES, NEW_OUTSIDE_FIX_POLICIES, PLAUSIBLE_POLICIES } from './policy.js';
+import type { SameShape } from './codecs/same-shape.js';
+import { DEFAULT_STAGES, NEW_OUTSIDE_FIX_POLICIES, PLAUSIBLE_POLICIES, type Policy } from './policy.js';
 import { CostSchema } from './round-report.js';
 import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
@@ -88,3 +89,7 @@ export const PolicySchema = z.strictObject({
       "the project's CI checks by name, recorded on each round's input before its report (clearance checks); the gate approves only when every required check passed; absent: rounds and the gate know nothing of checks",
     ),
 });
+
+// the door gives back a policy as a log pins it: neither has a field the other lacks
+const _samePolicy: SameShape<z.output<typeof PolicySchema>, Policy> = true;
+void _samePolicy;

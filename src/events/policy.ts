@@ -1,122 +1,46 @@
+import type * as t from 'io-ts';
+import type { CostCodec } from './codecs/cost-codec.js';
+import type { PolicyCodecV2 } from './codecs/policy-v2.js';
 import type { OPEN_FINDING_DECISIONS } from './statuses.js';
 
 /** A decision on an open finding: what a policy may allow in a file the fix did not touch. */
 export type OpenFindingDecision = (typeof OPEN_FINDING_DECISIONS)[number];
 
+/** A value as the domain holds it: read-only all the way down. */
+type Frozen<T> =
+  T extends ReadonlyArray<infer E>
+    ? ReadonlyArray<Frozen<E>>
+    : T extends object
+      ? { readonly [K in keyof T]: Frozen<T[K]> }
+      : T;
+
 /**
- * A policy is data, pinned in `run.opened`: the rules of a run cannot change once it starts.
- * Severity admission is per severity: whether it blocks, the last round it may enter in, and how
- * many of it may be admitted over the whole run (the rest are suppressed, visibly).
+ * A policy is data, pinned in `run.opened`: the rules of a run cannot change once it starts. It is
+ * the policy the latest `run.opened` codec decodes (codecs/policy-v2.ts, where each field says what
+ * it means), so what the fold reads and what a log holds cannot differ; the door's schema
+ * (policy-schema.ts) is held to it at compile time.
  */
-export type SeverityRule = Readonly<{
-  blocks: boolean;
-  /** enters in round 1 only; a later candidate is suppressed (`late`). The older spelling of `untilRound: 1` */
-  firstRoundOnly: boolean;
-  maxAdmitted: number | null;
-  /**
-   * the last round a candidate of this severity is admitted in (absent: every round). A later
-   * candidate is deferred to a follow-up: kept on the record with its reviewer and evidence,
-   * never a finding, never blocking.
-   */
-  untilRound?: number;
-}>;
-
-export type Policy = Readonly<{
-  name: string;
-  maxRounds: number;
-  severities: Readonly<Record<string, SeverityRule>>;
-  /** A report with no candidates must list what it did not examine. */
-  notExaminedRequired: boolean;
-  /** Decisions allowed on a finding whose file was not touched since the last reviewed input. */
-  untouchedDecisions: ReadonlyArray<OpenFindingDecision>;
-  /** `required`: every candidate's citation must resolve at the captured revision (default `optional`) */
-  citations?: CitationPolicy;
-  /**
-   * What an approval is bound to (default `commit`). `tree`, after Gerrit's copy conditions, lets
-   * an approval survive a new commit whose tree is identical, such as a message-only amend.
-   */
-  bind?: BindPolicy;
-  /** the reviewers a round expects (default none: any contributors, or one anonymous report) */
-  experts?: ReadonlyArray<string>;
-  /** candidates of one category in one file this many lines apart or closer merge (default 3) */
-  mergeWithinLines?: number;
-  /**
-   * Stalls caught before the cap (absent: off). The run ends `blocked` early, reason `stalled`,
-   * when a blocking finding is decided `open` in this many consecutive rounds, or is reopened a
-   * second time. An integer >= 2 (rules/lifecycle.ts); the `standard` preset sets 2.
-   */
-  stallRounds?: number;
-  /**
-   * what a `plausible` verdict means (default `blocks`: it counts like confirmed, its severity
-   * decides). `advisory`: a plausible finding never blocks. `advisory-outside-fix`: from round 2,
-   * a plausible finding in a file the last fix did not touch does not block (issueflow's rule
-   * against findings that oscillate between rounds).
-   */
-  plausible?: PlausiblePolicy;
-  /**
-   * the non-blocking severity a candidate gets when `introducedByDiff: false` (default: the
-   * policy's `pre-existing` severity when it has one that does not block; else none, and such a
-   * candidate keeps its severity)
-   */
-  preExistingSeverity?: string;
-  /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
-  stages: ReadonlyArray<string>;
-  /** what the whole run may spend; a stage that would overrun it is refused */
-  budget: Budget;
-  /** when set, only a finding in one of these categories can block (null: any category) */
-  blockingCategories: ReadonlyArray<string> | null;
-  /** categories whose findings must name the principle they rest on */
-  principleCategories: ReadonlyArray<string>;
-  /**
-   * The people whose rulings count (absent: anyone named by `--by`). Under such a policy, a
-   * ruling or an extension carries an Ed25519 signature by the key of the principal it names, over
-   * the run, the line it follows and the ruling itself; the fold checks it (`unsigned-ruling`).
-   */
-  signers?: ReadonlyArray<Signer>;
-  /**
-   * How many rounds of the run may review the very input the round before reviewed, each a
-   * recorded choice (`capture --same-input --reason`). Absent: 0, so a capture of unchanged bytes
-   * is refused (`unchanged-input`).
-   */
-  sameInputRounds?: number;
-  /**
-   * From round 2, what a new candidate in a file the last fix did not touch becomes (default
-   * `admit`: a finding like any other). `advisory`: a finding that never blocks. `defer`:
-   * deferred to a follow-up, never a finding.
-   */
-  newOutsideFix?: NewOutsideFixPolicy;
-  /**
-   * The project's CI checks, by name (absent: rounds and the gate know nothing of checks). Under a
-   * policy with `required` checks, each round's checks are recorded on its captured input before
-   * its report (`checks.recorded`); a required check that failed, or was skipped without being in
-   * `expectedSkips`, ends the round `ci_failed`, and the gate approves only what they passed on.
-   */
-  checks?: ChecksPolicy;
-}>;
-
+export type Policy = Frozen<t.TypeOf<typeof PolicyCodecV2>>;
+export type SeverityRule = Policy['severities'][string];
 /** CI checks by name: which must pass, which are only noted, and which may be skipped (rules/checks.ts). */
-export type ChecksPolicy = Readonly<{
-  required: ReadonlyArray<string>;
-  optional: ReadonlyArray<string>;
-  expectedSkips: ReadonlyArray<string>;
-}>;
-
+export type ChecksPolicy = NonNullable<Policy['checks']>;
 /** A person who may rule, and the key their rulings are signed with (`ssh-ed25519 AAAA…`). */
-export type Signer = Readonly<{ principal: string; key: string }>;
+export type Signer = NonNullable<Policy['signers']>[number];
 
 /** An amount spent or allowed: any of tokens, money (USD) and wall-clock seconds. */
-export type Cost = Readonly<{ tokens?: number; usd?: number; seconds?: number }>;
+export type Cost = Frozen<t.TypeOf<typeof CostCodec>>;
 export type Budget = Cost;
-export const COST_KEYS = ['tokens', 'usd', 'seconds'] as const;
+export const COST_KEYS = ['tokens', 'usd', 'seconds'] as const satisfies ReadonlyArray<keyof Cost>;
 
 export const DEFAULT_STAGES: ReadonlyArray<string> = ['planning', 'experts', 'verify', 'summarize'];
 
-export type CitationPolicy = 'required' | 'optional';
+export type CitationPolicy = NonNullable<Policy['citations']>;
+export type BindPolicy = NonNullable<Policy['bind']>;
+export type PlausiblePolicy = NonNullable<Policy['plausible']>;
+export type NewOutsideFixPolicy = NonNullable<Policy['newOutsideFix']>;
+// the door's choices (policy-schema.ts, which fails to compile on one a log's policy cannot hold)
 export const PLAUSIBLE_POLICIES = ['blocks', 'advisory', 'advisory-outside-fix'] as const;
-export type PlausiblePolicy = (typeof PLAUSIBLE_POLICIES)[number];
-export type BindPolicy = 'commit' | 'tree';
 export const NEW_OUTSIDE_FIX_POLICIES = ['admit', 'advisory', 'defer'] as const;
-export type NewOutsideFixPolicy = (typeof NEW_OUTSIDE_FIX_POLICIES)[number];
 
 /** The `stallRounds` a policy that turns stalls on gets unless it says otherwise (the `standard` preset's). */
 export const DEFAULT_STALL_ROUNDS = 2;

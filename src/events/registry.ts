@@ -2,40 +2,28 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { jsonText } from '../text/untrusted.js';
 import { ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
-import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution-recorded-v1.js';
-import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
-import {
-  FindingRuledV1,
-  RoundEndedV1,
-  RoundRecordedV2,
-  RoundsExtendedV1,
-  RunOpenedV2,
-  StageFailedV1,
-  StageFinishedV1,
-  StageStartedV1,
-  upcastRoundRecordedV1,
-  upcastRunOpenedV1,
-} from './codecs/events-v2.js';
-import {
-  FindingRuledV2,
-  RoundsExtendedV2,
-  upcastFindingRuledV1,
-  upcastRoundsExtendedV1,
-} from './codecs/finding-ruled-v2.js';
+import { ContributionAbsentV1 } from './codecs/contribution-absent-v1.js';
+import { ContributionRecordedV1 } from './codecs/contribution-recorded-v1.js';
+import { ContributionRecordedV2, upcastContributionRecordedV1 } from './codecs/contribution-recorded-v2.js';
+import { ContributionRecordedV3, upcastContributionRecordedV2 } from './codecs/contribution-recorded-v3.js';
+import { FindingRuledV1 } from './codecs/finding-ruled-v1.js';
+import { FindingRuledV2, upcastFindingRuledV1 } from './codecs/finding-ruled-v2.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
+import { RevisionCapturedV1 } from './codecs/revision-captured-v1.js';
 import { RevisionCapturedV2, upcastRevisionCapturedV1 } from './codecs/revision-captured-v2.js';
-import {
-  ContributionRecordedV2,
-  RoundRecordedV3,
-  upcastContributionRecordedV1,
-  upcastRoundRecordedV2,
-} from './codecs/round-recorded-v3.js';
-import {
-  ContributionRecordedV3,
-  RoundRecordedV4,
-  upcastContributionRecordedV2,
-  upcastRoundRecordedV3,
-} from './codecs/round-recorded-v4.js';
+import { RoundEndedV1 } from './codecs/round-ended-v1.js';
+import { RoundFailedV1 } from './codecs/round-failed-v1.js';
+import { RoundRecordedV1 } from './codecs/round-recorded-v1.js';
+import { RoundRecordedV2, upcastRoundRecordedV1 } from './codecs/round-recorded-v2.js';
+import { RoundRecordedV3, upcastRoundRecordedV2 } from './codecs/round-recorded-v3.js';
+import { RoundRecordedV4, upcastRoundRecordedV3 } from './codecs/round-recorded-v4.js';
+import { RoundsExtendedV1 } from './codecs/rounds-extended-v1.js';
+import { RoundsExtendedV2, upcastRoundsExtendedV1 } from './codecs/rounds-extended-v2.js';
+import { RunOpenedV1 } from './codecs/run-opened-v1.js';
+import { RunOpenedV2, upcastRunOpenedV1 } from './codecs/run-opened-v2.js';
+import { StageFailedV1 } from './codecs/stage-failed-v1.js';
+import { StageFinishedV1 } from './codecs/stage-finished-v1.js';
+import { StageStartedV1 } from './codecs/stage-started-v1.js';
 import { type DecodeError, describeErrors } from './decode-error.js';
 import type { DomainEvent, EventType, StoredEvent } from './event.js';
 
@@ -108,6 +96,15 @@ export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];
 const isEventType = (type: string): type is EventType => Object.hasOwn(REGISTRY, type);
 
 export const latestVersion = (type: EventType): number => REGISTRY[type].latest;
+
+/** The codec of the version of `type` a writer writes. */
+export const latestCodec = (type: EventType): t.Mixed => {
+  const spec = REGISTRY[type];
+  const latest = spec.versions[spec.latest];
+  if (latest === undefined)
+    throw new Error(`registry: ${type} has no codec for its latest version ${spec.latest}`);
+  return latest.codec;
+};
 
 /** Decode `data` written as `type` version `v`, and upcast it to the latest version. */
 export const decodeEventData = (

@@ -3,9 +3,9 @@ import { invalidOneLineText, oneLineProblem } from './one-line.js';
 import { invalidPathText, repoPathProblem } from './repo-path.js';
 
 // The checks a round report's strings pass besides their length, each as a predicate and the
-// message that refuses it. Kept apart from the zod schema (report.ts), which refines with exactly
-// these functions, so that the precompiled shape check (report-shape.ts) runs the same code
-// without loading zod.
+// message that refuses it. The zod schema (round-report.ts) refines with exactly these functions,
+// and the parser zod's compiler makes of it at build time imports them by name
+// (scripts/compile-report-parser.mjs), so both run the same code.
 
 /** A code point between U+D800 and U+DFFF in `u` mode is half a surrogate pair, alone. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -27,14 +27,3 @@ export const oneLineText = (s: string): string => invalidOneLineText(s, oneLineP
 /** A lone surrogate in a name is `invalid-text`, as in every string of a report: that check refuses it, not this one. */
 export const isActorName = (s: string): boolean => !isWellFormed(s) || actorNameProblem(s) === undefined;
 export const actorNameText = (s: string): string => invalidActorText(s, actorNameProblem(s) ?? '');
-
-/** Every check by the name the report's shape (report-shape.ts) calls it. */
-export const TEXT_CHECKS = {
-  'well-formed': isWellFormed,
-  'repo-path': isRepoPath,
-  'candidate-file': isCandidateFile,
-  'one-line': isOneLine,
-  'actor-name': isActorName,
-} as const satisfies Readonly<Record<string, (s: string) => boolean>>;
-
-export type TextCheck = keyof typeof TEXT_CHECKS;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { roundRecorded } from '../events/build.js';
-import { FAILURE_REASONS } from '../events/codecs/events-v1.js';
-import { ROUND_END_RESULTS } from '../events/codecs/events-v2.js';
+import { ROUND_END_RESULTS } from '../events/codecs/round-ended-v1.js';
+import { FAILURE_REASONS } from '../events/codecs/round-failed-v1.js';
 import type {
   CheckResult,
   ChecksRecordedData,

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../../errors.js';
-import { ROUND_END_RESULTS } from '../../events/codecs/events-v2.js';
+import { ROUND_END_RESULTS } from '../../events/codecs/round-ended-v1.js';
 import type { RoundEndResult } from '../../events/event.js';
 import { parseReport } from '../../events/round-report.js';
 import { printableLocation } from '../../handoff/at.js';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { RevisionCapturedV1 } from './events-v1.js';
+import { RevisionCapturedV1 } from './revision-captured-v1.js';
 
 /**
  * `revision.captured` v2: a capture may say it reviews again the very input the round before

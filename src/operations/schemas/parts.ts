@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ABSENCE_REASONS } from '../../events/codecs/contribution-recorded-v1.js';
+import { ABSENCE_REASONS } from '../../events/codecs/contribution-absent-v1.js';
 import { STEP_ACTIONS } from '../../events/next-step.js';
 import { RecordedCostSchema, ReportSchema } from '../../events/round-report.js';
 

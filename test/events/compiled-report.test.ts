@@ -4,91 +4,86 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { numRuns } from '../../property-tests/runs.js';
-import {
-  checkReportShape,
-  NUMBER_CHECKS,
-  type NumberCheck,
-  REPORT_SHAPE,
-  type Shape,
-} from '../../src/events/report-shape.js';
-import { TEXT_CHECKS, type TextCheck } from '../../src/events/report-text.js';
-import { parseReport, ReportSchema } from '../../src/events/round-report.js';
-import { describeIssues } from '../../src/events/schema-issues.js';
+import type { Rejection, RoundReport } from '../../src/index.js';
 
-// report-shape.ts writes zod's ReportSchema down as data and checks a report against it without
-// zod. Two things make that safe: the data is what zod's schema says (derived here from the
-// schema's own definitions), and on generated reports, well formed and not, the check accepts
-// exactly what zod accepts and gives back exactly zod's value, key order and `undefined`s included.
+// The build replaces src/events/compiled-report.ts with the parser zod's compiler makes of
+// ReportSchema (scripts/compile-report-parser.mjs), and parseReport takes that parser's value when
+// it gives one. So this holds the built library (lib/, as `npm test` builds it first, and as the CLI
+// bundles the same module) to zod itself: on generated reports, well formed and not, the compiled
+// parser accepts exactly what zod accepts and gives back exactly zod's value, key order and
+// `undefined`s included, and leaves every refusal to zod.
+
+type Built = {
+  parseCompiledReport: (input: unknown) => unknown;
+  ReportSchema: z.ZodType<RoundReport>;
+  parseReport: (input: unknown) => E.Either<Rejection, RoundReport>;
+  describeIssues: (issues: ReadonlyArray<z.core.$ZodIssue>, what: string) => { text: string };
+};
+const lib = (file: string) => import(new URL(`../../lib/events/${file}`, import.meta.url).href);
+const { parseCompiledReport, ReportSchema, parseReport, describeIssues } = {
+  ...(await lib('compiled-report.js')),
+  ...(await lib('round-report.js')),
+  ...(await lib('schema-issues.js')),
+} as Built;
+
+/** One node of the report's schema, as the generators below read it. */
+type Shape =
+  | Readonly<{ kind: 'string'; max?: number; checks: ReadonlyArray<string> }>
+  | Readonly<{ kind: 'number'; checks: ReadonlyArray<string> }>
+  | Readonly<{ kind: 'boolean' }>
+  | Readonly<{ kind: 'enum'; values: ReadonlyArray<string> }>
+  | Readonly<{ kind: 'array'; max: number; element: Shape }>
+  | Readonly<{ kind: 'object'; fields: ReadonlyArray<readonly [string, Shape]> }>
+  | Readonly<{ kind: 'optional'; inner: Shape }>
+  | Readonly<{ kind: 'default-empty'; inner: Shape }>;
 
 type Def = Readonly<Record<string, unknown>> & { type: string };
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 const checksOf = (def: Def): Def[] => ((def.checks as unknown[] | undefined) ?? []).map(defOf);
-const checkName = new Map<unknown, TextCheck>(
-  Object.entries(TEXT_CHECKS).map(([name, fn]) => [fn, name as TextCheck]),
-);
-const numberCheckName = new Map<unknown, NumberCheck>(
-  Object.entries(NUMBER_CHECKS).map(([name, fn]) => [fn, name as NumberCheck]),
-);
+/** A door check by its function's name (`isOneLine`, `isTokenCount`, …). */
+const customChecks = (def: Def): string[] =>
+  checksOf(def).flatMap((c) => (c.check === 'custom' ? [(c.fn as () => unknown).name] : []));
 
-/** The shape of a zod schema, from its definition; anything report-shape.ts cannot express throws. */
+/** The report's schema, read from zod's own definitions: what the generators aim at and around. */
 const shapeOf = (schema: unknown): Shape => {
   const def = defOf(schema);
-  const unknownCheck = (c: Def) =>
-    new Error(`a ${def.type} check report-shape.ts does not know: ${String(c.check)}`);
   switch (def.type) {
     case 'lazy':
       return shapeOf((def.getter as () => unknown)());
     case 'string': {
-      let max: number | undefined;
-      const checks: TextCheck[] = [];
-      for (const c of checksOf(def)) {
-        if (c.check === 'max_length' && checks.length === 0 && max === undefined) max = c.maximum as number;
-        else if (c.check === 'custom' && checkName.has(c.fn)) checks.push(checkName.get(c.fn) as TextCheck);
-        else throw unknownCheck(c);
-      }
-      return max === undefined ? { kind: 'string', checks } : { kind: 'string', max, checks };
+      const max = checksOf(def).find((c) => c.check === 'max_length')?.maximum as number | undefined;
+      return max === undefined
+        ? { kind: 'string', checks: customChecks(def) }
+        : { kind: 'string', max, checks: customChecks(def) };
     }
-    case 'number': {
-      const bounds: Record<string, number> = {};
-      const checks: NumberCheck[] = [];
-      for (const c of checksOf(def)) {
-        if (c.check === 'custom' && numberCheckName.has(c.fn) && Object.keys(bounds).length === 2)
-          checks.push(numberCheckName.get(c.fn) as NumberCheck);
-        else if ((c.check !== 'greater_than' && c.check !== 'less_than') || c.inclusive !== true)
-          throw unknownCheck(c);
-        else bounds[c.check === 'greater_than' ? 'min' : 'max'] = c.value as number;
-      }
-      return { kind: 'number', min: bounds.min as number, max: bounds.max as number, checks };
-    }
+    case 'number':
+      return { kind: 'number', checks: customChecks(def) };
     case 'boolean':
-      expect(checksOf(def)).toEqual([]);
       return { kind: 'boolean' };
     case 'enum':
       return { kind: 'enum', values: Object.values(def.entries as Record<string, string>) };
     case 'array': {
-      const [cap, ...more] = checksOf(def);
-      if (cap?.check !== 'max_length' || more.length > 0)
-        throw new Error('an array shape is its element and one max');
-      return { kind: 'array', max: cap.maximum as number, element: shapeOf(def.element) };
+      const max = checksOf(def).find((c) => c.check === 'max_length')?.maximum as number;
+      return { kind: 'array', max, element: shapeOf(def.element) };
     }
     case 'object': {
-      expect(defOf(def.catchall).type, 'no key beyond the shape').toBe('never');
       const shape = def.shape as Record<string, unknown>;
       return { kind: 'object', fields: Object.keys(shape).map((key) => [key, shapeOf(shape[key])] as const) };
     }
     case 'optional':
       return { kind: 'optional', inner: shapeOf(def.innerType) };
     case 'default':
-      expect(def.defaultValue).toEqual([]);
       return { kind: 'default-empty', inner: shapeOf(def.innerType) };
     default:
-      throw new Error(`a zod ${def.type} report-shape.ts does not know`);
+      throw new Error(`a zod ${def.type} the generators do not know`);
   }
 };
+const REPORT_SHAPE = shapeOf(ReportSchema);
 
-describe('the report shape', () => {
-  it('is what zod’s ReportSchema says, field by field and check by check', () => {
-    expect(shapeOf(ReportSchema)).toEqual(REPORT_SHAPE);
+describe('the compiled report parser', () => {
+  it('is in the built library, and parses a well-formed report', () => {
+    const report = { runId: 'r', round: 1, inputSha: 'a'.repeat(40), completed: true };
+    expect(parseCompiledReport(report)).toEqual({ ...report, candidates: [], decisions: [] });
   });
 });
 
@@ -108,7 +103,7 @@ const words = fc.constantFrom(
   'ok . ok',
   '.github/x.yml',
 );
-const hostileText = fc.constantFrom(
+const HOSTILE_TEXT = [
   '',
   ' ',
   'a\nb',
@@ -128,34 +123,34 @@ const hostileText = fc.constantFrom(
   'file:x',
   'é/ü.js',
   ' x'.repeat(140),
-);
-const notAString = fc.oneof(
-  fc.constantFrom(null, undefined, 0, 1.5, Number.NaN, true, [], {}, ['a'], { length: 3 }),
-  fc.constant(new Date(0)),
-);
+];
+const hostileText = fc.constantFrom(...HOSTILE_TEXT);
+const NOT_A_STRING = [null, undefined, 0, 1.5, Number.NaN, true, [], {}, ['a'], { length: 3 }, new Date(0)];
+const notAString = fc.constantFrom(...NOT_A_STRING);
+const ODD_NUMBERS = [
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 1,
+  Number.MIN_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER - 1,
+  -0,
+  '1',
+  null,
+  true,
+];
 const numbers = fc.oneof(
   fc.integer({ min: -5, max: 5 }),
   fc.double({ noNaN: false }),
-  fc.constantFrom(
-    Number.NaN,
-    Number.POSITIVE_INFINITY,
-    Number.NEGATIVE_INFINITY,
-    Number.MAX_SAFE_INTEGER,
-    Number.MAX_SAFE_INTEGER + 1,
-    Number.MIN_SAFE_INTEGER,
-    Number.MIN_SAFE_INTEGER - 1,
-    -0,
-    '1',
-    null,
-    true,
-  ),
+  fc.constantFrom(...ODD_NUMBERS),
 );
 
 /** Values for `shape`: mostly ones it accepts, and every kind of value it refuses. */
 const valueFor = (shape: Shape, depth = 0): fc.Arbitrary<unknown> => {
   switch (shape.kind) {
     case 'string': {
-      const good = shape.checks.includes('actor-name') ? fc.constantFrom('ada', 'CI bot', 'é') : words;
+      const good = shape.checks.includes('isActorName') ? fc.constantFrom('ada', 'CI bot', 'é') : words;
       const edges = shape.max === undefined ? [fc.constant('n'.repeat(257))] : [atBound(shape.max)];
       return fc.oneof(
         { arbitrary: good, weight: 6 },
@@ -240,9 +235,9 @@ const valueFor = (shape: Shape, depth = 0): fc.Arbitrary<unknown> => {
 const validFor = (shape: Shape, depth = 0): fc.Arbitrary<unknown> => {
   switch (shape.kind) {
     case 'string':
-      return shape.checks.includes('actor-name') ? fc.constantFrom('ada', 'CI bot', 'é') : words;
+      return shape.checks.includes('isActorName') ? fc.constantFrom('ada', 'CI bot', 'é') : words;
     case 'number':
-      if (shape.checks.includes('token-count')) return fc.nat({ max: 1e9 });
+      if (shape.checks.includes('isTokenCount')) return fc.nat({ max: 1e9 });
       return fc.oneof(
         fc.integer({ min: 0, max: 9 }),
         fc.double({ min: -1e6, max: 1e6, noNaN: true }),
@@ -316,14 +311,14 @@ const exactly = (value: unknown): string =>
 
 const compare = (input: unknown): { accepted: boolean } => {
   const byZod = ReportSchema.safeParse(input, { reportInput: true });
-  const shaped = checkReportShape(input);
+  const compiled = parseCompiledReport(input);
   const parsed = parseReport(input);
   if (byZod.success) {
-    expect(shaped, 'zod accepts, so must the check').not.toBeUndefined();
-    expect(exactly(shaped)).toBe(exactly(byZod.data));
+    expect(compiled, 'zod accepts, so must the compiled parser').not.toBeUndefined();
+    expect(exactly(compiled)).toBe(exactly(byZod.data));
     expect(E.isRight(parsed) && exactly(parsed.right)).toBe(exactly(byZod.data));
   } else {
-    expect(shaped, 'zod refuses, so must the check').toBeUndefined();
+    expect(compiled, 'zod refuses, so must the compiled parser').toBeUndefined();
     // the refusal is zod's: its issues, described as they always were
     expect(E.isLeft(parsed) && parsed.left.message).toBe(
       `invalid round report: ${describeIssues(byZod.error.issues as z.core.$ZodIssue[], 'report').text}`,
@@ -332,7 +327,7 @@ const compare = (input: unknown): { accepted: boolean } => {
   return { accepted: byZod.success };
 };
 
-describe('checking a report without zod', () => {
+describe('parsing a report with zod compiled ahead of time', () => {
   /** Reports of every kind: well formed, wrong in one place anywhere, and wrong anywhere. */
   const reports = fc.oneof(
     { arbitrary: validFor(REPORT_SHAPE), weight: 2 },
@@ -353,6 +348,93 @@ describe('checking a report without zod', () => {
     // the generator reaches both sides
     expect(accepted).toBeGreaterThan(numRuns);
     expect(refused).toBeGreaterThan(numRuns);
+  });
+
+  it('agrees with zod at every node of the schema, one node at a time, on values of every kind', () => {
+    // the property above reaches a node deep in the report now and then; this reaches each one
+    const full = (shape: Shape): unknown => {
+      switch (shape.kind) {
+        case 'string':
+          return shape.checks.includes('isActorName') ? 'ada' : 'src/a.js';
+        case 'number':
+          return 1;
+        case 'boolean':
+          return true;
+        case 'enum':
+          return shape.values[0];
+        case 'array':
+          return [full(shape.element)];
+        case 'object':
+          return Object.fromEntries(shape.fields.map(([key, field]) => [key, full(field)]));
+        case 'optional':
+        case 'default-empty':
+          return full(shape.inner);
+      }
+    };
+    /** Every node with the path to it, through objects, arrays (their first element) and optionals. */
+    const nodes = (
+      shape: Shape,
+      at: ReadonlyArray<string | number> = [],
+    ): Array<[Array<string | number>, Shape]> => {
+      const inner =
+        shape.kind === 'object'
+          ? shape.fields.flatMap(([key, field]) => nodes(field, [...at, key]))
+          : shape.kind === 'array'
+            ? nodes(shape.element, [...at, 0])
+            : shape.kind === 'optional' || shape.kind === 'default-empty'
+              ? nodes(shape.inner, at)
+              : [];
+      return [[[...at], shape], ...inner];
+    };
+    const setAt = (value: unknown, at: ReadonlyArray<string | number>, to: unknown): unknown => {
+      if (at.length === 0) return to;
+      const [key, ...rest] = at as [string | number, ...Array<string | number>];
+      const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<
+        string | number,
+        unknown
+      >;
+      copy[key] = setAt(copy[key], rest, to);
+      return copy;
+    };
+    const holed = new Array(2);
+    holed[1] = 'a';
+    /** Every kind of value a node refuses, and the edges of what it accepts. */
+    const valuesAt = (shape: Shape): unknown[] => {
+      switch (shape.kind) {
+        case 'string': {
+          const max = shape.max ?? 256;
+          return [
+            ...HOSTILE_TEXT,
+            ...NOT_A_STRING,
+            'a'.repeat(max),
+            'a'.repeat(max + 1),
+            `${'a'.repeat(max - 1)}${surrogatePair}`,
+          ];
+        }
+        case 'number':
+          return [...ODD_NUMBERS, 0, -1, 1.5];
+        case 'boolean':
+          return [false, 0, 'true', null, undefined];
+        case 'enum':
+          return [...shape.values, 'Open', '', 1, null, undefined];
+        case 'array':
+          return [[], new Array(shape.max + 1).fill(full(shape.element)), '[]', {}, null, holed];
+        case 'object': {
+          const inherited = Object.assign(Object.create({ inheritedKey: 1 }), full(shape));
+          const proto = JSON.parse(`{"__proto__":1,${JSON.stringify(full(shape)).slice(1)}`);
+          return [null, [], {}, { ...(full(shape) as object), misspelt: 1 }, inherited, proto];
+        }
+        case 'optional':
+        case 'default-empty':
+          return [undefined];
+      }
+    };
+    const base = full(REPORT_SHAPE);
+    expect(compare(base).accepted).toBe(true);
+    let refused = 0;
+    for (const [at, shape] of nodes(REPORT_SHAPE))
+      for (const value of valuesAt(shape)) if (!compare(setAt(base, at, value)).accepted) refused += 1;
+    expect(refused).toBeGreaterThan(100);
   });
 
   it('generates reports each door check refuses, with its own code', () => {
