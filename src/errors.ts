@@ -1,15 +1,7 @@
+import { GATE_REFUSALS } from './events/gate-refusals.js';
 import type { NextStep, Rejection, RejectionCode } from './events/rejection.js';
 
-/** Why the gate does not approve (`clearance gate`, `gateOf`): listed here once, exit 1 each. */
-export const GATE_REFUSALS = [
-  'no-review',
-  'not-converged',
-  'unverifiable',
-  'artifact-changed',
-  'head-moved',
-  'checks-not-passed',
-] as const;
-export type GateRefusal = (typeof GATE_REFUSALS)[number];
+export { GATE_REFUSALS, type GateRefusal } from './events/gate-refusals.js';
 
 /**
  * The operational failures of the I/O layers (store, handoff, input, revision). Rule refusals keep

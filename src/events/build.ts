@@ -1,6 +1,6 @@
 import { reportSha } from './canonical-json.js';
 import type { CitationCheck, ContributionRecorded, RoundRecorded, RoundResult } from './event.js';
-import type { RoundReport } from './round-report.js';
+import type { RoundReport } from './report-types.js';
 
 export type RecordedOptions = Readonly<{
   /** how each candidate's citation resolved at the captured revision, when it was checked */

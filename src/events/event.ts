@@ -16,7 +16,7 @@ import type { StageFailedV1 } from './codecs/stage-failed-v1.js';
 import type { StageFinishedV1 } from './codecs/stage-finished-v1.js';
 import type { StageStartedV1 } from './codecs/stage-started-v1.js';
 import type { Cost, Policy } from './policy.js';
-import type { RoundReport } from './round-report.js';
+import type { RoundReport } from './report-types.js';
 
 /**
  * The domain events, at their latest version. Older versions exist only in `codecs/` and are

@@ -46,7 +46,6 @@ export type {
   StageStartedData,
   StoredEvent,
 } from './event.js';
-export { EventLineSchema, eventJsonSchema } from './event-schema.js';
 export { findingId } from './finding-id.js';
 export { oneLineProblem } from './one-line.js';
 export {
@@ -68,7 +67,6 @@ export {
   type PresetName,
   type SeverityRule,
 } from './policy.js';
-export { PolicySchema } from './policy-schema.js';
 export { decodeEventData, decodeStoredEvent, EVENT_TYPES, encodeLine, latestVersion } from './registry.js';
 export {
   formatPath,
@@ -79,24 +77,15 @@ export {
   rejection,
 } from './rejection.js';
 export { repoPathProblem } from './repo-path.js';
-export {
-  CANDIDATE_VERDICTS,
-  type Candidate,
-  CandidateSchema,
-  type CandidateVerdict,
-  DECISION_STATUSES,
-  type Decision,
-  DecisionSchema,
-  type DecisionStatus,
-  OPEN_FINDING_DECISIONS,
-  parseReport,
-  REPORT_LIMITS,
-  ReportSchema,
-  type RoundReport,
-  reportJsonSchema,
-  VERDICTS,
-  type Verdict,
-  type Verification,
-  VerificationSchema,
+export { REPORT_LIMITS } from './report-limits.js';
+export type {
+  Candidate,
+  CandidateVerdict,
+  Decision,
+  DecisionStatus,
+  RoundReport,
+  Verdict,
+  Verification,
 } from './round-report.js';
 export { sha256Hex, ZERO_HASH } from './sha256.js';
+export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';

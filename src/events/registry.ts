@@ -1,5 +1,5 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import * as E from '#either';
 import { jsonText } from '../text/untrusted.js';
 import { ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import { ContributionAbsentV1 } from './codecs/contribution-absent-v1.js';

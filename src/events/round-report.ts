@@ -1,5 +1,5 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
+import * as E from '#either';
 import { ACTOR_NAME_MAX, ACTOR_NAME_PATTERN } from './actor-name.js';
 import { parseCompiledReport } from './compiled-report.js';
 import { ONE_LINE_PATTERN } from './one-line.js';
@@ -275,13 +275,24 @@ export const DecisionSchema = z.lazy(() => schemas().decision);
 export const VerificationSchema = z.lazy(() => schemas().verification);
 export const ReportSchema = z.lazy(() => schemas().report);
 
-export type Candidate = z.output<typeof CandidateSchema>;
-export type Decision = z.output<typeof DecisionSchema>;
-export type Verification = z.output<typeof VerificationSchema>;
-export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
-export type DecisionStatus = Decision['status'];
-export type Verdict = (typeof VERDICTS)[number];
-export type RoundReport = z.output<typeof ReportSchema>;
+export type {
+  Candidate,
+  CandidateVerdict,
+  Decision,
+  DecisionStatus,
+  RoundReport,
+  Verdict,
+  Verification,
+} from './report-types.js';
+
+import type { SameShape } from './codecs/same-shape.js';
+import type { RoundReport } from './report-types.js';
+
+// the door's schema gives back exactly the report the log stores and the rules read
+const _sameReport: SameShape<z.output<typeof ReportSchema>, RoundReport> = true;
+const _sameStored: SameShape<RoundReport, z.output<typeof ReportSchema>> = true;
+void _sameReport;
+void _sameStored;
 
 /** Which code an issue refuses with: over a bound, not Unicode text, or any other shape error. */
 const codeOf = (issue: z.core.$ZodIssue): RejectionCode => {

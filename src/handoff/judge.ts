@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { parseReport, type RoundReport } from '../events/round-report.js';
+import type { RoundReport } from '../events/report-types.js';
+import { parseReport } from '../events/round-report.js';
 import { parseStrictJson } from '../input/strict-json.js';
 import { decodeUtf8 } from '../input/utf8.js';
 

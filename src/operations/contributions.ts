@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ClearanceError, isClearanceError } from '../errors.js';
 import type { AbsenceReason } from '../events/event.js';
 import { REJECTION_CODES } from '../events/rejection.js';
-import type { RoundReport } from '../events/round-report.js';
+import type { RoundReport } from '../events/report-types.js';
 import { waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import type { Missing } from '../projections/commands.js';

@@ -12,7 +12,7 @@ import type {
   RunOpenedData,
 } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
-import type { RoundReport } from '../events/round-report.js';
+import type { RoundReport } from '../events/report-types.js';
 
 /** A reviewer who handed in nothing usable for the round in progress, and why. */
 export type Missing = Readonly<{ expert: string; reason: AbsenceReason; detail: string }>;

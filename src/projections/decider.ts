@@ -1,9 +1,9 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { contributionRecorded, roundRecorded } from '../events/build.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { CheckResult, ChecksRecordedData, DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';
-import type { RoundReport } from '../events/round-report.js';
+import type { RoundReport } from '../events/report-types.js';
 import type { Command, DecideContext, Missing } from './commands.js';
 import { type DeciderHost, type Evolve, evolveWith } from './evolve.js';
 import { type Folded, foldOffered } from './fold.js';

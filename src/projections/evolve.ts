@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { Ed25519Verify } from '../events/ed25519.js';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection } from '../events/rejection.js';

@@ -10,7 +10,6 @@ export {
   openFindingsIn,
 } from './finding-index.js';
 export { emptyFold, type Folded, fold, type TrailEntry } from './fold.js';
-export { parsePolicy } from './parse-policy.js';
 export {
   checksOn,
   missingRequired,

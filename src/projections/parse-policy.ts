@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { Policy } from '../events/policy.js';
 import { PolicySchema } from '../events/policy-schema.js';
 import { type Rejection, rejection } from '../events/rejection.js';

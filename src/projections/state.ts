@@ -8,7 +8,7 @@ import type {
   RunOpenedData,
 } from '../events/event.js';
 import type { Cost } from '../events/policy.js';
-import type { RoundReport } from '../events/round-report.js';
+import type { RoundReport } from '../events/report-types.js';
 import { emptyFindings, type Findings } from './finding-index.js';
 import { emptyVec, type Vec } from './vec.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { CitationCheck } from '../events/event.js';
 import { quoted } from '../events/quoted.js';
 import { repoPathProblem } from '../events/repo-path.js';
-import type { Candidate } from '../events/round-report.js';
+import type { Candidate } from '../events/report-types.js';
 import { sha256Hex } from '../events/sha256.js';
 import { citationOf, placeOf } from '../projections/citation.js';
 import { type FileAtRevision, filesAtRevision } from './blobs.js';

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Candidate, Decision, DecisionStatus } from '../events/round-report.js';
+import type { Candidate, Decision, DecisionStatus } from '../events/report-types.js';
 import { DECISION_STATUSES } from '../events/statuses.js';
 import { normalizeHeading } from './markdown.js';
 

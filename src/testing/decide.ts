@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { DomainEvent } from '../events/event.js';
 import { nobleEd25519 } from '../events/noble-ed25519.js';
 import type { Rejection } from '../events/rejection.js';

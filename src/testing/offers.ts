@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type {
   ChecksRecordedData,
   CitationCheck,
@@ -8,13 +8,8 @@ import type {
 } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import {
-  type Candidate,
-  type Decision,
-  OPEN_FINDING_DECISIONS,
-  parseReport,
-  type RoundReport,
-} from '../events/round-report.js';
+import type { Candidate, Decision, RoundReport } from '../events/report-types.js';
+import { OPEN_FINDING_DECISIONS, parseReport } from '../events/round-report.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { touchedBy } from '../projections/rules/capture.js';
 import type { RunState } from '../projections/state.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { roundRecorded } from '../events/build.js';
 import { ROUND_END_RESULTS } from '../events/codecs/round-ended-v1.js';
 import { FAILURE_REASONS } from '../events/codecs/round-failed-v1.js';
@@ -13,13 +13,8 @@ import type {
 } from '../events/event.js';
 import { findingId } from '../events/finding-id.js';
 import { citationsRequired, type Policy, sameInputRoundsOf } from '../events/policy.js';
-import {
-  type Candidate,
-  type Decision,
-  OPEN_FINDING_DECISIONS,
-  type RoundReport,
-  type Verdict,
-} from '../events/round-report.js';
+import type { Candidate, Decision, RoundReport, Verdict } from '../events/report-types.js';
+import { OPEN_FINDING_DECISIONS } from '../events/round-report.js';
 import { sha256Hex } from '../events/sha256.js';
 import { placeOf } from '../projections/citation.js';
 import { evolveUnsigned as evolve } from '../projections/evolve.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { DomainEvent } from '../events/event.js';
 import type { Policy } from '../events/policy.js';
 import { findingsInOrder } from '../projections/finding-index.js';

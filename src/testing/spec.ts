@@ -1,8 +1,9 @@
 import { deepStrictEqual, strictEqual } from 'node:assert/strict';
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { DomainEvent } from '../events/event.js';
 import type { Rejection, RejectionCode } from '../events/rejection.js';
-import { parseReport, type RoundReport } from '../events/round-report.js';
+import type { RoundReport } from '../events/report-types.js';
+import { parseReport } from '../events/round-report.js';
 import type { Command, DecideContext } from '../projections/commands.js';
 import type { RunDecider } from '../projections/decider.js';
 import { fold } from '../projections/fold.js';

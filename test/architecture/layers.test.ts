@@ -21,7 +21,7 @@ const LAYERS: ReadonlyArray<readonly [layer: string, folders: ReadonlyArray<stri
   ],
   ['operations', ['operations']],
   ['cli, mcp', ['cli', 'mcp']],
-  ['package entries', ['index.ts', 'fold.ts', 'testing.ts', 'ed25519.ts', 'main.ts']],
+  ['package entries', ['index.ts', 'fold.ts', 'schemas.ts', 'testing.ts', 'ed25519.ts', 'main.ts']],
 ];
 
 /** The layer of a file under src/: the longest folder (or file) that holds it. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Candidate } from '../../src/events/round-report.js';
+import type { Candidate } from '../../src/events/report-types.js';
 import { citationOf } from '../../src/projections/views/findings.js';
 import { captureRevision, lineCount, resolveCitations } from '../../src/revision/index.js';
 import { linesOf, makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';

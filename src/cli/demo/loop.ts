@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isClearanceError } from '../../errors.js';
 import { findingId } from '../../events/finding-id.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import { sha256Hex } from '../../events/sha256.js';
 import { capture } from '../../operations/capture.js';
 import { open } from '../../operations/open.js';

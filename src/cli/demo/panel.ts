@@ -1,5 +1,5 @@
 import { PRESETS } from '../../events/policy.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import { capture } from '../../operations/capture.js';
 import { contribute } from '../../operations/contributions.js';
 import { open } from '../../operations/open.js';

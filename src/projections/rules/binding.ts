@@ -1,9 +1,9 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { reportShaIfCanonical } from '../../events/canonical-json.js';
 import type { RevisionCapturedData } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import type { Run, RunState } from '../state.js';
 import { forNextRound, nextRoundOf } from './next-round.js';
 import { fail } from './rule-answer.js';

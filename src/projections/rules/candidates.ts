@@ -1,8 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { findingId } from '../../events/finding-id.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Candidate } from '../../events/round-report.js';
+import type { Candidate } from '../../events/report-types.js';
 import { placeOf } from '../citation.js';
 import { lookUp } from '../finding-index.js';
 import type { HeldCandidate, RunState } from '../state.js';

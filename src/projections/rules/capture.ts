@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { RevisionCaptured, RevisionCapturedData } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';
 import { sameInputRoundsOf } from '../../events/policy.js';

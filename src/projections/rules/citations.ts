@@ -1,7 +1,7 @@
 import type { CitationCheck } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';
 import { citationsRequired } from '../../events/policy.js';
-import type { Candidate } from '../../events/round-report.js';
+import type { Candidate } from '../../events/report-types.js';
 import { citationOf, placeOf } from '../citation.js';
 import type { Run } from '../state.js';
 import { type Check, fail, ok } from './rule-answer.js';

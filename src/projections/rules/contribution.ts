@@ -1,10 +1,10 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { ContributionAbsent, ContributionRecorded } from '../../events/event.js';
 import { findingId } from '../../events/finding-id.js';
 import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound, carriedReportBinds } from './binding.js';
 import { identifyCandidates } from './candidates.js';

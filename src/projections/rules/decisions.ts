@@ -1,6 +1,6 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { Policy } from '../../events/policy.js';
-import type { Decision } from '../../events/round-report.js';
+import type { Decision } from '../../events/report-types.js';
 import { type Findings, openIn } from '../finding-index.js';
 import type { Finding } from '../state.js';
 import { at, toArray } from '../vec.js';

@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { Path, Rejection } from '../../events/rejection.js';
 import { citationOf } from '../citation.js';
 import { allInOrder, type Findings, lookUp, withIdPrefix } from '../finding-index.js';

@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { actorNameProblem } from '../../events/actor-name.js';
 import type { RunOpened } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';

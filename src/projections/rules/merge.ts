@@ -1,6 +1,6 @@
 import { findingId } from '../../events/finding-id.js';
 import { blocksFor, mergeWithinLinesOf, type Policy } from '../../events/policy.js';
-import type { Candidate, Decision, RoundReport } from '../../events/round-report.js';
+import type { Candidate, Decision, RoundReport } from '../../events/report-types.js';
 import type { Contribution, MergedFrom } from '../state.js';
 import { asRuled, ownVerdictOf, type Ruled, rulingsById } from './verification.js';
 

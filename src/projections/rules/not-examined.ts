@@ -1,5 +1,5 @@
 import type { Policy } from '../../events/policy.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import { type Check, fail, isBlank, ok } from './rule-answer.js';
 
 /** Under a policy that asks for it, a report that found nothing must say what it did not examine. */

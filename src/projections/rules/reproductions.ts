@@ -1,8 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { ReproductionRecorded } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Decision } from '../../events/round-report.js';
+import type { Decision } from '../../events/report-types.js';
 import type { Rerun, RunState } from '../state.js';
 import { at, push } from '../vec.js';
 import { boundToNextRound } from './binding.js';

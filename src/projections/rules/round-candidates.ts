@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { Rejection } from '../../events/rejection.js';
 import { type Findings, lookUp, putFinding } from '../finding-index.js';
 import type { Finding, Refuted } from '../state.js';

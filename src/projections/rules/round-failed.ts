@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { RoundFailed } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RunState } from '../state.js';

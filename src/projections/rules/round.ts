@@ -1,10 +1,10 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { reportSha } from '../../events/canonical-json.js';
 import type { RoundRecorded, RoundResult } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { Decision } from '../../events/round-report.js';
+import type { Decision } from '../../events/report-types.js';
 import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
 import {
   type Finding,

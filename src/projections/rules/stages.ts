@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { StageFailed, StageFinished, StageStarted } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Run, RunState } from '../state.js';

@@ -1,4 +1,4 @@
-import type { Decision } from '../../events/round-report.js';
+import type { Decision } from '../../events/report-types.js';
 import { type Findings, lookUp } from '../finding-index.js';
 import type { FindingStep, RunState, Stall, StallWhy } from '../state.js';
 import { at, last, type Vec } from '../vec.js';

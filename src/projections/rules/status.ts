@@ -1,4 +1,4 @@
-import type { Verdict } from '../../events/round-report.js';
+import type { Verdict } from '../../events/report-types.js';
 import type { Findings } from '../finding-index.js';
 import type { RoundOutcome } from '../state.js';
 import { type Check, fail, ok } from './rule-answer.js';

@@ -1,6 +1,6 @@
 import { findingId } from '../../events/finding-id.js';
 import { blocksFor, type Policy, plausibleOf, preExistingSeverityOf } from '../../events/policy.js';
-import type { Candidate, CandidateVerdict, Verification } from '../../events/round-report.js';
+import type { Candidate, CandidateVerdict, Verification } from '../../events/report-types.js';
 // the list from statuses.ts, not through report.ts: that would load zod into every command that folds
 import { CANDIDATE_VERDICTS } from '../../events/statuses.js';
 

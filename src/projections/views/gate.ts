@@ -1,4 +1,4 @@
-import { GATE_REFUSALS, type GateRefusal } from '../../errors.js';
+import { GATE_REFUSALS, type GateRefusal } from '../../events/gate-refusals.js';
 import type { GateObservation } from '../observation.js';
 import {
   checksOn,

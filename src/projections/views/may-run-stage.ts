@@ -1,4 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import type { Cost } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import { createDecider } from '../decider.js';

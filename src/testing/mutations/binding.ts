@@ -1,6 +1,6 @@
 import { roundRecorded } from '../../events/build.js';
 import type { RevisionCapturedData } from '../../events/event.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import { ZERO_HASH } from '../../events/sha256.js';
 import { accepting, type Mutation, pickOf, withReport } from '../offers.js';
 

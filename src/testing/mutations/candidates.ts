@@ -1,4 +1,4 @@
-import type { Candidate } from '../../events/round-report.js';
+import type { Candidate } from '../../events/report-types.js';
 import {
   accepting,
   type Context,

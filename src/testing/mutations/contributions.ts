@@ -1,7 +1,7 @@
 import { contributionRecorded, roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
 import { PRESETS } from '../../events/policy.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import { panelOfNextRound } from '../../projections/rules/contribution.js';
 import { accepting, type Context, type Mutation } from '../offers.js';
 

@@ -1,8 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js';
+import * as E from '#either';
 import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent } from '../../events/event.js';
 import { citationsRequired, newOutsideFixOf, type Policy } from '../../events/policy.js';
-import type { Candidate, RoundReport } from '../../events/round-report.js';
+import type { Candidate, RoundReport } from '../../events/report-types.js';
 import { citationOf } from '../../projections/views/findings.js';
 import { evolveEach } from '../decide.js';
 import { accepting, type Context, capturedEvents, type Mutation, touchedBy } from '../offers.js';

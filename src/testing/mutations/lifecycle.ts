@@ -2,7 +2,7 @@ import { roundRecorded } from '../../events/build.js';
 import type { DomainEvent, RevisionCapturedData } from '../../events/event.js';
 import { findingId } from '../../events/finding-id.js';
 import { COST_KEYS } from '../../events/policy.js';
-import type { RoundReport } from '../../events/round-report.js';
+import type { RoundReport } from '../../events/report-types.js';
 import { findingsInOrder } from '../../projections/finding-index.js';
 import { depleted, overrun } from '../../projections/rules/cost-bounds.js';
 import type { Context, Mutation, Offer } from '../offers.js';

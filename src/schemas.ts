@@ -1,0 +1,17 @@
+/**
+ * `@clearance/fold/schemas`: the schemas at the door, for a tool that takes untrusted input (a
+ * reviewer's JSON, a policy file) before handing it to the decider: `parseReport`, `parsePolicy`,
+ * their zod schemas, and the JSON Schemas `clearance schema report` and `schema event` publish. It
+ * needs zod (an optional peer of the fold: install it beside it); the fold itself never loads it.
+ */
+export { EventLineSchema, eventJsonSchema } from './events/event-schema.js';
+export { PolicySchema } from './events/policy-schema.js';
+export {
+  CandidateSchema,
+  DecisionSchema,
+  parseReport,
+  ReportSchema,
+  reportJsonSchema,
+  VerificationSchema,
+} from './events/round-report.js';
+export { parsePolicy } from './projections/parse-policy.js';
