@@ -16,7 +16,22 @@ const needIsolation = ['test', 'property-tests'].flatMap((root) =>
     .filter((file) => /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv)\(/.test(readFileSync(file, 'utf8'))),
 );
 
+/**
+ * `@clearance/fold` is the pure part of src/ (packages/fold builds it): the rest of src/ imports it
+ * by the package's name, which tests resolve to the sources themselves, as tsconfig.json's paths
+ * do, so every test runs one copy of each module, as it stands in src/.
+ */
+export const foldSources = (root: string) => {
+  const src = path.join(root, 'src');
+  return [
+    { find: /^@clearance\/fold\/internal\/(.*)\.js$/, replacement: `${src}/$1.ts` },
+    { find: /^@clearance\/fold\/(schemas|testing|ed25519)$/, replacement: `${src}/$1.ts` },
+    { find: /^@clearance\/fold$/, replacement: `${src}/fold.ts` },
+  ];
+};
+
 export default defineConfig({
+  resolve: { alias: foldSources(import.meta.dirname) },
   test: {
     // forks, not threads (vitest's default, said here because it matters): test/support/cli.ts runs
     // the CLI in-process and may chdir, which a worker thread cannot

@@ -1,4 +1,4 @@
-// `npm run build`: the library (`tsc` into lib/) and the CLI bundle (scripts/bundle-cli.mjs into
+// `npm run build`: the two libraries (`tsc -b`: the fold into packages/fold/lib/, clearance into lib/) and the CLI bundle (scripts/bundle-cli.mjs into
 // dist/). With `--if-stale` (what `npm test`, `test:browser` and `bench` run first) it skips both
 // when the last build here was made from exactly the same inputs and its outputs are all still
 // there: `npm install` has just built, and a test run after an edit to a test needs no new build.
@@ -26,8 +26,10 @@ const INPUTS = [
   'scripts/compile-report-parser.mjs',
   'package.json',
   'package-lock.json',
+  'packages/fold/package.json',
+  'packages/fold/tsconfig.json',
 ];
-const OUTPUTS = ['lib', 'dist'];
+const OUTPUTS = ['packages/fold/lib', 'lib', 'dist'];
 
 /** Every file under `rel` (a file or a directory), sorted, as paths relative to the root. */
 const filesUnder = (rel) => {
@@ -84,12 +86,17 @@ if (process.argv.includes('--if-stale') && upToDate(key)) process.exit(0);
 // the compiler the lock file pins, by its package's own `bin`, run with this Node
 const typescript = createRequire(path.join(root, 'package.json')).resolve('typescript/package.json');
 const tsc = path.join(path.dirname(typescript), JSON.parse(readFileSync(typescript, 'utf8')).bin.tsc);
-// lib/ from nothing: a module renamed or removed in src/ must not linger there, in the package
-rmSync(path.join(root, 'lib'), { recursive: true, force: true });
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+// each lib/ from nothing: a module renamed or removed in src/ must not linger there, in a package
+const foldLib = path.join(root, 'packages', 'fold', 'lib');
+for (const lib of [foldLib, path.join(root, 'lib')]) rmSync(lib, { recursive: true, force: true });
+// the fold (packages/fold, the pure part of src/) first, then clearance over it: its references
+execFileSync(process.execPath, [tsc, '-b', '--force', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 // the round report's parser as zod's compiler makes it, in place of the unbuilt one
 const { compiledReportModule } = await import('./compile-report-parser.mjs');
-writeFileSync(path.join(root, 'lib', 'events', 'compiled-report.js'), await compiledReportModule(root));
+writeFileSync(path.join(foldLib, 'events', 'compiled-report.js'), await compiledReportModule(foldLib));
 execFileSync(process.execPath, [path.join(root, 'scripts/bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
 
 // written beside and renamed into place: a build stopped half-way leaves the old record or none

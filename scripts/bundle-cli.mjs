@@ -85,7 +85,10 @@ const program = await build({
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // fp-ts and io-ts ship ES module builds beside their CommonJS `lib`: bundling those lets esbuild
   // drop what is never used and skips the CommonJS wrappers at start-up (library users keep `lib`)
-  plugins: [esModuleBuilds, compiledReport(await compiledReportModule(process.cwd()))],
+  plugins: [
+    esModuleBuilds,
+    compiledReport(await compiledReportModule(path.join(process.cwd(), 'packages', 'fold', 'lib'))),
+  ],
 });
 if (!compiledReport.loaded) throw new Error('the CLI bundle has no src/events/compiled-report.ts to compile');
 

@@ -10,7 +10,7 @@
 // are caught here, for the length of one call, and written as a module: an import for each check, a
 // literal for each set and default, zod's two helpers written out (ZOD_HELPERS). A constant of any
 // other kind stops the build, as does a part of the schema zod's compiler leaves to its runtime.
-// scripts/build.mjs puts the module in lib/ in place of src/events/compiled-report.ts (which,
+// scripts/build.mjs puts the module in the fold's lib/ in place of src/events/compiled-report.ts (which,
 // unbuilt, vouches for nothing), and scripts/bundle-cli.mjs in the CLI bundle;
 // test/events/compiled-report.test.ts holds it to zod on generated reports and at every node.
 import { readdirSync } from 'node:fs';
@@ -102,9 +102,9 @@ const sourceOf = (value, name, exported, imports) => {
   );
 };
 
-/** The module that replaces src/events/compiled-report.ts, compiled from `lib`'s ReportSchema. */
-export const compiledReportModule = async (root) => {
-  const events = path.join(root, 'lib', 'events');
+/** The module that replaces src/events/compiled-report.ts, compiled from the built fold's ReportSchema (`lib`). */
+export const compiledReportModule = async (lib) => {
+  const events = path.join(lib, 'events');
   const { ReportSchema } = await import(pathToFileURL(path.join(events, 'round-report.js')).href);
   const def = ReportSchema._zod.def;
   const { names, body, values } = compiled(def.type === 'lazy' ? def.getter() : ReportSchema);

@@ -1,7 +1,7 @@
-import { GATE_REFUSALS } from './events/gate-refusals.js';
-import type { NextStep, Rejection, RejectionCode } from './events/rejection.js';
+import { GATE_REFUSALS } from '@clearance/fold/internal/events/gate-refusals.js';
+import type { NextStep, Rejection, RejectionCode } from '@clearance/fold/internal/events/rejection.js';
 
-export { GATE_REFUSALS, type GateRefusal } from './events/gate-refusals.js';
+export { GATE_REFUSALS, type GateRefusal } from '@clearance/fold/internal/events/gate-refusals.js';
 
 /**
  * The operational failures of the I/O layers (store, handoff, input, revision). Rule refusals keep

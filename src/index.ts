@@ -4,6 +4,8 @@
  * as an operation (`operations.record(ctx, input)`), the store they run over, and the error type.
  */
 
+export * from '@clearance/fold';
+export * from '@clearance/fold/schemas';
 export {
   ClearanceError,
   type ErrorCode,
@@ -11,10 +13,8 @@ export {
   OPERATIONAL_CODES,
   type OperationalCode,
 } from './errors.js';
-export * from './fold.js';
 export * from './handoff/index.js';
 /** Every command as a typed operation: `operations.status(ctx, { runId })` (src/operations). */
 export * as operations from './operations/index.js';
-export * from './schemas.js';
 export * from './revision/index.js';
 export * from './store/index.js';

@@ -1,7 +1,7 @@
+import { jsonText } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { failureOf } from '../operations/failure.js';
 import { writeOutputFile } from '../operations/write-output.js';
-import { jsonText } from '../text/untrusted.js';
 import { type Context, contextOf, type Io } from './context.js';
 import { failureJson, type Outcome, printFailure, printOutcome } from './output.js';
 import type { OutputFormat } from './output-format.js';

@@ -1,6 +1,6 @@
+import type { CheckState } from '@clearance/fold/internal/events/event.js';
+import { quoted } from '@clearance/fold/internal/events/quoted.js';
 import { ClearanceError } from '../errors.js';
-import type { CheckState } from '../events/event.js';
-import { quoted } from '../events/quoted.js';
 
 /** A check as the `checks` operation takes it. */
 export type GivenCheck = Readonly<{ name: string; state: CheckState; url?: string }>;

@@ -1,6 +1,6 @@
-import type { CheckResult } from '../events/event.js';
+import type { CheckResult } from '@clearance/fold/internal/events/event.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { ChecksResult } from '../operations/checks.js';
-import { plainText as t } from '../text/untrusted.js';
 
 const listed = (list: ReadonlyArray<CheckResult>): string =>
   list.map((c) => `${t(c.name)}${c.url === undefined ? '' : ` (${t(c.url)})`}`).join(', ');

@@ -1,5 +1,5 @@
+import { REJECTION_CODES } from '@clearance/fold/internal/events/rejection.js';
 import { type ErrorCode, GATE_REFUSALS, type GateRefusal } from '../errors.js';
-import { REJECTION_CODES } from '../events/rejection.js';
 
 /**
  * The exit statuses. 0–5 are clearance's own; the environment's failures take their numbers from

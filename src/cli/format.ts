@@ -1,10 +1,15 @@
+import { citationOf } from '@clearance/fold/internal/projections/citation.js';
+import type { Panel, RunStatus } from '@clearance/fold/internal/projections/state.js';
+import type { FindingView } from '@clearance/fold/internal/projections/views/findings.js';
+import type { StatusView } from '@clearance/fold/internal/projections/views/status.js';
+import {
+  deferredCause,
+  roundTableLines,
+  sameInputSentence,
+  trendSentence,
+} from '@clearance/fold/internal/render/trend-text.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { ReplayedEvent } from '../operations/replay.js';
-import { citationOf } from '../projections/citation.js';
-import type { Panel, RunStatus } from '../projections/state.js';
-import type { FindingView } from '../projections/views/findings.js';
-import type { StatusView } from '../projections/views/status.js';
-import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from '../render/trend-text.js';
-import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
 
 /**

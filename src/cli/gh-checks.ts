@@ -1,8 +1,8 @@
+import type { CheckState } from '@clearance/fold/internal/events/event.js';
+import { quoted } from '@clearance/fold/internal/events/quoted.js';
+import { describeIssues } from '@clearance/fold/internal/events/schema-issues.js';
 import * as z from 'zod';
 import { ClearanceError } from '../errors.js';
-import type { CheckState } from '../events/event.js';
-import { quoted } from '../events/quoted.js';
-import { describeIssues } from '../events/schema-issues.js';
 
 import type { GivenCheck } from './check-flags.js';
 

@@ -1,6 +1,6 @@
+import { workflowCommandLines } from '@clearance/fold/internal/render/github.js';
 import { type GithubInput, github } from '../operations/github.js';
 import { writeOutputFile } from '../operations/write-output.js';
-import { workflowCommandLines } from '../render/github.js';
 import type { Context } from './context.js';
 import type { Outcome } from './output.js';
 

@@ -1,5 +1,5 @@
-import type { NextStep } from '../events/next-step.js';
-import { plainText } from '../text/untrusted.js';
+import type { NextStep } from '@clearance/fold/internal/events/next-step.js';
+import { plainText } from '@clearance/fold/internal/text/untrusted.js';
 
 /** A run id in a command line a person copies: as it is when it needs no quoting (the grammar's own letters). */
 const run = (runId: string | undefined): string =>

@@ -1,6 +1,6 @@
+import type { Rename } from '@clearance/fold/internal/events/event.js';
+import { COST_KEYS, type Cost } from '@clearance/fold/internal/events/policy.js';
 import { InvalidArgumentError } from 'commander';
-import type { Rename } from '../events/event.js';
-import { COST_KEYS, type Cost } from '../events/policy.js';
 
 // The values of command-line options, each parsed where commander reads it. Apart from inputs.ts
 // (which reads files and standard input, and brings the strict JSON parser with it): the program's

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { WorkflowCommandLines } from '@clearance/fold/internal/render/github.js';
+import { commandsStopped } from '@clearance/fold/internal/render/stop-commands.js';
+import { jsonText, plainText } from '@clearance/fold/internal/text/untrusted.js';
 import type { ErrorCode } from '../errors.js';
 import { describeErrno } from '../operations/errno.js';
 import { failureOf } from '../operations/failure.js';
-import type { WorkflowCommandLines } from '../render/github.js';
-import { commandsStopped } from '../render/stop-commands.js';
-import { jsonText, plainText } from '../text/untrusted.js';
 import type { Context, Io } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { nextLine } from './next-command.js';

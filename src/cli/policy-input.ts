@@ -1,7 +1,7 @@
+import type { Policy } from '@clearance/fold/internal/events/policy.js';
+import { parsePolicy } from '@clearance/fold/internal/projections/parse-policy.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError } from '../errors.js';
-import type { Policy } from '../events/policy.js';
-import { parsePolicy } from '../projections/parse-policy.js';
 import type { Io } from './context.js';
 import { parseJsonInput, readTextInput } from './inputs.js';
 

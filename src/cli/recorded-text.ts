@@ -1,7 +1,7 @@
+import { citationOf } from '@clearance/fold/internal/projections/citation.js';
+import { deferredCause } from '@clearance/fold/internal/render/trend-text.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { RecordResult } from '../operations/recorded.js';
-import { citationOf } from '../projections/citation.js';
-import { deferredCause } from '../render/trend-text.js';
-import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
 import { shortId, statusWord } from './format.js';
 import { nextLine } from './next-command.js';

@@ -1,6 +1,6 @@
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
+import { parseReport } from '@clearance/fold/internal/events/round-report.js';
 import * as E from 'fp-ts/lib/Either.js';
-import type { RoundReport } from '../events/report-types.js';
-import { parseReport } from '../events/round-report.js';
 import { parseStrictJson } from '../input/strict-json.js';
 import { decodeUtf8 } from '../input/utf8.js';
 

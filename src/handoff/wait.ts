@@ -1,6 +1,6 @@
 import { basename, dirname, resolve } from 'node:path';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
 import { ClearanceError } from '../errors.js';
-import type { RoundReport } from '../events/report-types.js';
 import { type Deadline, startDeadline } from '../input/deadline.js';
 import { type BoundedRead, readBounded } from '../input/read-bounded.js';
 import { type ExpectedReport, judgeReport, type SeenBinding } from './judge.js';

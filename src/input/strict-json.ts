@@ -1,5 +1,5 @@
+import { formatPath } from '@clearance/fold/internal/events/rejection.js';
 import { type ParseErrorCode, printParseErrorCode, visit } from 'jsonc-parser';
-import { formatPath } from '../events/rejection.js';
 
 /**
  * The deepest nesting of arrays and objects accepted. A report is four levels deep and a policy

@@ -1,13 +1,13 @@
+import type { NextStep as FoldStep } from '@clearance/fold/internal/events/next-step.js';
+import { quoted } from '@clearance/fold/internal/events/quoted.js';
+import { formatPath } from '@clearance/fold/internal/events/rejection.js';
+import { describeIssue, describeIssues } from '@clearance/fold/internal/events/schema-issues.js';
+import { jsonText } from '@clearance/fold/internal/text/untrusted.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
-import type { NextStep as FoldStep } from '../events/next-step.js';
-import { quoted } from '../events/quoted.js';
-import { formatPath } from '../events/rejection.js';
-import { describeIssue, describeIssues } from '../events/schema-issues.js';
 import type { OperationContext } from '../operations/context.js';
 import { failureOf } from '../operations/failure.js';
-import { jsonText } from '../text/untrusted.js';
 import { type NextStep, nextStepOf } from './next-step.js';
 import { TOOLS, type Tool } from './tools.js';
 

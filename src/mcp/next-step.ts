@@ -1,6 +1,6 @@
+import type { NextStep as FoldStep } from '@clearance/fold/internal/events/next-step.js';
+import { isRunId } from '@clearance/fold/internal/events/run-id.js';
 import type { ErrorCode } from '../errors.js';
-import type { NextStep as FoldStep } from '../events/next-step.js';
-import { isRunId } from '../events/run-id.js';
 import type { ToolName } from './tools.js';
 
 /**

@@ -1,6 +1,6 @@
+import { quoted } from '@clearance/fold/internal/events/quoted.js';
+import { isRunId } from '@clearance/fold/internal/events/run-id.js';
 import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { quoted } from '../events/quoted.js';
-import { isRunId } from '../events/run-id.js';
 import { reviewBrief } from '../operations/brief.js';
 import type { OperationContext } from '../operations/context.js';
 import { failureOf } from '../operations/failure.js';

@@ -1,6 +1,6 @@
+import { reportJsonSchema } from '@clearance/fold/internal/events/round-report.js';
 import type { Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { reportJsonSchema } from '../events/round-report.js';
 import { TOOLS, type Tool } from './tools.js';
 
 /**

@@ -1,10 +1,10 @@
+import { PRESET_NAMES } from '@clearance/fold/internal/events/policy.js';
+import { REPORT_LIMITS } from '@clearance/fold/internal/events/report-limits.js';
+import { CostSchema, parseReport } from '@clearance/fold/internal/events/round-report.js';
+import { isRunId } from '@clearance/fold/internal/events/run-id.js';
 import * as E from 'fp-ts/lib/Either.js';
 import * as z from 'zod';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
-import { PRESET_NAMES } from '../events/policy.js';
-import { REPORT_LIMITS } from '../events/report-limits.js';
-import { CostSchema, parseReport } from '../events/round-report.js';
-import { isRunId } from '../events/run-id.js';
 import { capture } from '../operations/capture.js';
 import { checks } from '../operations/checks.js';
 import type { OperationContext } from '../operations/context.js';

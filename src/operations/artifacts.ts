@@ -1,9 +1,9 @@
 import path from 'node:path';
+import type { RunStatus } from '@clearance/fold/internal/projections/state.js';
+import { htmlReport } from '@clearance/fold/internal/render/html.js';
+import { historyOf } from '@clearance/fold/internal/render/run-history.js';
+import { sarifLog } from '@clearance/fold/internal/render/sarif.js';
 import { ClearanceError } from '../errors.js';
-import type { RunStatus } from '../projections/state.js';
-import { htmlReport } from '../render/html.js';
-import { historyOf } from '../render/run-history.js';
-import { sarifLog } from '../render/sarif.js';
 import { nodeDecider } from '../store/node-decider.js';
 import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';

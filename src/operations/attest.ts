@@ -1,10 +1,19 @@
+import type { StoredEvent } from '@clearance/fold/internal/events/event.js';
+import type { SshEd25519Key } from '@clearance/fold/internal/events/ssh-public-key.js';
+import { fold } from '@clearance/fold/internal/projections/fold.js';
+import {
+  type ReviewStatement,
+  reviewStatement,
+  statementBytes,
+} from '@clearance/fold/internal/render/attestation.js';
+import { type AttestationReason, checkEnvelope } from '@clearance/fold/internal/render/attestation-check.js';
+import {
+  type DsseEnvelope,
+  envelopeOf,
+  IN_TOTO_PAYLOAD_TYPE,
+  preAuthEncoding,
+} from '@clearance/fold/internal/render/dsse.js';
 import { ClearanceError } from '../errors.js';
-import type { StoredEvent } from '../events/event.js';
-import type { SshEd25519Key } from '../events/ssh-public-key.js';
-import { fold } from '../projections/fold.js';
-import { type ReviewStatement, reviewStatement, statementBytes } from '../render/attestation.js';
-import { type AttestationReason, checkEnvelope } from '../render/attestation-check.js';
-import { type DsseEnvelope, envelopeOf, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } from '../render/dsse.js';
 import { nodeEd25519 } from '../signing/node-ed25519.js';
 import type { Signer } from '../signing/signer.js';
 import { parseLog } from '../store/log-format.js';

@@ -1,7 +1,7 @@
+import type { ReviewStatement } from '@clearance/fold/internal/render/attestation.js';
+import { SIGNATURE_NAMESPACE } from '@clearance/fold/internal/render/attestation.js';
+import { type AttestationReason, checkEnvelope } from '@clearance/fold/internal/render/attestation-check.js';
 import { ClearanceError } from '../errors.js';
-import type { ReviewStatement } from '../render/attestation.js';
-import { SIGNATURE_NAMESPACE } from '../render/attestation.js';
-import { type AttestationReason, checkEnvelope } from '../render/attestation-check.js';
 import { blobText, commitsWithTrees, notedCommits, treesOf } from '../revision/notes.js';
 import { type AllowedSigner, principalsOf } from '../signing/allowed-signers.js';
 import { nodeEd25519 } from '../signing/node-ed25519.js';

@@ -1,7 +1,7 @@
+import { stepTo } from '@clearance/fold/internal/events/next-step.js';
+import { briefOf } from '@clearance/fold/internal/projections/views/brief.js';
+import { renderReviewBrief } from '@clearance/fold/internal/render/review-brief.js';
 import { ClearanceError } from '../errors.js';
-import { stepTo } from '../events/next-step.js';
-import { briefOf } from '../projections/views/brief.js';
-import { renderReviewBrief } from '../render/review-brief.js';
 import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import { feedbackOfRun } from './feedback.js';

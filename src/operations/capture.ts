@@ -1,10 +1,10 @@
 import path from 'node:path';
+import { capturePathsRejection } from '@clearance/fold/internal/events/capture-paths.js';
+import type { RevisionCapturedData } from '@clearance/fold/internal/events/event.js';
+import { invalidOneLineText, oneLineProblem } from '@clearance/fold/internal/events/one-line.js';
+import { rejection } from '@clearance/fold/internal/events/rejection.js';
+import { isBlank } from '@clearance/fold/internal/projections/rules/rule-answer.js';
 import { ClearanceError, refusal } from '../errors.js';
-import { capturePathsRejection } from '../events/capture-paths.js';
-import type { RevisionCapturedData } from '../events/event.js';
-import { invalidOneLineText, oneLineProblem } from '../events/one-line.js';
-import { rejection } from '../events/rejection.js';
-import { isBlank } from '../projections/rules/rule-answer.js';
 import { captureRevision } from '../revision/capture.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
 import { intact } from '../store/read.js';

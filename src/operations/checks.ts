@@ -1,9 +1,13 @@
+import { checksRejection } from '@clearance/fold/internal/events/ci-check.js';
+import type { CheckResult, CheckState } from '@clearance/fold/internal/events/event.js';
+import {
+  optionalFailures,
+  requiredChecksOf,
+  requiredFailures,
+} from '@clearance/fold/internal/projections/rules/checks.js';
+import { last } from '@clearance/fold/internal/projections/vec.js';
+import { outcomeReason } from '@clearance/fold/internal/render/outcome-reason.js';
 import { refusal } from '../errors.js';
-import { checksRejection } from '../events/ci-check.js';
-import type { CheckResult, CheckState } from '../events/event.js';
-import { optionalFailures, requiredChecksOf, requiredFailures } from '../projections/rules/checks.js';
-import { last } from '../projections/vec.js';
-import { outcomeReason } from '../render/outcome-reason.js';
 import { appendCommand } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
 import type { ChecksOutput, ResultOf } from './schemas/results.js';

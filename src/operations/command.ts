@@ -1,11 +1,11 @@
+import type { DomainEvent } from '@clearance/fold/internal/events/event.js';
+import { rejection } from '@clearance/fold/internal/events/rejection.js';
+import type { Command } from '@clearance/fold/internal/projections/commands.js';
+import { buildEvents } from '@clearance/fold/internal/projections/decider.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { refusal } from '../errors.js';
-import type { DomainEvent } from '../events/event.js';
-import { rejection } from '../events/rejection.js';
 import type { ExpectedReport } from '../handoff/judge.js';
-import type { Command } from '../projections/commands.js';
-import { buildEvents } from '../projections/decider.js';
-import type { RunState } from '../projections/state.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
 import type { Store } from '../store/store.js';
 

@@ -1,5 +1,5 @@
+import { actorNameRejection } from '@clearance/fold/internal/events/actor-name.js';
 import { refusal } from '../errors.js';
-import { actorNameRejection } from '../events/actor-name.js';
 import type { Store } from '../store/store.js';
 
 /**

@@ -1,11 +1,11 @@
 import path from 'node:path';
+import type { AbsenceReason } from '@clearance/fold/internal/events/event.js';
+import { REJECTION_CODES } from '@clearance/fold/internal/events/rejection.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
+import type { Missing } from '@clearance/fold/internal/projections/commands.js';
 import { ClearanceError, isClearanceError } from '../errors.js';
-import type { AbsenceReason } from '../events/event.js';
-import { REJECTION_CODES } from '../events/rejection.js';
-import type { RoundReport } from '../events/report-types.js';
 import { waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
-import type { Missing } from '../projections/commands.js';
 import { intact } from '../store/read.js';
 import { appendCommand, decidedAt, expectedReport } from './command.js';
 import { actorOf, checkedName, type OperationContext } from './context.js';

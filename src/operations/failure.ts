@@ -1,5 +1,5 @@
+import type { NextStep } from '@clearance/fold/internal/events/next-step.js';
 import { isClearanceError } from '../errors.js';
-import type { NextStep } from '../events/next-step.js';
 import { describeErrno, describeLockInTheWay } from './errno.js';
 
 /** A failure as both front doors say it: its code, its message and its particulars. */

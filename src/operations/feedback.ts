@@ -1,5 +1,5 @@
-import type { RunState } from '../projections/state.js';
-import { feedbackMarkdown } from '../render/feedback.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
+import { feedbackMarkdown } from '@clearance/fold/internal/render/feedback.js';
 import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import type { FeedbackOutput, ResultOf } from './schemas/results.js';

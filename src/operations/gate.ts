@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { type GateVerdict, gateOf } from '@clearance/fold/internal/projections/views/gate.js';
 import { ClearanceError } from '../errors.js';
-import { type GateVerdict, gateOf } from '../projections/views/gate.js';
 import { NOTES_REF, writeNote } from '../revision/notes.js';
 import { observeWorkspace } from '../revision/observe.js';
 import type { Signer } from '../signing/signer.js';

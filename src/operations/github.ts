@@ -1,10 +1,10 @@
-import type { FindingStatus } from '../projections/state.js';
-import { costReport } from '../projections/views/cost.js';
-import { explain } from '../projections/views/explain.js';
-import { findingsOf, findingView } from '../projections/views/findings.js';
-import { statusOf } from '../projections/views/status.js';
-import { type Annotation, findingAnnotations } from '../render/github.js';
-import { type GateLine, stepSummary } from '../render/summary.js';
+import type { FindingStatus } from '@clearance/fold/internal/projections/state.js';
+import { costReport } from '@clearance/fold/internal/projections/views/cost.js';
+import { explain } from '@clearance/fold/internal/projections/views/explain.js';
+import { findingsOf, findingView } from '@clearance/fold/internal/projections/views/findings.js';
+import { statusOf } from '@clearance/fold/internal/projections/views/status.js';
+import { type Annotation, findingAnnotations } from '@clearance/fold/internal/render/github.js';
+import { type GateLine, stepSummary } from '@clearance/fold/internal/render/summary.js';
 import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 

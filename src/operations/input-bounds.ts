@@ -1,6 +1,6 @@
+import { rejection } from '@clearance/fold/internal/events/rejection.js';
+import { REPORT_LIMITS } from '@clearance/fold/internal/events/report-limits.js';
 import { ClearanceError, refusal } from '../errors.js';
-import { rejection } from '../events/rejection.js';
-import { REPORT_LIMITS } from '../events/report-limits.js';
 import { DEFAULT_MAX_BYTES } from '../handoff/wait-budget.js';
 
 /**

@@ -1,9 +1,9 @@
 import path from 'node:path';
+import { capturePathsRejection } from '@clearance/fold/internal/events/capture-paths.js';
+import type { Rename, RevisionCapturedData } from '@clearance/fold/internal/events/event.js';
+import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '@clearance/fold/internal/events/policy.js';
+import { tokenCountRejection } from '@clearance/fold/internal/events/token-count.js';
 import { ClearanceError, refusal } from '../errors.js';
-import { capturePathsRejection } from '../events/capture-paths.js';
-import type { Rename, RevisionCapturedData } from '../events/event.js';
-import { isPresetName, type Policy, PRESET_NAMES, PRESETS } from '../events/policy.js';
-import { tokenCountRejection } from '../events/token-count.js';
 import { captureRevision } from '../revision/capture.js';
 import { openRun } from '../store/open-run.js';
 import { storeDirOf } from '../store/store.js';

@@ -1,13 +1,13 @@
 import path from 'node:path';
+import type { FailureReason, RoundEndResult, RoundResult } from '@clearance/fold/internal/events/event.js';
+import { citationsRequired } from '@clearance/fold/internal/events/policy.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
+import { parseReport } from '@clearance/fold/internal/events/round-report.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, isClearanceError, refusal } from '../errors.js';
-import type { FailureReason, RoundEndResult, RoundResult } from '../events/event.js';
-import { citationsRequired } from '../events/policy.js';
-import type { RoundReport } from '../events/report-types.js';
-import { parseReport } from '../events/round-report.js';
 import { printableLocation, waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
-import type { RunState } from '../projections/state.js';
 import { resolveCitations } from '../revision/citations.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
 import { intact, type RunStatusRead } from '../store/read.js';

@@ -1,11 +1,11 @@
-import type { NextStep } from '../events/next-step.js';
-import { findingOf } from '../projections/finding-index.js';
-import type { RunState } from '../projections/state.js';
-import { last } from '../projections/vec.js';
-import { citationOf } from '../projections/views/findings.js';
-import { nextMove } from '../projections/views/next.js';
-import { trailNote } from '../render/event-notes.js';
-import { outcomeReason } from '../render/outcome-reason.js';
+import type { NextStep } from '@clearance/fold/internal/events/next-step.js';
+import { findingOf } from '@clearance/fold/internal/projections/finding-index.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
+import { last } from '@clearance/fold/internal/projections/vec.js';
+import { citationOf } from '@clearance/fold/internal/projections/views/findings.js';
+import { nextMove } from '@clearance/fold/internal/projections/views/next.js';
+import { trailNote } from '@clearance/fold/internal/render/event-notes.js';
+import { outcomeReason } from '@clearance/fold/internal/render/outcome-reason.js';
 import type { AppendResult } from '../store/append.js';
 import type { RecordOutput, ResultOf } from './schemas/results.js';
 

@@ -1,5 +1,5 @@
-import type { TrailEntry } from '../projections/fold.js';
-import { trailNote } from '../render/event-notes.js';
+import type { TrailEntry } from '@clearance/fold/internal/projections/fold.js';
+import { trailNote } from '@clearance/fold/internal/render/event-notes.js';
 import { intact, readRun } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import type { ReplayOutput, ResultOf } from './schemas/results.js';

@@ -1,4 +1,4 @@
-import type { RoundReport } from '../events/report-types.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
 import { printableLocation, publishReportAt, waitForReportAt } from '../handoff/at.js';
 import type { WaitOptions } from '../handoff/wait-budget.js';
 import { checkedName, type StorelessContext } from './context.js';

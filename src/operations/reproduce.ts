@@ -1,7 +1,7 @@
-import type { ReproductionOutcome } from '../events/event.js';
-import { resolveFindingRef } from '../projections/rules/finding-ref.js';
-import { rerunsOn } from '../projections/rules/reproductions.js';
-import { reproductionsPending } from '../projections/views/reproductions.js';
+import type { ReproductionOutcome } from '@clearance/fold/internal/events/event.js';
+import { resolveFindingRef } from '@clearance/fold/internal/projections/rules/finding-ref.js';
+import { rerunsOn } from '@clearance/fold/internal/projections/rules/reproductions.js';
+import { reproductionsPending } from '@clearance/fold/internal/projections/views/reproductions.js';
 import { appendCommand, archiveForEvent } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
 import type { ReproduceOutput, ResultOf } from './schemas/results.js';

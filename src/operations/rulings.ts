@@ -1,8 +1,8 @@
-import { toBase64 } from '../events/base64.js';
-import type { RulingSignature } from '../events/event.js';
-import { type RulingContent, rulingMessage } from '../events/ruling-signature.js';
-import { resolveFindingRef } from '../projections/rules/finding-ref.js';
-import { maxRoundsOf, type RunState } from '../projections/state.js';
+import { toBase64 } from '@clearance/fold/internal/events/base64.js';
+import type { RulingSignature } from '@clearance/fold/internal/events/event.js';
+import { type RulingContent, rulingMessage } from '@clearance/fold/internal/events/ruling-signature.js';
+import { resolveFindingRef } from '@clearance/fold/internal/projections/rules/finding-ref.js';
+import { maxRoundsOf, type RunState } from '@clearance/fold/internal/projections/state.js';
 import type { Signer } from '../signing/signer.js';
 import { intact } from '../store/read.js';
 import { appendCommand } from './command.js';

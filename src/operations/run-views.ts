@@ -1,13 +1,16 @@
-import type { Cost } from '../events/policy.js';
-import { tokenCountRejection } from '../events/token-count.js';
-import type { FindingStatus } from '../projections/state.js';
-import { costReport } from '../projections/views/cost.js';
-import { type Explanation, explain as explanationOf } from '../projections/views/explain.js';
-import { findingsOf, findingView } from '../projections/views/findings.js';
-import { mayRunStage } from '../projections/views/may-run-stage.js';
-import { type NextMove, nextMove } from '../projections/views/next.js';
-import { reproductionsToRun } from '../projections/views/reproductions.js';
-import { describedOutcome } from '../render/outcome-reason.js';
+import type { Cost } from '@clearance/fold/internal/events/policy.js';
+import { tokenCountRejection } from '@clearance/fold/internal/events/token-count.js';
+import type { FindingStatus } from '@clearance/fold/internal/projections/state.js';
+import { costReport } from '@clearance/fold/internal/projections/views/cost.js';
+import {
+  type Explanation,
+  explain as explanationOf,
+} from '@clearance/fold/internal/projections/views/explain.js';
+import { findingsOf, findingView } from '@clearance/fold/internal/projections/views/findings.js';
+import { mayRunStage } from '@clearance/fold/internal/projections/views/may-run-stage.js';
+import { type NextMove, nextMove } from '@clearance/fold/internal/projections/views/next.js';
+import { reproductionsToRun } from '@clearance/fold/internal/projections/views/reproductions.js';
+import { describedOutcome } from '@clearance/fold/internal/render/outcome-reason.js';
 import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import { boundList, boundText, INPUT_BOUNDS } from './input-bounds.js';

@@ -1,6 +1,6 @@
+import { eventJsonSchema } from '@clearance/fold/internal/events/event-schema.js';
+import { reportJsonSchema } from '@clearance/fold/internal/events/round-report.js';
 import { ClearanceError } from '../errors.js';
-import { eventJsonSchema } from '../events/event-schema.js';
-import { reportJsonSchema } from '../events/round-report.js';
 import type { ResultOf, SchemaOutput } from './schemas/results.js';
 
 export type SchemaInput = Readonly<{ which: string; command?: string }>;

@@ -1,6 +1,6 @@
+import type { Cost } from '@clearance/fold/internal/events/policy.js';
+import { tokenCountRejection } from '@clearance/fold/internal/events/token-count.js';
 import { refusal } from '../errors.js';
-import type { Cost } from '../events/policy.js';
-import { tokenCountRejection } from '../events/token-count.js';
 import { appendCommand, archiveForEvent } from './command.js';
 import { actorOf, type OperationContext } from './context.js';
 import type { ResultOf, StageOutput } from './schemas/results.js';

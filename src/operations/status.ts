@@ -1,5 +1,5 @@
-import { type StatusView, statusOf } from '../projections/views/status.js';
-import { describedOutcome } from '../render/outcome-reason.js';
+import { type StatusView, statusOf } from '@clearance/fold/internal/projections/views/status.js';
+import { describedOutcome } from '@clearance/fold/internal/render/outcome-reason.js';
 import { intact } from '../store/read.js';
 import type { OperationContext } from './context.js';
 import type { ResultOf, StatusListOutput, StatusRunOutput } from './schemas/results.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RunOpenedData } from '../events/event.js';
+import type { RunOpenedData } from '@clearance/fold/internal/events/event.js';
 
 export type Subject = RunOpenedData['subject'];
 

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { outputShaOf } from '@clearance/fold/internal/events/outputs.js';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
 import { ClearanceError } from '../errors.js';
-import { outputShaOf } from '../events/outputs.js';
-import { sha256Hex } from '../events/sha256.js';
 import { parseLog } from '../store/log-format.js';
 import { assertRunId } from '../store/safe-run-id.js';
 import { exportLog, importLog } from '../store/transfer.js';

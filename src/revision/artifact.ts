@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
 import { ClearanceError } from '../errors.js';
-import { sha256Hex } from '../events/sha256.js';
 
 const osError = (error: unknown): string => {
   const e = error as NodeJS.ErrnoException;

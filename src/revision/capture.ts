@@ -1,6 +1,6 @@
+import { capturePathsRejection } from '@clearance/fold/internal/events/capture-paths.js';
+import type { RevisionCapturedData } from '@clearance/fold/internal/events/event.js';
 import { ClearanceError, refusal } from '../errors.js';
-import { capturePathsRejection } from '../events/capture-paths.js';
-import type { RevisionCapturedData } from '../events/event.js';
 import { type Changes, changesBetween } from './changes.js';
 import { git } from './git.js';
 import { inputShaOf } from './input-sha.js';

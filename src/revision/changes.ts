@@ -1,4 +1,4 @@
-import type { Rename } from '../events/event.js';
+import type { Rename } from '@clearance/fold/internal/events/event.js';
 import { git, nulFields } from './git.js';
 
 export type Changes = Readonly<{ touchedFiles: string[]; renames: Rename[] }>;

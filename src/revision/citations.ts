@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { CitationCheck } from '../events/event.js';
-import { quoted } from '../events/quoted.js';
-import { repoPathProblem } from '../events/repo-path.js';
-import type { Candidate } from '../events/report-types.js';
-import { sha256Hex } from '../events/sha256.js';
-import { citationOf, placeOf } from '../projections/citation.js';
+import type { CitationCheck } from '@clearance/fold/internal/events/event.js';
+import { quoted } from '@clearance/fold/internal/events/quoted.js';
+import { repoPathProblem } from '@clearance/fold/internal/events/repo-path.js';
+import type { Candidate } from '@clearance/fold/internal/events/report-types.js';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
+import { citationOf, placeOf } from '@clearance/fold/internal/projections/citation.js';
 import { type FileAtRevision, filesAtRevision } from './blobs.js';
 
 export type CitationSource = Readonly<{

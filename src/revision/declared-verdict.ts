@@ -1,4 +1,4 @@
-import type { Verdict } from '../events/report-types.js';
+import type { Verdict } from '@clearance/fold/internal/events/report-types.js';
 
 /**
  * A `Verdict:` line in a prose review (`Verdict: open`, `**Verdict:** pass`, `## Verdict: blocked`),

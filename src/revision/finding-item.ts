@@ -1,6 +1,6 @@
+import type { Candidate, Decision, DecisionStatus } from '@clearance/fold/internal/events/report-types.js';
+import { DECISION_STATUSES } from '@clearance/fold/internal/events/statuses.js';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Candidate, Decision, DecisionStatus } from '../events/report-types.js';
-import { DECISION_STATUSES } from '../events/statuses.js';
 import { normalizeHeading } from './markdown.js';
 
 /**

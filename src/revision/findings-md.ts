@@ -1,5 +1,5 @@
+import type { Candidate, Decision, Verdict } from '@clearance/fold/internal/events/report-types.js';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Candidate, Decision, Verdict } from '../events/report-types.js';
 import { declaredVerdictOf, VERDICT_WORDS } from './declared-verdict.js';
 import {
   EXPECTED,

@@ -1,5 +1,5 @@
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
 import { ClearanceError } from '../errors.js';
-import { sha256Hex } from '../events/sha256.js';
 
 export type BoundInput = Readonly<{ commit?: string; tree?: string; dirty?: boolean; artifactSha?: string }>;
 

@@ -1,4 +1,4 @@
-import type { GateObservation } from '../projections/observation.js';
+import type { GateObservation } from '@clearance/fold/internal/projections/observation.js';
 import { artifactShaOf } from './artifact.js';
 import { git } from './git.js';
 import { inspectWorkspace } from './workspace.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { parseSshEd25519, type SshEd25519Key } from '@clearance/fold/internal/events/ssh-public-key.js';
 import { ClearanceError } from '../errors.js';
-import { parseSshEd25519, type SshEd25519Key } from '../events/ssh-public-key.js';
 
 /**
  * Who may sign, as git's `gpg.ssh.allowedSignersFile` says it (ssh-keygen(1), ALLOWED SIGNERS):

@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import type { Ed25519Verify } from '../events/ed25519.js';
+import type { Ed25519Verify } from '@clearance/fold/internal/events/ed25519.js';
 
 /** The SubjectPublicKeyInfo DER prefix of an Ed25519 key (RFC 8410): 12 bytes, then the 32 of the key. */
 const SPKI_PREFIX = Uint8Array.of(0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00);

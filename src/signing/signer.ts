@@ -1,7 +1,11 @@
 import { createPrivateKey, createPublicKey, sign as nodeSign } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import {
+  parseSshEd25519,
+  type SshEd25519Key,
+  sshEd25519Text,
+} from '@clearance/fold/internal/events/ssh-public-key.js';
 import { ClearanceError } from '../errors.js';
-import { parseSshEd25519, type SshEd25519Key, sshEd25519Text } from '../events/ssh-public-key.js';
 
 /**
  * Whoever signs: an Ed25519 key from a file people already have (an OpenSSH private key, as
@@ -21,8 +25,22 @@ const unusable = (spec: string, why: string, details: Readonly<Record<string, un
   new ClearanceError('key-unusable', `cannot sign with --key ${spec}: ${why}`, { key: spec, ...details });
 
 type Ssh2 = typeof import('ssh2');
-// loaded only by the commands that sign: no other command's start-up evaluates ssh2
-const ssh2 = async (): Promise<Ssh2> => (await import('ssh2')).default as unknown as Ssh2;
+/**
+ * ssh2 reads OpenSSH key files and speaks to the ssh-agent. It is an optional peer dependency: its
+ * optional native addon would make every install compile, for the few who sign with such a key.
+ * Loaded only by the commands that sign, so no other command's start-up evaluates it.
+ */
+const ssh2 = async (spec: string): Promise<Ssh2> => {
+  try {
+    return (await import('ssh2')).default as unknown as Ssh2;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    throw unusable(
+      spec,
+      'an OpenSSH key file or the ssh-agent is read with the ssh2 package, which is not installed: install it beside clearance (npm install ssh2), or sign with a PKCS#8 PEM key',
+    );
+  }
+};
 
 const publicOf = (spec: string, text: string): SshEd25519Key => {
   const key = parseSshEd25519(text);
@@ -57,7 +75,7 @@ const opensshSigner = async (
   bytes: Buffer,
   passphrase: string | undefined,
 ): Promise<Signer> => {
-  const { utils } = await ssh2();
+  const { utils } = await ssh2(spec);
   const parsed = utils.parseKey(bytes, passphrase);
   if (parsed instanceof Error) {
     const encrypted = /encrypted|passphrase|bad decrypt/i.test(parsed.message);
@@ -93,7 +111,7 @@ const agentSigner = async (
       spec,
       'no ssh-agent: SSH_AUTH_SOCK is not set (start one: eval "$(ssh-agent)"; ssh-add KEY)',
     );
-  const { OpenSSHAgent } = await ssh2();
+  const { OpenSSHAgent } = await ssh2(spec);
   const agent = new OpenSSHAgent(socket);
   // what the agent lists: parsed public keys (type, comment, the SSH blob)
   type Identity = import('ssh2').ParsedKey;

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import type { StoredEvent } from '@clearance/fold/internal/events/event.js';
+import type { Folded } from '@clearance/fold/internal/projections/fold.js';
 import { ClearanceError } from '../errors.js';
-import type { StoredEvent } from '../events/event.js';
-import type { Folded } from '../projections/fold.js';
 import { catchUp, checkpointOf, lastLineHolds, matchesFile } from './catch-up.js';
 import {
   type FoldCheckpoint,

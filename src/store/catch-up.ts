@@ -1,6 +1,6 @@
 import { readSync } from 'node:fs';
-import { sha256Hex } from '../events/sha256.js';
-import type { RunState } from '../projections/state.js';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
 import type { FoldCheckpoint, LogFile } from './checkpoint.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart } from './log-format.js';
 import { scanAndStep } from './scan.js';

@@ -1,6 +1,11 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { sha256Hex } from '../events/sha256.js';
-import { maxRoundsOf, type RunState, type RunStatus, STATE_SHAPE_VERSION } from '../projections/state.js';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
+import {
+  maxRoundsOf,
+  type RunState,
+  type RunStatus,
+  STATE_SHAPE_VERSION,
+} from '@clearance/fold/internal/projections/state.js';
 
 /**
  * A run's folded state at a known point of its log, so an append (and a reader) folds only the

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
+import type { DomainEvent, StoredEvent } from '@clearance/fold/internal/events/event.js';
+import { decodeStoredEvent, encodeLine, latestVersion } from '@clearance/fold/internal/events/registry.js';
+import { sha256Hex, ZERO_HASH } from '@clearance/fold/internal/events/sha256.js';
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainEvent, StoredEvent } from '../events/event.js';
-import { decodeStoredEvent, encodeLine, latestVersion } from '../events/registry.js';
-import { sha256Hex, ZERO_HASH } from '../events/sha256.js';
 
 /**
  * The log format (docs/log-format.md): one JSON envelope per line, each line ending in `\n`, `seq`

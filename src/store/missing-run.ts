@@ -1,5 +1,5 @@
+import { stepTo } from '@clearance/fold/internal/events/next-step.js';
 import { ClearanceError } from '../errors.js';
-import { stepTo } from '../events/next-step.js';
 
 /** A run no store holds: every read and append says it one way, and that opening it comes first. */
 export const missingRun = (

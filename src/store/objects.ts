@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
 import { ClearanceError, isClearanceError } from '../errors.js';
-import { sha256Hex } from '../events/sha256.js';
 import { refuseLink, unsafePath } from './no-follow.js';
 import { syncDir } from './open-run.js';
 import { runPaths } from './paths.js';

@@ -2,9 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync } from 'node:fs';
 import { link, mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type {
+  RevisionCapturedData,
+  RunOpenedData,
+  StoredEvent,
+} from '@clearance/fold/internal/events/event.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
 import { ClearanceError } from '../errors.js';
-import type { RevisionCapturedData, RunOpenedData, StoredEvent } from '../events/event.js';
-import type { RunState } from '../projections/state.js';
 import { openHead, writeHead } from './head.js';
 import type { Head } from './log-format.js';
 import { refuseLink } from './no-follow.js';

@@ -1,11 +1,11 @@
+import type { DomainEvent, StoredEvent } from '@clearance/fold/internal/events/event.js';
+import type { Rejection } from '@clearance/fold/internal/events/rejection.js';
+import type { Command } from '@clearance/fold/internal/projections/commands.js';
+import { offer, offerCommand } from '@clearance/fold/internal/projections/decider.js';
+import type { Folded } from '@clearance/fold/internal/projections/fold.js';
+import type { RunState } from '@clearance/fold/internal/projections/state.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../errors.js';
-import type { DomainEvent, StoredEvent } from '../events/event.js';
-import type { Rejection } from '../events/rejection.js';
-import type { Command } from '../projections/commands.js';
-import { offer, offerCommand } from '../projections/decider.js';
-import type { Folded } from '../projections/fold.js';
-import type { RunState } from '../projections/state.js';
 import { type Encoded, encodeEvents } from './log-format.js';
 import { nodeDecider } from './node-decider.js';
 

@@ -1,10 +1,10 @@
+import type { RevisionCapturedData, RunOpenedData } from '@clearance/fold/internal/events/event.js';
+import { ZERO_HASH } from '@clearance/fold/internal/events/sha256.js';
+import { buildEvents } from '@clearance/fold/internal/projections/decider.js';
+import { reduce } from '@clearance/fold/internal/projections/fold.js';
+import { initialState, type RunState } from '@clearance/fold/internal/projections/state.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { refusal } from '../errors.js';
-import type { RevisionCapturedData, RunOpenedData } from '../events/event.js';
-import { ZERO_HASH } from '../events/sha256.js';
-import { buildEvents } from '../projections/decider.js';
-import { reduce } from '../projections/fold.js';
-import { initialState, type RunState } from '../projections/state.js';
 import { type Encoded, encodeEvents } from './log-format.js';
 import { nodeDecider } from './node-decider.js';
 

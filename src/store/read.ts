@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { outputShaOf } from '@clearance/fold/internal/events/outputs.js';
+import { type Folded, fold } from '@clearance/fold/internal/projections/fold.js';
+import { maxRoundsOf, type RunState } from '@clearance/fold/internal/projections/state.js';
 import { ClearanceError } from '../errors.js';
-import { outputShaOf } from '../events/outputs.js';
-import { type Folded, fold } from '../projections/fold.js';
-import { maxRoundsOf, type RunState } from '../projections/state.js';
 import { type CaughtUp, catchUp, lastLineHolds, matchesFile, noteLogRead } from './catch-up.js';
 import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './checkpoint.js';
 import { type HeadRead, readHead } from './head.js';

@@ -1,7 +1,7 @@
+import { isRunId } from '@clearance/fold/internal/events/run-id.js';
 import { ClearanceError } from '../errors.js';
-import { isRunId } from '../events/run-id.js';
 
-export { isRunId } from '../events/run-id.js';
+export { isRunId } from '@clearance/fold/internal/events/run-id.js';
 
 /**
  * A run id becomes a file name, so it is checked before any path is built from it: no `/`, no

@@ -1,6 +1,6 @@
-import type { StoredEvent } from '../events/event.js';
-import { step } from '../projections/fold.js';
-import { initialState, type RunState } from '../projections/state.js';
+import type { StoredEvent } from '@clearance/fold/internal/events/event.js';
+import { step } from '@clearance/fold/internal/projections/fold.js';
+import { initialState, type RunState } from '@clearance/fold/internal/projections/state.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart, scanLog } from './log-format.js';
 import { nodeDecider } from './node-decider.js';
 

@@ -1,5 +1,5 @@
+import { fold } from '@clearance/fold/internal/projections/fold.js';
 import { ClearanceError } from '../errors.js';
-import { fold } from '../projections/fold.js';
 import { type ParsedLog, parseLog } from './log-format.js';
 import { nodeDecider } from './node-decider.js';
 import { intact } from './read.js';

@@ -56,7 +56,7 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     ['events/next-step.ts', 'mcp/next-step.ts'],
   ],
   'fold.ts': [
-    'the fold: the published clearance/fold entry and the fold itself',
+    'the fold: the published @clearance/fold entry and the fold itself',
     ['fold.ts', 'projections/fold.ts'],
   ],
   'lifecycle.ts': [

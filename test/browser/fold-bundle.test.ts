@@ -8,7 +8,7 @@ import type { RunState } from '../../src/index.js';
 import { verdictOf } from '../replay/verdict.js';
 
 /**
- * `clearance/fold` is what other tools embed, a browser included: it must bundle for the browser
+ * `@clearance/fold` is what other tools embed, a browser included: it must bundle for the browser
  * with no Node built-in and fold a real log there, synchronously, to the verdict Node folds it to.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,7 +45,7 @@ const bundle = () => {
 /** A browser's globals, not Node's: no require, process, Buffer or module. */
 const browserLike = () => vm.createContext({ TextEncoder, TextDecoder });
 
-describe('clearance/fold in a browser', () => {
+describe('@clearance/fold in a browser', () => {
   it('bundles with esbuild --platform=browser and imports no Node built-in', async () => {
     const { code, inputs } = await bundle();
     expect(

@@ -22,16 +22,21 @@ const exampleAfter = (heading: string): string => {
   const section = embedding.slice(at);
   const match = /```ts\n([\s\S]*?)```/.exec(section);
   if (match?.[1] === undefined) throw new Error(`no ts example after ${heading}`);
-  return match[1]
-    .replace("from 'clearance/fold'", `from '${path.join(here, '../../src/fold.js')}'`)
-    .replace("from 'clearance/testing'", `from '${path.join(here, '../../src/testing.js')}'`);
+  // `@clearance/fold` and its entries resolve to src/ here (vitest.config.ts); against the package
+  // installed alone, test/package/fold-install.test.ts runs them too
+  return match[1];
 };
 
-const run = async (name: string, code: string) => {
+/** The example as a file beside this test: its name, to import. */
+const write = (name: string, code: string): string => {
   const file = path.join(here, `.${name}.example.ts`);
   writeFileSync(file, code);
   written.push(file);
-  await import(file);
+  return `${name}.example.ts`;
+};
+
+const run = async (name: string, code: string) => {
+  await import(path.join(here, `.${write(name, code)}`));
 };
 
 afterAll(() => {
@@ -39,14 +44,36 @@ afterAll(() => {
 });
 
 describe("the documents' TypeScript examples run as written", () => {
-  it('embedding the fold', async () => {
+  it('the decider: a command decided and folded', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await run('embedding', exampleAfter('## Embedding the fold'));
+    await run('embedding', exampleAfter('## The decider'));
     expect(error).not.toHaveBeenCalled();
     expect(log).toHaveBeenCalledWith('open');
     log.mockRestore();
     error.mockRestore();
+  });
+
+  it('untrusted input: a report naming a path outside the repository is refused at the door', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await run('untrusted', exampleAfter('### Untrusted input'));
+    expect(log).not.toHaveBeenCalled();
+    expect(error).toHaveBeenCalledWith('invalid-path', expect.stringContaining('../etc/passwd'));
+    log.mockRestore();
+    error.mockRestore();
+  });
+
+  it("a run's log in a browser: the program folds an exported log to its status", async () => {
+    const { statusOfLog } = (await import(
+      path.join(here, `.${write('status-of-log', exampleAfter("## A run's log in a browser"))}`)
+    )) as { statusOfLog: (log: string) => { status: string; round: number } };
+    const log = readFileSync(path.join(here, '../fixtures/v2/v2-staged-converges.jsonl'), 'utf8');
+    expect(statusOfLog(log)).toMatchObject({ status: 'converged' });
+    // a line changed, or out of place: the chain says where
+    expect(() => statusOfLog(log.replace('"seq":2', '"seq":3'))).toThrow(/^line 2 does not follow/);
+    const [first, , ...rest] = log.split('\n');
+    expect(() => statusOfLog([first, ...rest].join('\n'))).toThrow(/^line 2 does not follow/);
   });
 
   it('the round report example decides a finding by its 12-character id, and the event keeps the full id', async () => {
@@ -117,8 +144,8 @@ describe("the documents' TypeScript examples run as written", () => {
     expect(waited.value).toMatchObject({ report: { ...report, decisions: [] }, bytes: expect.any(Number) });
   });
 
-  it('property testing with clearance/testing', async () => {
-    await run('testing', exampleAfter('## Property testing with `clearance/testing`'));
+  it('property testing with @clearance/fold/testing', async () => {
+    await run('testing', exampleAfter('## Property testing with `@clearance/fold/testing`'));
   });
 
   it('a specification of the rules with clearance/testing: the refusal it asserts is what it saw', async () => {

@@ -19,7 +19,7 @@ type Built = {
   parseReport: (input: unknown) => E.Either<Rejection, RoundReport>;
   describeIssues: (issues: ReadonlyArray<z.core.$ZodIssue>, what: string) => { text: string };
 };
-const lib = (file: string) => import(new URL(`../../lib/events/${file}`, import.meta.url).href);
+const lib = (file: string) => import(new URL(`../../packages/fold/lib/events/${file}`, import.meta.url).href);
 const { parseCompiledReport, ReportSchema, parseReport, describeIssues } = {
   ...(await lib('compiled-report.js')),
   ...(await lib('round-report.js')),

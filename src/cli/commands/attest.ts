@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { SIGNATURE_NAMESPACE } from '@clearance/fold/internal/render/attestation.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import {
@@ -8,11 +10,9 @@ import {
   verifyAttestation,
 } from '../../operations/attest.js';
 import { writeOutputFile } from '../../operations/write-output.js';
-import { SIGNATURE_NAMESPACE } from '../../render/attestation.js';
 import { commitOf } from '../../revision/notes.js';
 import { keysOf, readAllowedSigners, readPublicKey } from '../../signing/allowed-signers.js';
 import { signerOf } from '../../signing/signer.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Context, Io } from '../context.js';
 import { MAX_INPUT_BYTES, parseJsonInput, readInput, readTextInput } from '../inputs.js';

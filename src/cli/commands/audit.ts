@@ -1,8 +1,8 @@
 import path from 'node:path';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { type AuditedCommit, audit } from '../../operations/audit.js';
 import { readAllowedSigners } from '../../signing/allowed-signers.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { EXIT } from '../exit-codes.js';

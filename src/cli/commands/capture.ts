@@ -1,8 +1,8 @@
+import type { Rename } from '@clearance/fold/internal/events/event.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
-import type { Rename } from '../../events/event.js';
 import { type CaptureResult, capture } from '../../operations/capture.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { collect, parseRename } from '../option-values.js';

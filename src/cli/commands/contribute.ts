@@ -1,9 +1,9 @@
+import { parseReport } from '@clearance/fold/internal/events/round-report.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../../errors.js';
-import { parseReport } from '../../events/round-report.js';
 import { contribute } from '../../operations/contributions.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parseJsonInput, readTextInput } from '../inputs.js';

@@ -1,7 +1,7 @@
+import { describeCost } from '@clearance/fold/internal/render/cost-text.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { cost } from '../../operations/run-views.js';
-import { describeCost } from '../../render/cost-text.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 

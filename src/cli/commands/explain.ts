@@ -1,6 +1,6 @@
+import { renderExplanation } from '@clearance/fold/internal/render/explain-text.js';
 import type { Command } from 'commander';
 import { explain } from '../../operations/run-views.js';
-import { renderExplanation } from '../../render/explain-text.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 

@@ -1,8 +1,8 @@
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { extend } from '../../operations/rulings.js';
 import { signerOf } from '../../signing/signer.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../option-values.js';

@@ -1,7 +1,7 @@
+import type { FindingStatus } from '@clearance/fold/internal/projections/state.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import { type Command, Option } from 'commander';
 import { findings } from '../../operations/run-views.js';
-import type { FindingStatus } from '../../projections/state.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { findingLine } from '../format.js';

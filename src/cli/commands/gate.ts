@@ -1,8 +1,8 @@
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError, GATE_REFUSALS, type GateRefusal, isClearanceError } from '../../errors.js';
 import { gate } from '../../operations/gate.js';
 import { signerOf } from '../../signing/signer.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';

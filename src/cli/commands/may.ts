@@ -1,9 +1,9 @@
+import type { Cost } from '@clearance/fold/internal/events/policy.js';
+import { describeCost } from '@clearance/fold/internal/render/cost-text.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
-import type { Cost } from '../../events/policy.js';
 import { may } from '../../operations/run-views.js';
-import { describeCost } from '../../render/cost-text.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,8 +1,8 @@
+import type { Rename } from '@clearance/fold/internal/events/event.js';
+import { PRESET_NAMES } from '@clearance/fold/internal/events/policy.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
-import type { Rename } from '../../events/event.js';
-import { PRESET_NAMES } from '../../events/policy.js';
 import { open } from '../../operations/open.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { maxBytesOption } from '../inputs.js';

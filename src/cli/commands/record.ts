@@ -1,9 +1,9 @@
+import { ROUND_END_RESULTS } from '@clearance/fold/internal/events/codecs/round-ended-v1.js';
+import type { RoundEndResult } from '@clearance/fold/internal/events/event.js';
+import { parseReport } from '@clearance/fold/internal/events/round-report.js';
 import { type Command, Option } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { ClearanceError, refusal } from '../../errors.js';
-import { ROUND_END_RESULTS } from '../../events/codecs/round-ended-v1.js';
-import type { RoundEndResult } from '../../events/event.js';
-import { parseReport } from '../../events/round-report.js';
 import { printableLocation } from '../../handoff/at.js';
 import { resolveBudget } from '../../handoff/wait-budget.js';
 import { type RoundSource, record } from '../../operations/record.js';

@@ -1,7 +1,7 @@
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { htmlPage, htmlReportOf } from '../../operations/artifacts.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 

@@ -1,7 +1,7 @@
+import { jsonText, plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { sarif } from '../../operations/artifacts.js';
 import { writeOutputFile } from '../../operations/write-output.js';
-import { jsonText, plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../option-values.js';

@@ -1,7 +1,7 @@
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { listRuns, status } from '../../operations/status.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { statusText, statusWord } from '../format.js';

@@ -1,6 +1,6 @@
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { exportRun, importRun } from '../../operations/transfer.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { MAX_INPUT_BYTES, maxBytesOption, readInput } from '../inputs.js';

@@ -1,7 +1,7 @@
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError, isClearanceError } from '../../errors.js';
 import { type VerifiedRun, verify } from '../../operations/verify.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 

@@ -1,9 +1,9 @@
+import { jsonText } from '@clearance/fold/internal/text/untrusted.js';
 import type { Command } from 'commander';
 import { ClearanceError } from '../../errors.js';
 import { printableLocation } from '../../handoff/at.js';
 import { resolveBudget } from '../../handoff/wait-budget.js';
 import { wait } from '../../operations/reports.js';
-import { jsonText } from '../../text/untrusted.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parsePositiveInt } from '../option-values.js';

@@ -1,10 +1,10 @@
+import { PRESETS } from '@clearance/fold/internal/events/policy.js';
+import { renderExplanation } from '@clearance/fold/internal/render/explain-text.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import { isClearanceError } from '../../errors.js';
-import { PRESETS } from '../../events/policy.js';
 import { capture } from '../../operations/capture.js';
 import { open } from '../../operations/open.js';
 import { explain } from '../../operations/run-views.js';
-import { renderExplanation } from '../../render/explain-text.js';
-import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { statusWord } from '../format.js';
 import { recordReport } from './loop.js';

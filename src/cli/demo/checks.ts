@@ -1,14 +1,14 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { type Policy, PRESETS } from '@clearance/fold/internal/events/policy.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import { isClearanceError } from '../../errors.js';
-import { type Policy, PRESETS } from '../../events/policy.js';
 import { capture } from '../../operations/capture.js';
 import { checks } from '../../operations/checks.js';
 import { feedback } from '../../operations/feedback.js';
 import { gate } from '../../operations/gate.js';
 import { open } from '../../operations/open.js';
-import { plainText as t } from '../../text/untrusted.js';
 import { checksText } from '../checks-text.js';
 import type { Context } from '../context.js';
 import { recordedText } from '../recorded-text.js';

@@ -1,11 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import { replay } from '../../operations/replay.js';
 import { explain } from '../../operations/run-views.js';
 import { listRuns, status } from '../../operations/status.js';
 import { fileStore } from '../../store/store.js';
-import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { statusWord, trailLine } from '../format.js';
 import type { Outcome } from '../output.js';

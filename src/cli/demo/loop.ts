@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { findingId } from '@clearance/fold/internal/events/finding-id.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
+import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import { isClearanceError } from '../../errors.js';
-import { findingId } from '../../events/finding-id.js';
-import type { RoundReport } from '../../events/report-types.js';
-import { sha256Hex } from '../../events/sha256.js';
 import { capture } from '../../operations/capture.js';
 import { open } from '../../operations/open.js';
 import { record } from '../../operations/record.js';
 import { runPaths } from '../../store/paths.js';
-import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import { recordedText } from '../recorded-text.js';
 import type { Narrator } from './narrator.js';

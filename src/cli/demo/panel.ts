@@ -1,5 +1,6 @@
-import { PRESETS } from '../../events/policy.js';
-import type { RoundReport } from '../../events/report-types.js';
+import { PRESETS } from '@clearance/fold/internal/events/policy.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
+import { renderExplanation } from '@clearance/fold/internal/render/explain-text.js';
 import { capture } from '../../operations/capture.js';
 import { contribute } from '../../operations/contributions.js';
 import { open } from '../../operations/open.js';
@@ -7,7 +8,6 @@ import { record } from '../../operations/record.js';
 import { replay } from '../../operations/replay.js';
 import { explain, findings } from '../../operations/run-views.js';
 import { status } from '../../operations/status.js';
-import { renderExplanation } from '../../render/explain-text.js';
 import type { Context } from '../context.js';
 import { shortId, statusText, trailLine } from '../format.js';
 import { recordedText } from '../recorded-text.js';

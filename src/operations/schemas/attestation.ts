@@ -1,5 +1,5 @@
+import { REVIEW_PREDICATE_TYPE, STATEMENT_TYPE } from '@clearance/fold/internal/render/attestation.js';
 import * as z from 'zod';
-import { REVIEW_PREDICATE_TYPE, STATEMENT_TYPE } from '../../render/attestation.js';
 
 /**
  * The statement `clearance attest` signs, as JSON Schema (`clearance schema attestation`): an

@@ -1,7 +1,7 @@
+import { ABSENCE_REASONS } from '@clearance/fold/internal/events/codecs/contribution-absent-v1.js';
+import { STEP_ACTIONS } from '@clearance/fold/internal/events/next-step.js';
+import { RecordedCostSchema, ReportSchema } from '@clearance/fold/internal/events/round-report.js';
 import * as z from 'zod';
-import { ABSENCE_REASONS } from '../../events/codecs/contribution-absent-v1.js';
-import { STEP_ACTIONS } from '../../events/next-step.js';
-import { RecordedCostSchema, ReportSchema } from '../../events/round-report.js';
 
 /**
  * The pieces several commands' `--json` outputs share, described once so a field has one name and

@@ -1,6 +1,6 @@
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
+import { type RunState, STATE_SHAPE_VERSION } from '@clearance/fold/internal/projections/state.js';
 import type pg from 'pg';
-import { sha256Hex } from '../../events/sha256.js';
-import { type RunState, STATE_SHAPE_VERSION } from '../../projections/state.js';
 import { type CaughtUp, foldFrom } from '../catch-up.js';
 import { decodeState, encodeState } from '../checkpoint.js';
 import { type Head, LOG_START } from '../log-format.js';

@@ -1,6 +1,6 @@
+import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
 import type pg from 'pg';
 import { ClearanceError } from '../../errors.js';
-import { sha256Hex } from '../../events/sha256.js';
 
 /** Stage outputs, content-addressed per run, as in the file store's `objects/` directory. */
 export const archiveOutputPostgres = async (
