@@ -112,9 +112,10 @@ describe('clearance demo', () => {
       ['export', `CLEARANCE_DIR=${json.dir}`, 'CLEARANCE_ACTOR=demo'],
     ]);
     // the closing hint names the work directory and the store, and works from a clone, no alias
-    const lines = demo.stdout.trimEnd().split('\n');
-    expect(lines.at(-2)).toContain(`left its files in ${json.workdir}, and its one store in ${json.dir}`);
-    const [hint] = await shellSplit([(lines.at(-1) as string).replace(/^.*: (?=npx )/, '')]);
+    const closing = demo.stdout.slice(demo.stdout.lastIndexOf('\n\n')).trim().split('\n');
+    expect(closing[0]).toBe(`The demo left its files in ${json.workdir}, and its one store in ${json.dir}.`);
+    expect(closing[1]).toMatch(/^Look around, from the clone: npx clearance /);
+    const [hint] = await shellSplit([(closing[1] as string).replace(/^.*: (?=npx )/, '')]);
     expect(hint?.slice(0, 2)).toEqual(['npx', 'clearance']);
     const status = await cli(hint?.slice(2) ?? [], { cwd: tmp });
     expect(status.code).toBe(0);

@@ -82,13 +82,13 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   const runs = await finalVerdicts(ctx);
   const text = [
     c.bold('clearance demo: whole review loops, each step the command that does it and what it printed.'),
-    `Every command runs in one work directory, on one store (paste these to run them yourself,`,
-    'with clearance on your PATH; see the README):',
+    'Every command below ran in one work directory, on one store, as a shell runs it after these lines:',
     ...preamble.map((words) => c.dim(`   $ ${shellLine(words)}`)),
     s.text(),
     '',
     `The demo left its files in ${shellWord(workdir)}, and its one store in ${shellWord(dir)}.`,
     `Look around, from the clone: npx clearance --dir ${shellWord(dir)} status`,
+    'Then review something of your own: the README, "One loop, by hand".',
   ].join('\n');
   return { json: { dir, workdir, runs, steps: s.steps() }, text };
 };
