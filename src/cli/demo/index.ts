@@ -4,6 +4,7 @@ import path from 'node:path';
 import { explain } from '../../operations/run-views.js';
 import { listRuns, status } from '../../operations/status.js';
 import { fileStore } from '../../store/store.js';
+import { plainText as t } from '../../text/untrusted.js';
 import type { Context } from '../context.js';
 import type { Outcome } from '../output.js';
 import { blockedLoop } from './blocked.js';
@@ -83,11 +84,12 @@ export const runDemo = async (base: Context): Promise<Outcome> => {
   const text = [
     c.bold('clearance demo: whole review loops, each step the command that does it and what it printed.'),
     'Every command below ran in one work directory, on one store, as a shell runs it after these lines:',
-    ...preamble.map((words) => c.dim(`   $ ${shellLine(words)}`)),
+    // the directory comes from TMPDIR: the user's environment, encoded for the terminal
+    ...preamble.map((words) => c.dim(`   $ ${t(shellLine(words))}`)),
     s.text(),
     '',
-    `The demo left its files in ${shellWord(workdir)}, and its one store in ${shellWord(dir)}.`,
-    `Look around, from the clone: npx clearance --dir ${shellWord(dir)} status`,
+    `The demo left its files in ${t(shellWord(workdir))}, and its one store in ${t(shellWord(dir))}.`,
+    `Look around, from the clone: npx clearance --dir ${t(shellWord(dir))} status`,
     'Then review something of your own: the README, "One loop, by hand".',
   ].join('\n');
   return { json: { dir, workdir, runs, steps: s.steps() }, text };
