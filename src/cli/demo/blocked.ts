@@ -1,35 +1,25 @@
 import { PRESETS } from '@clearance/fold/internal/events/policy.js';
-import { renderExplanation } from '@clearance/fold/internal/render/explain-text.js';
-import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
-import { isClearanceError } from '../../errors.js';
-import { capture } from '../../operations/capture.js';
-import { open } from '../../operations/open.js';
-import { explain } from '../../operations/run-views.js';
-import type { Context } from '../context.js';
-import { statusWord } from '../format.js';
-import { recordReport } from './loop.js';
-import type { Narrator } from './narrator.js';
-import { MAJOR, report, revision } from './scenario.js';
+import { MAJOR, report, revision, writeReport } from './scenario.js';
+import type { Session } from './session.js';
 
 /** A loop that hits the cap: nobody touches the file with the major, so it is never decided. */
-export const blockedLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
-  n.step(`A second run, ${runId}: the major is never addressed`);
-  n.command(`open ${runId} --input-sha ${revision(1).slice(0, 12)}…`);
-  await open(ctx, { runId, inputSha: revision(1) });
-  let last = await recordReport(ctx, runId, report(runId, 1, revision(1), { candidates: [MAJOR] }));
-  n.say(`round 1: ${statusWord(ctx.color, last.status)} (1 blocking finding)`);
-  for (let round = 2; round <= PRESETS.default.maxRounds; round += 1) {
-    await capture(ctx, { runId, inputSha: revision(round), touched: ['README.md'] });
-    last = await recordReport(ctx, runId, report(runId, round, revision(round)));
-    n.say(
-      `round ${round}: only README.md changed; the finding carries forward → ${statusWord(ctx.color, last.status)}`,
-    );
+export const blockedLoop = async (s: Session, runId: string): Promise<void> => {
+  const cap = PRESETS.default.maxRounds;
+  s.step(`A second run, ${runId}, under the default policy: the major is never addressed`);
+  await s.clearance(['open', runId, '--input-sha', revision(1)]);
+  await writeReport(s, 'blocked/round-1.json', report(runId, 1, revision(1), { candidates: [MAJOR] }));
+  await s.clearance(['record', runId, '--report', 'blocked/round-1.json']);
+
+  s.step(`Rounds 2 to ${cap}: only README.md changes, so the finding carries forward to the cap`);
+  for (let round = 2; round <= cap; round += 1) {
+    await s.clearance(['capture', runId, '--input-sha', revision(round), '--touched', 'README.md']);
+    await writeReport(s, `blocked/round-${round}.json`, report(runId, round, revision(round)));
+    await s.clearance(['record', runId, '--report', `blocked/round-${round}.json`]);
   }
-  n.say(renderExplanation(await explain(ctx, { runId })));
-  try {
-    await capture(ctx, { runId, inputSha: revision(5), touched: [MAJOR.file] });
-  } catch (error) {
-    if (!isClearanceError(error)) throw error;
-    n.say(`a 5th round: ${ctx.color.red('✗ refused')} ${error.code}: ${t(error.message)}`);
-  }
+
+  s.step('Why it is blocked, and a 5th round refused');
+  await s.clearance(['explain', runId], { lines: 6 });
+  await s.clearance(['capture', runId, '--input-sha', revision(cap + 1), '--touched', MAJOR.file], {
+    exit: 1,
+  });
 };

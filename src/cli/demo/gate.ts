@@ -1,23 +1,10 @@
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { promisify } from 'node:util';
-import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
-import { isClearanceError } from '../../errors.js';
-import { audit } from '../../operations/audit.js';
-import { gate } from '../../operations/gate.js';
-import { open } from '../../operations/open.js';
-import { record } from '../../operations/record.js';
+import { sshEd25519Text } from '@clearance/fold/internal/events/ssh-public-key.js';
 import { status } from '../../operations/status.js';
-import { parseAllowedSigners } from '../../signing/allowed-signers.js';
-import { signerOf } from '../../signing/signer.js';
 import type { Context } from '../context.js';
-import { recordedText } from '../recorded-text.js';
-import type { Narrator } from './narrator.js';
-
-const execFileAsync = promisify(execFile);
+import type { Session } from './session.js';
 
 const SERVICE = 'open()\nread()\nclose()\n';
 const SPEC = '# Spec\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
@@ -25,24 +12,9 @@ const UNINSTALL = '\n## Uninstall\n\nDelete it.\n';
 const NOWHERE = '- [high] src/service.js:40 :: the handle is never closed\n';
 const PASS = '# Review\n\nNothing to report.\n\n## Not examined\n- the installer script itself\n';
 
-/**
- * The user's GIT_* variables are dropped: GIT_DIR or GIT_INDEX_FILE (set when the demo runs inside
- * a git hook) would point these commands at the user's own repository. Fixed dates make the commit
- * ids the same on every run.
- */
-const gitEnv = (): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))),
-  LC_ALL: 'C',
-  GIT_AUTHOR_DATE: '2026-11-30T07:00:00Z',
-  GIT_COMMITTER_DATE: '2026-11-30T07:00:00Z',
-});
-
-const git = async (repo: string, ...args: string[]): Promise<string> =>
-  (await execFileAsync('git', ['-C', repo, ...args], { env: gitEnv(), windowsHide: true })).stdout;
-
 const gitMissing = async (): Promise<boolean> => {
   try {
-    await execFileAsync('git', ['--version'], { env: gitEnv(), windowsHide: true });
+    await promisify(execFile)('git', ['--version'], { windowsHide: true });
     return false;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
@@ -50,122 +22,81 @@ const gitMissing = async (): Promise<boolean> => {
   }
 };
 
-const commitAll = async (repo: string, message: string): Promise<string> => {
-  await git(repo, 'add', '-A');
-  await git(repo, 'commit', '-q', '--no-verify', '-m', message);
-  return (await git(repo, 'rev-parse', 'HEAD')).trim();
+/**
+ * A repository of the demo's own, beside the store (never inside it): an identity, no signing and
+ * no hooks of its own, so that a user's global git configuration stays out of it.
+ */
+const makeRepository = async (s: Session): Promise<void> => {
+  await s.git('init', '-q', 'service');
+  await s.git('-C', 'service', 'config', 'user.name', 'Clearance Demo');
+  await s.git('-C', 'service', 'config', 'user.email', 'demo@clearance.invalid');
+  await s.git('-C', 'service', 'config', 'commit.gpgsign', 'false');
+  await s.git('-C', 'service', 'config', 'core.hooksPath', '.git/hooks');
+  await s.write('service/src/service.js', SERVICE, 'three lines');
+  await s.write('service/docs/spec.md', SPEC, 'a spec with two sections, Install and Usage');
+  await s.git('-C', 'service', 'add', '-A');
+  await s.git('-C', 'service', 'commit', '-qm', 'a service and its spec');
 };
 
-/** A repository of its own, with an identity and no hooks or signing: a user's global config must not leak in. */
-const makeRepository = async (): Promise<string> => {
-  const repo = await mkdtemp(path.join(os.tmpdir(), 'clearance-demo-repo-'));
-  await git(repo, '-c', 'init.defaultBranch=main', 'init', '-q');
-  await git(repo, 'config', 'user.name', 'Clearance Demo');
-  await git(repo, 'config', 'user.email', 'demo@clearance.invalid');
-  await git(repo, 'config', 'commit.gpgsign', 'false');
-  await git(repo, 'config', 'core.hooksPath', path.join(repo, '.git', 'hooks'));
-  await mkdir(path.join(repo, 'src'));
-  await mkdir(path.join(repo, 'docs'));
-  await writeFile(path.join(repo, 'src', 'service.js'), SERVICE);
-  await writeFile(path.join(repo, 'docs', 'spec.md'), SPEC);
-  await commitAll(repo, 'a service and its spec');
-  return repo;
-};
-
-/** A signing key of the demo's own, made here: an Ed25519 key in a PKCS#8 PEM file. */
-const demoSigner = async (dir: string) => {
+/** A signing key of the demo's own, made here, and the allowed-signers line that trusts it. */
+const demoKey = (): Readonly<{ pem: string; allowed: string }> => {
   const { privateKey } = generateKeyPairSync('ed25519');
-  const file = path.join(dir, 'demo-key.pem');
-  await writeFile(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-  return signerOf(file, {});
+  const raw = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
+  return {
+    pem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    allowed: `demo@clearance.invalid namespaces="clearance" ${sshEd25519Text(raw)}\n`,
+  };
 };
-
-const quoted = (text: string): string =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `│ ${line}`.trimEnd())
-    .join('\n');
 
 /**
  * The approval gate, end to end in a real repository: a citation that resolves nothing is refused,
- * a pass converges, the gate approves, and then refuses once the spec's bytes or HEAD move.
+ * a pass converges, the gate approves and signs, and then refuses once the spec's bytes or HEAD move.
  */
-export const gateLoop = async (ctx: Context, n: Narrator, runId: string): Promise<void> => {
-  const c = ctx.color;
+export const gateLoop = async (s: Session, ctx: Context, runId: string): Promise<void> => {
   if (await gitMissing()) {
-    n.step(`Skipped: the approval-gate run ${runId} needs git, and git is not installed or not on PATH`);
+    s.note(`skipped: the approval-gate run ${runId} needs git, and git is not installed or not on PATH`);
     return;
   }
-  /** What the gate says: its approval, or the refusal it throws, as `clearance gate` prints them. */
-  const gateSays = async (): Promise<string> => {
-    try {
-      return `${c.green('✓')} ${t((await gate(ctx, { runId })).message)}`;
-    } catch (error) {
-      if (!isClearanceError(error) || typeof error.details.reason !== 'string') throw error;
-      return `${c.red('✗ refused')} ${error.details.reason}: ${t(error.message.replace(/^gate refused: /, ''))}`;
-    }
-  };
-  const review = (markdown: string) => record(ctx, { runId, source: { kind: 'markdown', review: markdown } });
+  s.step(`A third run, ${runId}: a spec in a real git repository, reviewed under issueflow`);
+  await makeRepository(s);
+  await s.clearance([
+    'open',
+    runId,
+    '--policy',
+    'issueflow',
+    '--repo',
+    'service',
+    '--artifact',
+    'service/docs/spec.md',
+  ]);
+  s.note('under issueflow every citation must resolve at the captured commit');
 
-  n.step(`A third run, ${runId}: a spec in a real git repository, reviewed under issueflow`);
-  const repo = await makeRepository();
-  const spec = path.join(repo, 'docs', 'spec.md');
-  n.say(c.dim(`a fresh repository at ${repo}: src/service.js (3 lines) and docs/spec.md, one commit`));
-  n.command(`open ${runId} --policy issueflow --repo ${repo} --artifact ${spec}`);
-  const opened = await open(ctx, { runId, policy: 'issueflow', repo, artifact: spec });
-  n.say(
-    `round 1 will review commit ${opened.capture?.commit?.slice(0, 12)} and docs/spec.md (sha256 ${opened.capture?.artifactSha?.slice(0, 12)}…);\nunder issueflow every citation must resolve at that commit`,
-  );
+  s.step('Round 1, first try: a finding cites a line that does not exist');
+  await s.write('gate/review-1.md', NOWHERE, 'the review, in Markdown', { show: true });
+  await s.clearance(['record', runId, '--findings-md', 'gate/review-1.md'], { exit: 1 });
+  s.note(`nothing was written: the log still ends at seq ${(await status(ctx, { runId })).seq}`);
 
-  n.step('Round 1, first try: a finding cites a line that does not exist');
-  n.command(`record ${runId} --findings-md review-1.md`);
-  n.say(quoted(NOWHERE));
-  try {
-    await review(NOWHERE);
-    n.say(c.red('unexpected: the citation was accepted'));
-  } catch (error) {
-    if (!isClearanceError(error)) throw error;
-    n.say(`${c.red('✗ refused')} ${error.code}: ${t(error.message)}`);
-  }
-  const { seq } = await status(ctx, { runId });
-  n.say(c.dim(`nothing was written: the log still ends at seq ${seq}`));
+  s.step('Round 1: the reviewer registers a pass, and says what it did not examine');
+  await s.write('gate/review-1-pass.md', PASS, 'the review, in Markdown', { show: true });
+  await s.clearance(['record', runId, '--findings-md', 'gate/review-1-pass.md']);
 
-  n.step('Round 1: the reviewer registers a pass, and says what it did not examine');
-  n.command(`record ${runId} --findings-md review-1.md`);
-  n.say(quoted(PASS));
-  n.say(recordedText(c, await review(PASS)));
+  s.step('Ask the gate: is what is in front of it what was reviewed?');
+  await s.clearance(['gate', runId]);
 
-  n.step('Ask the gate: is what is in front of it what was reviewed?');
-  n.command(`gate ${runId}`);
-  n.say(await gateSays());
+  s.step('Sign the approval: an in-toto attestation, written as a git note on the approved commit');
+  const key = demoKey();
+  await s.write('gate/demo-key.pem', key.pem, 'a fresh Ed25519 private key (PKCS#8 PEM)', { mode: 0o600 });
+  await s.clearance(['gate', runId, '--attest', '--key', 'gate/demo-key.pem']);
+  await s.write('gate/allowed_signers', key.allowed, 'who may sign: that key', { show: true });
+  await s.clearance(['audit', 'HEAD', '--repo', 'service', '--allowed-signers', 'gate/allowed_signers']);
 
-  n.step('Sign the approval: an in-toto attestation, written as a git note on the approved commit');
-  const signer = await demoSigner(ctx.dir);
-  n.command(`gate ${runId} --attest --key demo-key.pem`);
-  const signed = await gate(ctx, { runId, attestWith: signer });
-  n.say(
-    `note on ${signed.attestation?.commit.slice(0, 12)} (${signed.attestation?.ref}), signed with ${signer.keyid}`,
-  );
-  n.command(`audit HEAD --allowed-signers allowed_signers`);
-  const audited = await audit({
-    repo,
-    range: 'HEAD',
-    signers: parseAllowedSigners(`demo@example.com namespaces="clearance" ${signer.text}\n`),
-  });
-  for (const c of audited.commits)
-    n.say(`${c.commit.slice(0, 12)} ${c.status}${c.match === null ? '' : ` (${c.match})`}: ${t(c.message)}`);
+  s.step('Edit docs/spec.md (add an Uninstall section) and ask again');
+  await s.write('service/docs/spec.md', `${SPEC}${UNINSTALL}`, 'the spec with an Uninstall section');
+  await s.clearance(['gate', runId], { exit: 1 });
 
-  n.step('Edit docs/spec.md (add an Uninstall section) and ask again');
-  await writeFile(spec, `${SPEC}${UNINSTALL}`);
-  n.command(`gate ${runId}`);
-  n.say(await gateSays());
-
-  n.step('Commit the edit, restore docs/spec.md to the reviewed bytes, and ask again');
-  const head = await commitAll(repo, 'document uninstall');
-  await writeFile(spec, SPEC);
-  n.say(c.dim(`HEAD is now ${head.slice(0, 12)}; docs/spec.md holds the reviewed bytes again`));
-  n.command(`gate ${runId}`);
-  n.say(await gateSays());
-  n.say('same spec bytes, but a commit nobody reviewed: the approval does not carry over');
+  s.step('Commit the edit, restore docs/spec.md to the reviewed bytes, and ask again');
+  await s.git('-C', 'service', 'commit', '-qam', 'document uninstall');
+  await s.write('service/docs/spec.md', SPEC, 'the reviewed bytes again');
+  await s.clearance(['gate', runId], { exit: 1 });
+  s.note('the same spec bytes, but a commit nobody reviewed: the approval does not carry over');
 };

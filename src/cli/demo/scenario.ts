@@ -1,4 +1,5 @@
-import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
+import type { RoundReport } from '@clearance/fold/internal/events/round-report.js';
+import type { Session } from './session.js';
 
 /** The demo's review data: a service with a leaked handle (major) and a style nit. */
 export const MAJOR = {
@@ -49,3 +50,20 @@ export const report = (
 });
 
 export const revision = (round: number): string => `${round}`.repeat(40).slice(0, 40);
+
+/** A report as the file a reviewer hands in. */
+export const reportFile = (r: RoundReport): string => `${JSON.stringify(r, null, 2)}\n`;
+
+/** What a report holds, in one line: what the demo prints when it writes one. */
+export const reportSays = (r: RoundReport): string => {
+  const held = [
+    ...r.candidates.map((c) => `${c.severity} at ${c.file}:${c.line ?? c.section}`),
+    ...r.decisions.map((d) => `${d.id.slice(0, 12)} ${d.status}`),
+    ...(r.verifications ?? []).map((v) => `${v.verdict} ${v.file}: ${v.summary}`),
+  ];
+  return `${r.reviewer}'s report on round ${r.round} (input ${r.inputSha.slice(0, 12)}): ${held.length === 0 ? 'nothing found, nothing decided' : held.join('; ')}`;
+};
+
+/** Write a report where a reviewer would leave it, saying what it holds. */
+export const writeReport = (s: Session, file: string, r: RoundReport): Promise<void> =>
+  s.write(file, reportFile(r), reportSays(r));

@@ -507,10 +507,32 @@ export const SchemaOutput = z.strictObject({
   jsonSchema: z.record(z.string(), z.unknown()),
 });
 
+const DemoAction = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('clearance'),
+    argv: z.array(z.string()).describe('the command line after `clearance`, as the demo printed and ran it'),
+    exit: z.number().int().describe('the exit status it gave'),
+  }),
+  z.strictObject({
+    kind: z.literal('write'),
+    file: z.string().describe('relative to workdir'),
+    text: z.string(),
+    mode: z.number().int().optional().describe('the file mode, when not the default'),
+  }),
+  z.strictObject({
+    kind: z.literal('git'),
+    args: z.array(z.string()).describe('the git command line, run in workdir'),
+  }),
+]);
+
 export const DemoOutput = z.strictObject({
   ok,
-  dir: z.string(),
+  dir: z.string().describe('the one store every run is in (CLEARANCE_DIR for every command)'),
+  workdir: z.string().describe('where every command ran: the paths they name are relative to it'),
   runs: z.array(z.looseObject({ runId: RunId, status: RunStatus })),
+  steps: z
+    .array(z.strictObject({ step: z.number().int(), title: z.string(), actions: z.array(DemoAction) }))
+    .describe('what each step did, in order: what a replay of the demo runs'),
 });
 
 export const VersionOutput = z.strictObject({ ok, version: z.string() });
