@@ -35,7 +35,9 @@ export const commandFor = (step: NextStep): string => {
       return ['clearance capture', id, ...flags].join(' ');
     }
     case 'record':
-      return `clearance record ${id} --report FILE`;
+      return args.end === 'partial'
+        ? `clearance record ${id} --end partial --reason TEXT`
+        : `clearance record ${id} --report FILE${args.partial === true ? ' --partial' : ''}`;
     case 'contribute':
       return `clearance contribute ${id} --expert ${word(args.reviewer, 'NAME')} --report FILE`;
     case 'merge':

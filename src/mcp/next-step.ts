@@ -154,7 +154,20 @@ const asTool = (step: FoldStep): NextStep => {
                 : WHY.capture,
       };
     case 'record':
-      return { tool: 'record', arguments: runId, why: 'record the round from one report' };
+      return args.end === 'partial'
+        ? {
+            tool: 'record',
+            arguments: { ...runId, end: 'partial' },
+            why: 'end the round partial: give reason',
+          }
+        : {
+            tool: 'record',
+            arguments: { ...runId, ...(args.partial === true ? { partial: true } : {}) },
+            why:
+              args.partial === true
+                ? 'record the round as partial, with its report'
+                : "record the round's report (the fields a refusal named, fixed)",
+          };
     case 'merge':
       return {
         tool: 'record',

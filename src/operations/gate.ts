@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { type NextStep, stepTo } from '@clearance/fold/internal/events/next-step.js';
 import { type GateVerdict, gateOf } from '@clearance/fold/internal/projections/views/gate.js';
-import { ClearanceError } from '../errors.js';
+import { ClearanceError, type GateRefusal } from '../errors.js';
 import { NOTES_REF, writeNote } from '../revision/notes.js';
 import { observeWorkspace } from '../revision/observe.js';
 import type { Signer } from '../signing/signer.js';
@@ -9,6 +10,27 @@ import { storeDirOf } from '../store/store.js';
 import { attest } from './attest.js';
 import type { OperationContext } from './context.js';
 import type { GateOutput, ResultOf } from './schemas/results.js';
+
+/**
+ * What moves things on after each refusal: a review to record, the run's standing to read, the
+ * CI checks, a capture the gate can compare, or (the approved bytes are not these) a new run for
+ * the new commits, since a converged run takes no more rounds.
+ */
+const afterRefusal = (reason: GateRefusal, runId: string): NextStep => {
+  switch (reason) {
+    case 'no-review':
+      return stepTo('record', runId);
+    case 'not-converged':
+      return stepTo('status', runId);
+    case 'checks-not-passed':
+      return stepTo('checks', runId);
+    case 'unverifiable':
+      return stepTo('capture', runId, { repo: true });
+    case 'artifact-changed':
+    case 'head-moved':
+      return stepTo('open', runId, { newRun: true });
+  }
+};
 
 export type GateInput = Readonly<{
   runId: string;
@@ -92,10 +114,12 @@ const askGate = async (ctx: OperationContext, input: GateInput): Promise<GateVer
 export const gate = async (ctx: OperationContext, input: GateInput): Promise<GateResult> => {
   const verdict = await askGate(ctx, input);
   if (!verdict.approved) {
-    throw new ClearanceError(verdict.reason, `gate refused: ${verdict.message}`, {
-      reason: verdict.reason,
-      status: verdict.status,
-    });
+    throw new ClearanceError(
+      verdict.reason,
+      `gate refused: ${verdict.message}`,
+      { reason: verdict.reason, status: verdict.status, runId: input.runId },
+      afterRefusal(verdict.reason, input.runId),
+    );
   }
   return {
     runId: input.runId,

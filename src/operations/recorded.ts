@@ -1,4 +1,3 @@
-import type { NextStep } from '@clearance/fold/internal/events/next-step.js';
 import { findingOf } from '@clearance/fold/internal/projections/finding-index.js';
 import type { RunState } from '@clearance/fold/internal/projections/state.js';
 import { last } from '@clearance/fold/internal/projections/vec.js';

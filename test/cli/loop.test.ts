@@ -57,6 +57,8 @@ describe('driving a loop from the command line', () => {
         code: 'missing-decision',
         message: expect.stringMatching(/no decision for finding/),
         details: { path: ['decisions'] },
+        // what to do instead, as data: record the round again, its report deciding the finding
+        next: { action: 'record', runId: 'run-1' },
       },
     });
     expect(await readFile(log)).toEqual(before);

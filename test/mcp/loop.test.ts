@@ -122,7 +122,7 @@ describe('clearance mcp', () => {
     // before convergence the gate refuses, as a tool error naming the code and the next tool
     expect(refusal(await call(client, 'gate', { runId: 'pr-1' }))).toMatchObject({
       code: 'no-review',
-      next: { tool: 'next', arguments: { runId: 'pr-1' } },
+      next: { tool: 'record', arguments: { runId: 'pr-1' } },
     });
 
     const candidate = {

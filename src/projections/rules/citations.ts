@@ -36,6 +36,8 @@ export const citationsResolve = (
         'citation-unresolved',
         `candidates[${i}] cites ${cited}, which resolves to nothing: ${check.reason ?? 'no reason given'}`,
         at,
+        undefined,
+        stepTo('record', runId),
       );
     }
   }

@@ -1,4 +1,5 @@
 import * as E from '#either';
+import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Decision } from '../../events/report-types.js';
 import { type Findings, openIn } from '../finding-index.js';
@@ -59,7 +60,7 @@ export const decisionFitsFinding = (d: Decision, finding: Finding, i: number): C
  */
 export const decisionsCoverTouched = (
   round: number,
-  policy: Policy,
+  { runId, policy }: Readonly<{ runId: string; policy: Policy }>,
   findings: Findings,
   touched: ReadonlySet<string>,
   decisions: ReadonlyArray<Decision>,
@@ -115,5 +116,7 @@ export const decisionsCoverTouched = (
     'missing-decision',
     `round ${round} report has no decision for finding ${shortId(missing.id)} (${missing.file}): every open finding in a touched file needs one`,
     ['decisions'],
+    undefined,
+    stepTo('record', runId),
   );
 };

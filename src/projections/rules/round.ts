@@ -94,6 +94,8 @@ const completeMeansComplete = (
       'stages-unfinished',
       `round ${nextRoundOf(state)} ran stages but ${unfinished.join(', ')} did not finish: finish them, or record the round as partial`,
       ['result'],
+      undefined,
+      stepTo('record', state.run?.runId, { partial: true }),
     );
   }
   const over = overrun(policy.budget, state.spent);
@@ -203,7 +205,7 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   if (E.isLeft(cited)) return cited;
   const moved = renameFiles(state.findings, capture.right);
   const touched = touchedBy(capture.right);
-  const decided = decisionsCoverTouched(round, policy, moved, touched, report.decisions);
+  const decided = decisionsCoverTouched(round, run.right, moved, touched, report.decisions);
   if (E.isLeft(decided)) return decided;
   const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
   if (E.isLeft(reproduced)) return reproduced;

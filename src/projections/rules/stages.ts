@@ -1,5 +1,6 @@
 import * as E from '#either';
 import type { StageFailed, StageFinished, StageStarted } from '../../events/event.js';
+import { stepTo } from '../../events/next-step.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Run, RunState } from '../state.js';
 import { push } from '../vec.js';
@@ -94,6 +95,8 @@ export const onStageStarted = (state: RunState, event: StageStarted): E.Either<R
       'over-budget',
       `stage ${stage} would overrun the budget (${over}): the round can only end partial`,
       ['estimate'],
+      undefined,
+      stepTo('record', run.right.runId, { end: 'partial' }),
     );
   }
   return E.right({ ...state, stages: { ...progress, running: stage } });
