@@ -86,6 +86,6 @@ export type {
   RoundReport,
   Verdict,
   Verification,
-} from './round-report.js';
+} from './report-types.js';
 export { sha256Hex, ZERO_HASH } from './sha256.js';
 export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';

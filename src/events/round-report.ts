@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import * as E from '#either';
 import { ACTOR_NAME_MAX, ACTOR_NAME_PATTERN } from './actor-name.js';
+import type { SameShape } from './codecs/same-shape.js';
 import { parseCompiledReport } from './compiled-report.js';
 import { ONE_LINE_PATTERN } from './one-line.js';
 import { type Rejection, type RejectionCode, rejection } from './rejection.js';
@@ -17,6 +18,7 @@ import {
   oneLineText,
   repoPathText,
 } from './report-text.js';
+import type { RoundReport } from './report-types.js';
 import { describeIssues } from './schema-issues.js';
 import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 import { isTokenCount, tokenCountText } from './token-count.js';
@@ -274,19 +276,6 @@ export const CandidateSchema = z.lazy(() => schemas().candidate);
 export const DecisionSchema = z.lazy(() => schemas().decision);
 export const VerificationSchema = z.lazy(() => schemas().verification);
 export const ReportSchema = z.lazy(() => schemas().report);
-
-export type {
-  Candidate,
-  CandidateVerdict,
-  Decision,
-  DecisionStatus,
-  RoundReport,
-  Verdict,
-  Verification,
-} from './report-types.js';
-
-import type { SameShape } from './codecs/same-shape.js';
-import type { RoundReport } from './report-types.js';
 
 // the door's schema gives back exactly the report the log stores and the rules read
 const _sameReport: SameShape<z.output<typeof ReportSchema>, RoundReport> = true;

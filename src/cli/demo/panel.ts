@@ -1,4 +1,4 @@
-import type { RoundReport } from '@clearance/fold/internal/events/round-report.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
 import { findings } from '../../operations/run-views.js';
 import type { Context } from '../context.js';
 import { shortId } from '../format.js';

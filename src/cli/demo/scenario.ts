@@ -1,4 +1,4 @@
-import type { RoundReport } from '@clearance/fold/internal/events/round-report.js';
+import type { RoundReport } from '@clearance/fold/internal/events/report-types.js';
 import type { Session } from './session.js';
 
 /** The demo's review data: a service with a leaked handle (major) and a style nit. */
