@@ -3,6 +3,7 @@ import { citationOf } from '../projections/citation.js';
 import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';
+import { placeNotes } from '../render/place-note.js';
 import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from '../render/trend-text.js';
 import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
@@ -24,6 +25,7 @@ export const findingLine = (c: Colors, f: FindingView): string => {
     f.blocking ? 'blocking' : 'advisory',
     f.status === 'open' ? `open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}` : f.status,
     ...(f.reopened > 0 ? [`reopened ${f.reopened}×`] : []),
+    ...placeNotes(f).map(t),
   ];
   return `  ${mark} ${c.dim(shortId(f.id))} ${t(f.severity).padEnd(6)} ${t(f.citation)}  ${t(f.summary)} ${c.dim(`[${tags.join(', ')}]`)}`;
 };

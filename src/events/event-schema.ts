@@ -3,6 +3,7 @@ import { CHECK_STATES } from './codecs/checks-recorded-v1.js';
 import { ABSENCE_REASONS } from './codecs/contribution-recorded-v1.js';
 import { FAILURE_REASONS } from './codecs/events-v1.js';
 import { REPRODUCTION_OUTCOMES } from './codecs/reproduction-recorded-v1.js';
+import { LineMoveSchema } from './line-move-schema.js';
 import { PolicySchema } from './policy-schema.js';
 import { RecordedCostSchema, ReportSchema } from './round-report.js';
 
@@ -41,7 +42,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'revision.captured',
-      2,
+      3,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),
@@ -56,6 +57,10 @@ export const EventLineSchema = z
           .strictObject({ reason: z.string() })
           .optional()
           .describe('a recorded choice to review again the input the round before reviewed, and why'),
+        moves: z
+          .array(LineMoveSchema)
+          .optional()
+          .describe("where the open findings' lines went since the last reviewed input (a capture from git)"),
       }),
     ),
     envelope(

@@ -17,7 +17,7 @@ import type {
 } from './codecs/events-v2.js';
 import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/finding-ruled-v2.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
-import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
+import type { LineMoveV1, RevisionCapturedV3 } from './codecs/revision-captured-v3.js';
 import type { ContributionRecordedV3 } from './codecs/round-recorded-v4.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './round-report.js';
@@ -27,7 +27,9 @@ import type { RoundReport } from './round-report.js';
  * upcast to these in memory when read; the fold and the rules see nothing else.
  */
 export type RunOpenedData = Readonly<Omit<t.TypeOf<typeof RunOpenedV1>, 'policy'> & { policy: Policy }>;
-export type RevisionCapturedData = Readonly<t.TypeOf<typeof RevisionCapturedV2>>;
+export type RevisionCapturedData = Readonly<t.TypeOf<typeof RevisionCapturedV3>>;
+/** Where a capture moved an open finding's line: from the line it stood at to the one it stands at now. */
+export type LineMove = Readonly<t.TypeOf<typeof LineMoveV1>>;
 export type RoundRecordedData = Readonly<{
   round: number;
   inputSha: string;

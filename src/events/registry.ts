@@ -24,6 +24,7 @@ import {
 } from './codecs/finding-ruled-v2.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import { RevisionCapturedV2, upcastRevisionCapturedV1 } from './codecs/revision-captured-v2.js';
+import { RevisionCapturedV3, upcastRevisionCapturedV2 } from './codecs/revision-captured-v3.js';
 import {
   ContributionRecordedV2,
   RoundRecordedV3,
@@ -59,10 +60,11 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     versions: { 1: { codec: RunOpenedV1, upcast: upcastRunOpenedV1 }, 2: { codec: RunOpenedV2 } },
   },
   'revision.captured': {
-    latest: 2,
+    latest: 3,
     versions: {
       1: { codec: RevisionCapturedV1, upcast: upcastRevisionCapturedV1 },
-      2: { codec: RevisionCapturedV2 },
+      2: { codec: RevisionCapturedV2, upcast: upcastRevisionCapturedV2 },
+      3: { codec: RevisionCapturedV3 },
     },
   },
   'round.recorded': {

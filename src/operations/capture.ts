@@ -4,6 +4,7 @@ import { capturePathsRejection } from '../events/capture-paths.js';
 import type { RevisionCapturedData } from '../events/event.js';
 import { invalidOneLineText, oneLineProblem } from '../events/one-line.js';
 import { rejection } from '../events/rejection.js';
+import { openFindings } from '../projections/views/findings.js';
 import { isBlank } from '../projections/rules/rule-answer.js';
 import { captureRevision } from '../revision/capture.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
@@ -96,6 +97,9 @@ const captureWorkspace = async (
     allowDirty: source.allowDirty,
     // the diff is taken against what the run had reviewed when we read it: refused if that moved
     lastReviewed: read.state.reviewed ?? undefined,
+    findings: openFindings(read.state).flatMap((f) =>
+      f.line === null ? [] : [{ id: f.id, file: f.file, line: f.line }],
+    ),
   });
   // the round it was taken for is the one decided under the lock, as the expected seq holds it still
   return appendCommand(

@@ -25,6 +25,9 @@ import { deferredCause } from './trend-text.js';
  *   `properties`.
  * - A candidate deferred to a follow-up is a result too, of level `note`, its property bag saying
  *   `status: deferred`, the round that deferred it and why (`deferredResultOf`).
+ * - The location is where the finding is in the round's input: its cited line followed through
+ *   each capture's diff (docs/glossary.md "Outdated"); where its reviewer cited it is kept in
+ *   `properties.cited`, and `properties.outdated` says the cited line was deleted or rewritten.
  * - `artifactLocation.uri` is the finding's file as a relative URI reference (§3.4.3, §3.10: RFC 3986,
  *   non-ASCII characters percent-encoded as UTF-8): each path segment percent-encoded, so a space,
  *   `%`, `#`, `?` or a non-ASCII name stays part of the path instead of being refused by the schema
@@ -129,7 +132,8 @@ const resultOf = (
     kind: fixed ? 'pass' : 'fail',
     level: fixed || policy === undefined ? 'none' : levelOf(policy, view),
     message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
-    locations: [locationOf(f)],
+    // where the finding is in the reviewed input: its cited line followed its code
+    locations: [locationOf(view)],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
     baselineState: baselineStateOf(f, findingOf(before, f.id), round),
     ...(suppression === null ? {} : { suppressions: [suppression] }),
@@ -139,6 +143,9 @@ const resultOf = (
       blocking: f.blocking,
       status: f.status,
       openedRound: f.openedRound,
+      ...(view.cited === undefined ? {} : { cited: view.cited }),
+      ...(view.outdated === undefined ? {} : { outdated: true }),
+      ...(view.correction === undefined ? {} : { correction: view.correction }),
       evidence: f.evidence,
       ...(f.principle === null ? {} : { principle: f.principle }),
       ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),

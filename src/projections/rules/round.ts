@@ -25,6 +25,7 @@ import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
+import { followLines } from './line-moves.js';
 import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
 import { nextRoundOf } from './next-round.js';
 import { emptyReportSaysWhatItSkipped } from './not-examined.js';
@@ -201,7 +202,7 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(run.right, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
-  const moved = renameFiles(state.findings, capture.right);
+  const moved = followLines(renameFiles(state.findings, capture.right), capture.right);
   const touched = touchedBy(capture.right);
   const decided = decisionsCoverTouched(round, policy, moved, touched, report.decisions);
   if (E.isLeft(decided)) return decided;

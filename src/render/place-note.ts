@@ -1,0 +1,25 @@
+import { citationOf } from '../projections/citation.js';
+import type { Place } from '../projections/state.js';
+
+/** What a view holds of where a finding was cited (`placeRecordOf`, projections/views/findings.ts). */
+export type PlaceRecord = Readonly<{
+  section?: string | null;
+  cited?: Place;
+  outdated?: true;
+  correction?: Readonly<{ by: string; evidence: string }>;
+}>;
+
+/**
+ * Where a finding was cited, in words, when it stands elsewhere now: `placed by` the verifier who
+ * corrected its place, `cited at` the place its reviewer gave, `outdated` when the cited line was
+ * deleted or rewritten. Empty when it is where it was cited. The values are a reviewer's: each sink
+ * encodes the phrases as it encodes any text from the log.
+ */
+export const placeNotes = (f: PlaceRecord): string[] => {
+  const cited = f.cited === undefined ? null : citationOf({ ...f.cited, section: f.section ?? null });
+  return [
+    ...(f.correction === undefined ? [] : [`placed by ${f.correction.by}`]),
+    ...(cited === null ? [] : [`cited at ${cited}`]),
+    ...(f.outdated === true ? ['outdated: the cited line was deleted or rewritten since'] : []),
+  ];
+};
