@@ -154,7 +154,7 @@ export const EventLineSchema = z
     ),
     envelope(
       'contribution.recorded',
-      3,
+      4,
       z.strictObject({
         round: z.number().int(),
         inputSha: z.string(),

@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import type { CHECK_STATES, CheckResultV1, ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution-recorded-v1.js';
+import type { ContributionRecordedV4 } from './codecs/contribution-recorded-v4.js';
 import type {
   CitationCheck as CitationCheckCodec,
   FAILURE_REASONS,
@@ -18,7 +19,6 @@ import type {
 import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/finding-ruled-v2.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import type { LineMoveV1, RevisionCapturedV3 } from './codecs/revision-captured-v3.js';
-import type { ContributionRecordedV3 } from './codecs/round-recorded-v4.js';
 import type { Cost, Policy } from './policy.js';
 import type { RoundReport } from './round-report.js';
 
@@ -55,7 +55,7 @@ export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV2>>;
 export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV2>>;
 export type RulingSignature = Readonly<t.TypeOf<typeof RulingSignatureV1>>;
 export type ContributionRecordedData = Readonly<
-  Omit<t.TypeOf<typeof ContributionRecordedV3>, 'report'> & { report: RoundReport }
+  Omit<t.TypeOf<typeof ContributionRecordedV4>, 'report'> & { report: RoundReport }
 >;
 export type ContributionAbsentData = Readonly<t.TypeOf<typeof ContributionAbsentV1>>;
 export type ReproductionRecordedData = Readonly<t.TypeOf<typeof ReproductionRecordedV1>>;

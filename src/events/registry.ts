@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { jsonText } from '../text/untrusted.js';
 import { ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import { ContributionAbsentV1, ContributionRecordedV1 } from './codecs/contribution-recorded-v1.js';
+import { ContributionRecordedV4, upcastContributionRecordedV3 } from './codecs/contribution-recorded-v4.js';
 import { RevisionCapturedV1, RoundFailedV1, RoundRecordedV1, RunOpenedV1 } from './codecs/events-v1.js';
 import {
   FindingRuledV1,
@@ -93,11 +94,12 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     },
   },
   'contribution.recorded': {
-    latest: 3,
+    latest: 4,
     versions: {
       1: { codec: ContributionRecordedV1, upcast: upcastContributionRecordedV1 },
       2: { codec: ContributionRecordedV2, upcast: upcastContributionRecordedV2 },
-      3: { codec: ContributionRecordedV3 },
+      3: { codec: ContributionRecordedV3, upcast: upcastContributionRecordedV3 },
+      4: { codec: ContributionRecordedV4 },
     },
   },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },

@@ -79,6 +79,16 @@ const VERIFICATION = object(
   ['evidence', text(L.evidence)],
   ['severity', optional(text(L.severity, 'one-line'))],
   ['introducedByDiff', optional(boolean)],
+  [
+    'correction',
+    optional(
+      object(
+        ['file', optional(text(L.file, 'repo-path'))],
+        ['line', safeNumber],
+        ['evidence', text(L.evidence)],
+      ),
+    ),
+  ],
 );
 
 const COST = object(

@@ -83,7 +83,7 @@ export const renderExplanation = (e: Explanation): string => {
   const lines = [plain`${e.headline}`];
   for (const b of e.blocking) {
     lines.push(plain`- ${short(b.id)} [${b.severity}] ${b.citation} ${b.summary}`);
-    lines.push(...placeNotes(b).map((note) => plain`    ${note}`));
+    lines.push(...placeNotes(b, true).map((note) => plain`    ${note}`));
     lines.push(...provenanceLines(b));
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
   }

@@ -102,7 +102,24 @@ export const ReportCodecV4 = t.intersection([
   t.partial({ verifications: t.array(Verification) }),
 ]);
 
-type Persisted = t.TypeOf<typeof ReportCodecV4>;
+/** v5 (placement): a verifier may correct where a candidate is, with evidence. */
+const VerificationV5 = t.intersection([
+  Verification,
+  t.partial({
+    correction: t.intersection([
+      t.type({ line: t.number, evidence: t.string }),
+      t.partial({ file: t.string }),
+    ]),
+  }),
+]);
+
+/** v5 (placement): v4, with a verification's `correction`. */
+export const ReportCodecV5 = t.intersection([
+  reportWith(CandidateV3, DecisionV4),
+  t.partial({ verifications: t.array(VerificationV5) }),
+]);
+
+type Persisted = t.TypeOf<typeof ReportCodecV5>;
 // Decoded values are valid domain values, and neither side has a field the other lacks.
 const _sameShape: SameShape<Persisted, RoundReport> = true;
 void _sameShape;

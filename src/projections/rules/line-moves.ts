@@ -41,10 +41,11 @@ export const movesFollowOpenFindings = (state: RunState, capture: RevisionCaptur
       );
     const f = lookUp(state.findings, move.id);
     if (f === undefined)
-      return fail('unknown-finding', `moves[${i}] moves ${shortId(move.id)}, which is no finding of the run`, [
-        ...at,
-        'id',
-      ]);
+      return fail(
+        'unknown-finding',
+        `moves[${i}] moves ${shortId(move.id)}, which is no finding of the run`,
+        [...at, 'id'],
+      );
     if (seen.has(move.id)) return invalid('a second time');
     seen.add(move.id);
     if (f.status !== 'open') return invalid(`which is ${f.status}: only an open finding's line is followed`);

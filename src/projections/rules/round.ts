@@ -34,7 +34,7 @@ import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidate
 import { fail } from './rule-answer.js';
 import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
-import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
+import { admittedSeverity, atPlacement, placedRecord, plausibleIsAdvisory } from './verification.js';
 
 /** Only the findings this round decides or opens change; the rest carry forward by derivation. */
 const applyDecisions = (
@@ -169,7 +169,9 @@ const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): Re
     ? opened
     : opened.map((f) => {
         const p = merge.provenance[f.id];
-        return p === undefined ? f : { ...f, reviewers: p.reviewers, mergedFrom: p.mergedFrom };
+        return p === undefined
+          ? f
+          : { ...f, reviewers: p.reviewers, mergedFrom: p.mergedFrom, ...placedRecord(p.placed) };
       });
 
 /**
@@ -227,7 +229,13 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
     },
     offered
       .filter(({ candidate: c }) => c.sameAs === undefined)
-      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+      .map((x) => ({
+        ...x,
+        candidate: {
+          ...atPlacement(x.candidate, merge?.provenance[x.id]?.placed),
+          severity: admittedSeverity(policy, x.candidate),
+        },
+      })),
   );
   const decidedFindings = applyDecisions(
     round,

@@ -40,7 +40,9 @@ export const findingNow = (state: RunState, f: Finding): Finding => placedByCapt
 
 /** Where it was cited, whether its line is gone, who placed it: only when there is something to say. */
 export const placeRecordOf = (f: Finding): Pick<FindingView, 'cited' | 'outdated' | 'correction'> => ({
-  ...(f.cited === undefined || (f.cited.file === f.file && f.cited.line === f.line) ? {} : { cited: f.cited }),
+  ...(f.cited === undefined || (f.cited.file === f.file && f.cited.line === f.line)
+    ? {}
+    : { cited: f.cited }),
   ...(f.outdated === true ? { outdated: true } : {}),
   ...(f.correction === undefined ? {} : { correction: f.correction }),
 });
