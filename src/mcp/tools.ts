@@ -311,7 +311,17 @@ export const TOOLS: ReadonlyArray<Tool> = [
     name: 'gate',
     description:
       'Approve only a converged run whose reviewed commit or document is still the bytes in front of it; a refusal is an error naming why. There is no bypass. clearance gate.',
-    input: z.strictObject({ runId, repo, artifact }),
+    input: z.strictObject({
+      runId,
+      repo,
+      artifact,
+      base: z
+        .string()
+        .optional()
+        .describe(
+          'the branch the change goes into (origin/main): HEAD that is not the reviewed commit but makes the same patch against it is approved by patch',
+        ),
+    }),
     output: out.GateOutput,
     call: (ctx, a) => gate(ctx, a),
   }),

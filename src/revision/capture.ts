@@ -30,7 +30,7 @@ export type CaptureOptions = Readonly<{
 
 const NO_CHANGES: Changes = { touchedFiles: [], renames: [] };
 
-const resolveBase = async (
+export const resolveBase = async (
   repo: string | undefined,
   base: string | undefined,
 ): Promise<string | undefined> => {
@@ -72,7 +72,10 @@ export const captureRevision = async (options: CaptureOptions): Promise<Revision
   if (refused !== undefined) throw refusal(refused);
   const reviewedFrom = lastReviewed?.tree ?? lastReviewed?.commit;
   const moves =
-    repo !== undefined && reviewedFrom !== undefined && to !== undefined && (options.findings ?? []).length > 0
+    repo !== undefined &&
+    reviewedFrom !== undefined &&
+    to !== undefined &&
+    (options.findings ?? []).length > 0
       ? await lineMovesBetween(repo, reviewedFrom, to, changes, options.findings ?? [])
       : [];
   // a document artifact has no diff of its own: a new hash touches the whole document
