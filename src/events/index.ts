@@ -19,6 +19,7 @@ export type {
   FailureReason,
   FindingRuled,
   FindingRuledData,
+  LineMove,
   Rename,
   ReproductionOutcome,
   ReproductionRecorded,

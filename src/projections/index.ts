@@ -42,6 +42,7 @@ export {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Place,
   type Refuted,
   type Reproduction,
   type Rerun,
@@ -63,12 +64,14 @@ export { historyOf, roundsOpenOf } from './views/finding-history.js';
 export {
   citationOf,
   type FindingView,
+  findingNow,
   findingsOf,
   findingView,
   openBlockingFindings,
   openFindings,
 } from './views/findings.js';
 export {
+  type ApprovedByPatch,
   GATE_REFUSALS,
   type GateObservation,
   type GateRefusal,
