@@ -3,7 +3,7 @@ import type { Finding, FindingStep, RunState } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
 import { type DeferredView, deferredOf } from '../projections/views/deferred.js';
 import { historyOf } from '../projections/views/finding-history.js';
-import { findingView } from '../projections/views/findings.js';
+import { findingView, placeRecordOf } from '../projections/views/findings.js';
 import { levelOf } from './level.js';
 import { type RunHistory, stateAtRound } from './run-history.js';
 import { deferredCause } from './trend-text.js';
@@ -132,8 +132,9 @@ const resultOf = (
     kind: fixed ? 'pass' : 'fail',
     level: fixed || policy === undefined ? 'none' : levelOf(policy, view),
     message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
-    // where the finding is in the reviewed input: its cited line followed its code
-    locations: [locationOf(view)],
+    // where the finding is in the input the round reviewed (the log's `commit`): its cited line
+    // followed its code; not the view's place, which a capture for the next round may have moved
+    locations: [locationOf(f)],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
     baselineState: baselineStateOf(f, findingOf(before, f.id), round),
     ...(suppression === null ? {} : { suppressions: [suppression] }),
@@ -143,9 +144,7 @@ const resultOf = (
       blocking: f.blocking,
       status: f.status,
       openedRound: f.openedRound,
-      ...(view.cited === undefined ? {} : { cited: view.cited }),
-      ...(view.outdated === undefined ? {} : { outdated: true }),
-      ...(view.correction === undefined ? {} : { correction: view.correction }),
+      ...placeRecordOf(f),
       evidence: f.evidence,
       ...(f.principle === null ? {} : { principle: f.principle }),
       ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),
