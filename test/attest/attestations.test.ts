@@ -362,6 +362,116 @@ describe('gate --attest and audit', () => {
   });
 });
 
+describe('gate --base --attest and audit: reviewed by patch', () => {
+  it('signs the rebased commit, naming the reviewed one and the patch; audit says reviewed by patch, and verify holds', async () => {
+    const repo = makeRepo();
+    repo.write('src/a.js', 'open()\n');
+    repo.commitAll('base');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write('src/a.js', 'open()\nclose()\n');
+    const reviewed = repo.commitAll('close it');
+    const dir = tempDir('clearance-attest-patch-');
+    const store = path.join(dir, 'store');
+    const run = (...args: string[]) => cli(['--dir', store, ...args]);
+    expect((await run('open', 'pr-1', '--repo', repo.dir)).code).toBe(0);
+    const inputSha = (await run('status', 'pr-1', '--json')).json.inputSha as string;
+    const report = path.join(dir, 'r1.json');
+    writeFileSync(report, JSON.stringify({ runId: 'pr-1', round: 1, inputSha, completed: true }));
+    expect((await run('record', 'pr-1', '--report', report)).code).toBe(0);
+    const ci = keygen(dir, 'ci');
+    const allowed = path.join(dir, 'allowed_signers');
+    writeFileSync(allowed, `ci@example.com namespaces="clearance" ${ci.pub}\n`);
+    // main moves on, and the branch is rebased onto it: the same patch on a new base
+    repo.git('checkout', '-q', 'main');
+    repo.write('src/b.js', 'other\n');
+    repo.commitAll('main moves on');
+    repo.git('checkout', '-q', 'feature');
+    repo.git('rebase', '-q', 'main');
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    expect(head).not.toBe(reviewed);
+
+    const gated = await run(
+      'gate',
+      'pr-1',
+      '--repo',
+      repo.dir,
+      '--base',
+      'main',
+      '--attest',
+      '--key',
+      ci.file,
+      '--json',
+    );
+    expect(gated.json).toMatchObject({
+      ok: true,
+      boundBy: 'patch',
+      byPatch: { commit: head, reviewed },
+      attestation: { commit: head, ref: 'refs/notes/clearance' },
+    });
+    // the note is on the approved commit, not on the reviewed one
+    expect(repo.git('notes', '--ref=clearance', 'list').trim().split(' ')[1]).toBe(head);
+    const note = repo.git('notes', '--ref=clearance', 'show', head);
+    const statement = JSON.parse(
+      Buffer.from((JSON.parse(note) as { payload: string }).payload, 'base64').toString('utf8'),
+    );
+    expect(statement.subject).toEqual([
+      { name: 'git-commit', digest: { gitCommit: head } },
+      { name: 'git-tree', digest: { gitTree: repo.git('rev-parse', 'HEAD^{tree}').trim() } },
+    ]);
+    expect(statement.predicate).toMatchObject({
+      verdict: 'converged',
+      reviewed: { commit: reviewed },
+      byPatch: {
+        commit: head,
+        base: repo.git('rev-parse', 'main').trim(),
+        patchId: (gated.json.byPatch as { patchId: string }).patchId,
+      },
+    });
+
+    const audited = await run(
+      'audit',
+      `${head}^!`,
+      '--repo',
+      repo.dir,
+      '--allowed-signers',
+      allowed,
+      '--json',
+    );
+    expect([audited.code, (audited.json.commits as Array<Record<string, unknown>>)[0]]).toEqual([
+      0,
+      expect.objectContaining({
+        commit: head,
+        status: 'reviewed',
+        match: 'patch',
+        message: expect.stringMatching(
+          new RegExp(`^reviewed by patch: a converged review of commit ${reviewed}`),
+        ),
+      }),
+    ]);
+    const text = await run('audit', `${head}^!`, '--repo', repo.dir, '--allowed-signers', allowed);
+    expect(text.stdout).toMatch(/reviewed \(patch\)/);
+    // the signed statement holds against the commit it is about and the run's log folded again
+    const noteFile = path.join(dir, 'note.json');
+    writeFileSync(noteFile, note);
+    const verified = await run(
+      'attest',
+      'pr-1',
+      '--verify',
+      noteFile,
+      '--allowed-signers',
+      allowed,
+      '--principal',
+      'ci@example.com',
+      '--commit',
+      head,
+      '--repo',
+      repo.dir,
+      '--json',
+    );
+    expect(verified.json).toMatchObject({ ok: true, valid: true, verdict: 'converged', commit: head });
+  });
+});
+
 describe('allowed_signers, read as ssh-keygen reads it', () => {
   it('lets a principal sign in the clearance namespace exactly when ssh-keygen -Y verify does', () => {
     const dir = tempDir('clearance-signers-');
