@@ -58,6 +58,16 @@ const clearance = (args, expect = 0) => {
     throw new Error(`clearance ${args.join(' ')}: exit ${status}, expected ${expect}\n${stderr}`);
 };
 
+/** One CLI call whose JSON answer the scenario reads (an input sha). */
+const clearanceJson = (args) =>
+  JSON.parse(
+    execFileSync(process.execPath, [CLI, '--dir', store, '--by', WRITER, ...args, '--json'], {
+      cwd: work,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).toString('utf8'),
+  );
+
 const file = (name, content) => {
   const at = path.join(work, name);
   writeFileSync(at, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
@@ -911,6 +921,126 @@ const converging = () => {
   return run;
 };
 
+/**
+ * A git repository under review, with fixed dates so its commit ids are the same every run. Each
+ * call is one git command in it.
+ */
+const repository = (name) => {
+  const dir = path.join(work, name);
+  mkdirSync(dir, { recursive: true });
+  const env = {
+    ...process.env,
+    LC_ALL: 'C',
+    GIT_AUTHOR_DATE: '2026-12-02T00:00:00Z',
+    GIT_COMMITTER_DATE: '2026-12-02T00:00:00Z',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
+  const git = (...args) => execFileSync('git', ['-C', dir, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Fixture Writer');
+  git('config', 'user.email', 'fixtures@clearance.invalid');
+  const write = (at, content) => {
+    mkdirSync(path.dirname(path.join(dir, at)), { recursive: true });
+    writeFileSync(path.join(dir, at), content);
+  };
+  const commit = (message) => {
+    git('add', '-A');
+    git('commit', '-q', '-m', message);
+  };
+  return { dir, git, write, commit };
+};
+
+const numbered = (label, n) => Array.from({ length: n }, (_, i) => `${label} line ${i + 1}\n`).join('');
+
+/**
+ * Findings follow their code (`revision.captured` v3, `contribution.recorded` v4): round 1 from a
+ * finder and a verifier who places one candidate 18 lines further down (`correction`); a fix
+ * inserts ten lines above everything and rewrites the other finding's line, and the capture from
+ * git carries where each went (one moved, one outdated); round 2 without its decisions is refused,
+ * then keeps both open; round 3 fixes both and the run converges.
+ */
+const followed = () => {
+  const run = 'v10-followed';
+  const repo = repository('followed-repo');
+  const FILE = 'src/pool.js';
+  repo.write(FILE, numbered('pool', 40));
+  repo.commit('the pool');
+  const inputSha = () => clearanceJson(['status', run]).inputSha;
+  const LEAK = { ...MAJOR, file: FILE, line: 12, summary: 'The connection leaks when the query throws' };
+  const BOUND = { ...MAJOR, file: FILE, line: 20, category: 'bug', summary: 'Off by one in the pool bound' };
+  clearance(['open', run, '--repo', repo.dir]);
+  const { confirmed: _leak, ...plausibleLeak } = LEAK;
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'finder',
+    '--report',
+    file('f1.json', report(run, 1, inputSha(), { candidates: [{ ...plausibleLeak, verdict: 'plausible' }, BOUND] })),
+  ]);
+  clearance([
+    'contribute',
+    run,
+    '--expert',
+    'verifier',
+    '--report',
+    file(
+      'v1.json',
+      report(run, 1, inputSha(), {
+        verifications: [
+          {
+            file: FILE,
+            category: LEAK.category,
+            summary: LEAK.summary,
+            verdict: 'confirmed',
+            evidence: 'a throwing query leaves the connection checked out',
+            correction: { line: 30, evidence: 'pool line 30 is where the connection is checked out' },
+          },
+        ],
+      }),
+    ),
+  ]);
+  clearance(['record', run, '--merge']);
+  const lines = numbered('pool', 40).split('\n');
+  lines[19] = 'pool line 20, bound fixed to <=';
+  repo.write(FILE, `${numbered('import', 10)}${lines.join('\n')}`);
+  repo.commit('imports, and the bound');
+  clearance(['capture', run]);
+  clearance(['record', run, '--report', file('g2-none.json', report(run, 2, inputSha()))], 1);
+  const open = (f, evidence) => ({ id: findingId(f), status: 'open', evidence });
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'g2.json',
+      report(run, 2, inputSha(), {
+        decisions: [
+          open(LEAK, 'still leaks: the connection at line 40 is not released in a finally'),
+          open(BOUND, 'the rewritten bound at line 30 is still off by one'),
+        ],
+      }),
+    ),
+  ]);
+  repo.write(FILE, `${numbered('import', 10)}${numbered('pool', 45)}`);
+  repo.commit('release in finally, and the bound');
+  clearance(['capture', run]);
+  const fixed = (f, evidence) => ({ id: findingId(f), status: 'fixed', evidence });
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'g3.json',
+      report(run, 3, inputSha(), {
+        decisions: [fixed(LEAK, 'released in a finally block'), fixed(BOUND, 'the bound is < now')],
+      }),
+    ),
+  ]);
+  return run;
+};
+
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
@@ -920,6 +1050,7 @@ const SCENARIOS = {
   v7: [signedRulings],
   v8: [requiredChecks],
   v9: [converging],
+  v10: [followed],
 };
 
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */
@@ -929,7 +1060,7 @@ const replayKit = async () => {
     stdin: {
       contents: [
         "export { lifecycleOf, verdictOf } from './test/replay/verdict.ts';",
-        "export { fold } from './src/projections/index.ts';",
+        "export { fold } from './test/support/decider.ts';",
         "export { parseHead, parseLog } from './src/store/log-format.ts';",
       ].join('\n'),
       resolveDir: root,
