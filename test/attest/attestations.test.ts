@@ -8,7 +8,7 @@ import { sshEd25519Text } from '../../src/events/ssh-public-key.js';
 import { keysOf, parseAllowedSigners } from '../../src/signing/allowed-signers.js';
 import { encodeHead } from '../../src/store/log-format.js';
 import { cli } from '../support/cli.js';
-import { makeRepo, tempDir } from '../support/git-repo.js';
+import { makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';
 
 // Attestations with real keys made by ssh-keygen, a real ssh-agent and real git repositories.
 
@@ -39,11 +39,18 @@ const agentWith = (dir: string, ...keys: Key[]): string => {
   return socket;
 };
 
-/** A repository with one commit, a run on it converged at round 1, and a store beside it. */
-const convergedRun = async () => {
+/**
+ * A repository with one commit (or the history `history` makes, HEAD its last commit), a run on it
+ * converged at round 1, and a store beside it.
+ */
+const convergedRun = async (
+  history = (repo: TestRepo) => {
+    repo.write('src/a.js', 'open()\n');
+    return repo.commitAll('first');
+  },
+) => {
   const repo = makeRepo();
-  repo.write('src/a.js', 'open()\n');
-  const commit = repo.commitAll('first');
+  const commit = history(repo);
   const dir = tempDir('clearance-attest-');
   const store = path.join(dir, 'store');
   const run = (...args: string[]) => cli(['--dir', store, ...args]);
@@ -364,23 +371,20 @@ describe('gate --attest and audit', () => {
 
 describe('gate --base --attest and audit: reviewed by patch', () => {
   it('signs the rebased commit, naming the reviewed one and the patch; audit says reviewed by patch, and verify holds', async () => {
-    const repo = makeRepo();
-    repo.write('src/a.js', 'open()\n');
-    repo.commitAll('base');
-    repo.git('checkout', '-q', '-b', 'feature');
-    repo.write('src/a.js', 'open()\nclose()\n');
-    const reviewed = repo.commitAll('close it');
-    const dir = tempDir('clearance-attest-patch-');
-    const store = path.join(dir, 'store');
-    const run = (...args: string[]) => cli(['--dir', store, ...args]);
-    expect((await run('open', 'pr-1', '--repo', repo.dir)).code).toBe(0);
-    const inputSha = (await run('status', 'pr-1', '--json')).json.inputSha as string;
-    const report = path.join(dir, 'r1.json');
-    writeFileSync(report, JSON.stringify({ runId: 'pr-1', round: 1, inputSha, completed: true }));
-    expect((await run('record', 'pr-1', '--report', report)).code).toBe(0);
-    const ci = keygen(dir, 'ci');
-    const allowed = path.join(dir, 'allowed_signers');
-    writeFileSync(allowed, `ci@example.com namespaces="clearance" ${ci.pub}\n`);
+    const {
+      repo,
+      dir,
+      run,
+      ci,
+      allowed,
+      commit: reviewed,
+    } = await convergedRun((made) => {
+      made.write('src/a.js', 'open()\n');
+      made.commitAll('base');
+      made.git('checkout', '-q', '-b', 'feature');
+      made.write('src/a.js', 'open()\nclose()\n');
+      return made.commitAll('close it');
+    });
     // main moves on, and the branch is rebased onto it: the same patch on a new base
     repo.git('checkout', '-q', 'main');
     repo.write('src/b.js', 'other\n');

@@ -9,7 +9,7 @@ import { linesOf, makeRepo, tempDir } from '../support/git-repo.js';
  * rebased onto a newer one with its patch unchanged is approved by patch; one whose rebase changed
  * a line of the patch is refused `head-moved`, as is any gate without `--base`. The gate reads only.
  */
-const setup = async () => {
+const setupRun = async () => {
   const repo = makeRepo();
   repo.write('src/service.js', linesOf('service', 40));
   repo.write('src/other.js', linesOf('other', 10));
@@ -38,9 +38,18 @@ const setup = async () => {
 
 const errorOf = (r: { json: Record<string, unknown> }) => r.json.error as { code: string; message: string };
 
+/** Rebase onto the moved main, change the fixed line to `fixed` in the same commit, and ask the gate. */
+const rebasedWith = async (setup: Awaited<ReturnType<typeof setupRun>>, fixed: string) => {
+  const { repo, run } = setup;
+  repo.git('rebase', '-q', 'main');
+  repo.write('src/service.js', linesOf('service', 40).replace('service line 30\n', `${fixed}\n`));
+  repo.git('commit', '-q', '-a', '--amend', '--no-edit');
+  return run('gate', 'pr-5', '--repo', repo.dir, '--base', 'main', '--json');
+};
+
 describe('gate --base: an approval that survives a rebase that changes nothing', () => {
   it('a rebase onto a moved main with the same patch is approved by patch, naming the reviewed commit', async () => {
-    const { repo, store, run, reviewed } = await setup();
+    const { repo, store, run, reviewed } = await setupRun();
     repo.git('rebase', '-q', 'main');
     const head = repo.git('rev-parse', 'HEAD').trim();
     expect(head).not.toBe(reviewed);
@@ -75,32 +84,18 @@ describe('gate --base: an approval that survives a rebase that changes nothing',
   });
 
   it('a rebase that changed a line of the patch is refused head-moved, saying the change differs', async () => {
-    const { repo, run } = await setup();
-    repo.git('rebase', '-q', 'main');
-    repo.write(
-      'src/service.js',
-      linesOf('service', 40).replace('service line 30\n', 'service line 30, fixed!\n'),
-    );
-    repo.git('commit', '-q', '-a', '--amend', '--no-edit');
-    const gated = await run('gate', 'pr-5', '--repo', repo.dir, '--base', 'main', '--json');
+    const gated = await rebasedWith(await setupRun(), 'service line 30, fixed!');
     expect([gated.code, errorOf(gated).code]).toEqual([1, 'head-moved']);
     expect(errorOf(gated).message).toMatch(/its patch \(patch-id [0-9a-f]{12}\) is not the one reviewed/);
   });
 
   it('whitespace is code: a patch that differs only in a trailing space is another patch', async () => {
-    const { repo, run } = await setup();
-    repo.git('rebase', '-q', 'main');
-    repo.write(
-      'src/service.js',
-      linesOf('service', 40).replace('service line 30\n', 'service line 30, fixed \n'),
-    );
-    repo.git('commit', '-q', '-a', '--amend', '--no-edit');
-    const gated = await run('gate', 'pr-5', '--repo', repo.dir, '--base', 'main', '--json');
+    const gated = await rebasedWith(await setupRun(), 'service line 30, fixed ');
     expect([gated.code, errorOf(gated).code]).toEqual([1, 'head-moved']);
   });
 
   it('a reviewed commit the repository does not hold, and a base that is no commit, are said plainly', async () => {
-    const { repo, run, reviewed } = await setup();
+    const { repo, run, reviewed } = await setupRun();
     repo.git('rebase', '-q', 'main');
     // the reviewed commit is gone from this clone (as in a fresh CI checkout of the rebased branch)
     repo.git('reflog', 'expire', '--expire=now', '--all');

@@ -173,34 +173,23 @@ describe('a verifier places a candidate', () => {
     expect((await contribute('finder', { candidates: [{ ...plausible, verdict: 'plausible' }] })).code).toBe(
       0,
     );
-    const refused = await contribute('verifier', {
-      verifications: [
-        {
-          file: FILE,
-          category: MOVED.category,
-          summary: MOVED.summary,
-          verdict: 'confirmed',
-          evidence: 'reproduced',
-          correction: { line: 0, evidence: 'nowhere' },
-        },
-      ],
-    });
+    const placing = (correction: object) =>
+      contribute('verifier', {
+        verifications: [
+          {
+            file: FILE,
+            category: MOVED.category,
+            summary: MOVED.summary,
+            verdict: 'confirmed',
+            evidence: 'reproduced',
+            correction,
+          },
+        ],
+      });
+    const refused = await placing({ line: 0, evidence: 'nowhere' });
     expect([refused.code, (refused.json.error as { code: string }).code]).toEqual([1, 'invalid-line']);
     expect(
-      (
-        await contribute('verifier', {
-          verifications: [
-            {
-              file: FILE,
-              category: MOVED.category,
-              summary: MOVED.summary,
-              verdict: 'confirmed',
-              evidence: 'reproduced',
-              correction: { line: 27, evidence: 'service line 27 is where the handle is dropped' },
-            },
-          ],
-        })
-      ).code,
+      (await placing({ line: 27, evidence: 'service line 27 is where the handle is dropped' })).code,
     ).toBe(0);
     expect((await run('record', 'pr-9', '--merge')).code).toBe(0);
     const finding = findingsOf(await run('findings', 'pr-9', '--json')).get(findingId(MOVED));

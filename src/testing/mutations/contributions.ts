@@ -11,6 +11,12 @@ const asContribution = (c: Context & { valid: NonNullable<Context['valid']> }): 
   return report;
 };
 
+/** The valid round's capture, then `events` after it: a round in progress, offered as raw events. */
+const afterCapture = (c: Context, ...events: DomainEvent[]): Offer => {
+  if (!accepting(c)) throw new Error('mutation applied to a state that accepts no round');
+  return { kind: 'events', events: [{ type: 'revision.captured', data: c.valid.capture }, ...events] };
+};
+
 /**
  * A finder's contribution with a candidate, then a verifier's that rules on it with `ruling` changed:
  * a verifier's correction of where the candidate is, broken.
@@ -29,14 +35,7 @@ const verifiedWith = (c: Context, change: (v: Verification) => Verification): Of
     correction: { line: (candidate.line ?? 1) + 7, evidence: 'the line the problem is at' },
   };
   const verifier = { ...finder, candidates: [], decisions: [], verifications: [change(ruling)] };
-  return {
-    kind: 'events',
-    events: [
-      { type: 'revision.captured', data: c.valid.capture },
-      contributionRecorded(finder, 'ada'),
-      contributionRecorded(verifier, 'vera'),
-    ],
-  };
+  return afterCapture(c, contributionRecorded(finder, 'ada'), contributionRecorded(verifier, 'vera'));
 };
 
 /** Mutations of a round from several reviewers: contributions, absences and the merge. */
@@ -70,14 +69,7 @@ export const CONTRIBUTIONS_MUTATIONS: ReadonlyArray<Mutation> = [
     apply: (c) => {
       if (!accepting(c)) throw new Error('mutation applied to a state that accepts no round');
       const report = asContribution(c);
-      return {
-        kind: 'events',
-        events: [
-          { type: 'revision.captured', data: c.valid.capture },
-          contributionRecorded(report, 'ada'),
-          contributionRecorded(report, 'ada'),
-        ],
-      };
+      return afterCapture(c, contributionRecorded(report, 'ada'), contributionRecorded(report, 'ada'));
     },
   },
   {
@@ -93,17 +85,14 @@ export const CONTRIBUTIONS_MUTATIONS: ReadonlyArray<Mutation> = [
     apply: (c) => {
       if (!accepting(c)) throw new Error('mutation applied to a state that accepts no round');
       const report = asContribution(c);
-      return {
-        kind: 'events',
-        events: [
-          { type: 'revision.captured', data: c.valid.capture },
-          contributionRecorded(report, 'ada'),
-          roundRecorded(
-            { ...report, reviewer: 'someone who is not the merge' },
-            { citations: c.valid.citations, result: c.valid.result },
-          ),
-        ],
-      };
+      return afterCapture(
+        c,
+        contributionRecorded(report, 'ada'),
+        roundRecorded(
+          { ...report, reviewer: 'someone who is not the merge' },
+          { citations: c.valid.citations, result: c.valid.result },
+        ),
+      );
     },
   },
   {
