@@ -124,7 +124,10 @@ describe('a finding follows its code', () => {
     const round1 = JSON.parse((await run('sarif', 'pr-9', '--round', '1')).stdout) as typeof sarif.json;
     expect(JSON.stringify(round1)).toContain('"startLine":12');
 
-    // the log says it as data: the capture carries the moves, v3
+    // the trail says it in words, the log as data: the capture carries the moves, v3
+    expect((await run('replay', 'pr-9')).stdout).toContain(
+      `lines followed: ${findingId(MOVED).slice(0, 12)} 12 → 22, ${findingId(GONE).slice(0, 12)} 20 → 29 (outdated)`,
+    );
     const log = readFileSync(path.join(store, 'runs', 'pr-9.jsonl'), 'utf8').split('\n');
     expect(log.find((l) => l.includes('"moves"'))).toMatch(/"type":"revision.captured","v":3/);
   });
