@@ -24,7 +24,7 @@ const movingRoundArb = reachableRunArb
 
 describe('finding identity', () => {
   property([movingRoundArb], { numRuns })(
-    'ids survive renames: the file moves, the id and what it says stay',
+    'ids survive renames and line moves: the file and line move, the id and what it says stay',
     ([run, choices]) => {
       const { capture, checks, report, citations, result: outcome } = buildRound(run.state, choices);
       const result = decide(run.state, report, {
@@ -37,6 +37,8 @@ describe('finding identity', () => {
       if (E.isLeft(result)) return;
       const after = result.right.state;
       const renamed = new Map(capture.renames.map((r) => [r.from, r.to]));
+      // a line follows its code: where the capture's moves put it
+      const moved = new Map((capture.moves ?? []).map((m) => [m.id, m.to]));
       expect(renamed.size).toBe(1);
       for (const before of findingsInOrder(run.state)) {
         const now = findingOf(after, before.id);
@@ -45,7 +47,7 @@ describe('finding identity', () => {
         expect([now?.category, now?.summary, now?.line]).toEqual([
           before.category,
           before.summary,
-          before.line,
+          moved.get(before.id) ?? before.line,
         ]);
       }
     },

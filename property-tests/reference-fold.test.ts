@@ -50,7 +50,7 @@ import { numRuns } from './runs.js';
 // plain records for everything. A slip in the index would let the verdict say converged with a
 // blocking finding open, or let a round through without the decision it owes: this is the check.
 
-type Panel = Readonly<{ link: boolean; absent: boolean }>;
+type Panel = Readonly<{ link: boolean; absent: boolean; place: boolean }>;
 /** an invalid offer: drawn from the rules that read findings, or from the whole catalogue */
 type Noise = Readonly<{ findingRule: boolean; which: number; pick: number }>;
 type Person = 'rule-all' | 'rule-one' | 'extend' | null;
@@ -66,7 +66,9 @@ type RoundPlan = Readonly<{
 const roundPlanArb: fc.Arbitrary<RoundPlan> = fc.record({
   choices: roundChoicesArb,
   stubborn: fc.boolean(),
-  panel: fc.option(fc.record({ link: fc.boolean(), absent: fc.boolean() }), { freq: 2 }),
+  panel: fc.option(fc.record({ link: fc.boolean(), absent: fc.boolean(), place: fc.boolean() }), {
+    freq: 2,
+  }),
   noise: fc.option(fc.record({ findingRule: fc.boolean(), which: fc.nat(), pick: fc.nat() }), { freq: 2 }),
   person: fc.constantFrom<Person>('rule-all', 'rule-one', 'extend', null),
 });
@@ -126,7 +128,26 @@ const asPanel = (state: RunState, events: ReadonlyArray<DomainEvent>, panel: Pan
           },
         ];
   const ada = { ...report, candidates: report.candidates.filter((_, i) => i % 2 === 0) };
-  const bob = { ...report, candidates: [...report.candidates.filter((_, i) => i % 2 === 1), ...link] };
+  // the second reviewer, a verifier too, places ada's first candidate seven lines further down
+  const placed = panel.place ? ada.candidates.find((c) => c.line !== undefined) : undefined;
+  const bob = {
+    ...report,
+    candidates: [...report.candidates.filter((_, i) => i % 2 === 1), ...link],
+    ...(placed === undefined
+      ? {}
+      : {
+          verifications: [
+            {
+              file: placed.file,
+              category: placed.category,
+              summary: placed.summary,
+              verdict: 'confirmed' as const,
+              evidence: 'checked',
+              correction: { line: (placed.line ?? 1) + 7, evidence: 'it is down here' },
+            },
+          ],
+        }),
+  };
   const handedIn: DomainEvent[] = [contributionRecorded(ada, 'ada'), contributionRecorded(bob, 'bob')];
   if (panel.absent)
     handedIn.push({
@@ -157,7 +178,14 @@ const asPanel = (state: RunState, events: ReadonlyArray<DomainEvent>, panel: Pan
 /** One invalid offer from the catalogue, as the events it would put in a log someone else wrote. */
 const noiseEvents = (state: RunState, choices: RoundChoices, noise: Noise): ReadonlyArray<DomainEvent> => {
   if (state.run === null || isFinal(state.status)) return [];
-  const ctx = { state, valid: buildRound(state, choices, 'next') };
+  let valid: ReturnType<typeof buildRound>;
+  try {
+    valid = buildRound(state, choices, 'next');
+  } catch {
+    // earlier noise left part of a round behind (a contribution the merge cannot close): no valid round to mutate
+    return [];
+  }
+  const ctx = { state, valid };
   const applicable = MUTATIONS.filter(
     (m) => m.applies(ctx) && (!noise.findingRule || FINDING_RULES.has(m.code)),
   );
@@ -293,6 +321,10 @@ const plainOf = (state: RunState, files: ReadonlyArray<string>) => {
     findings: findings.map((f) => ({
       id: f.id,
       file: f.file,
+      line: f.line,
+      cited: f.cited ?? null,
+      outdated: f.outdated === true,
+      correction: f.correction ?? null,
       severity: f.severity,
       blocking: f.blocking,
       status: f.status,
@@ -319,6 +351,10 @@ const plainOfReference = (s: ReferenceState, files: ReadonlyArray<string>) => {
     findings: findings.map((f) => ({
       id: f.id,
       file: f.file,
+      line: f.line,
+      cited: f.cited,
+      outdated: f.outdated,
+      correction: f.correction,
       severity: f.severity,
       blocking: f.blocking,
       status: f.status,
@@ -475,11 +511,25 @@ describe('the indexed fold against the reference fold', () => {
       (e) => e.type === 'round.recorded' && e.data.report.candidates.some((c) => c.sameAs !== undefined),
     );
     const stalls = count((e, s) => e.type === 'round.recorded' && s.stall === null && evolveStalls(s, e));
+    const lineMoves = count(
+      (e, s) => e.type === 'round.recorded' && (s.capture?.moves ?? []).some((m) => m.outdated !== true),
+    );
+    const outdated = count(
+      (e, s) => e.type === 'round.recorded' && (s.capture?.moves ?? []).some((m) => m.outdated === true),
+    );
+    const placements = count(
+      (e) =>
+        e.type === 'contribution.recorded' &&
+        (e.data.report.verifications ?? []).some((v) => v.correction !== undefined),
+    );
     const rulings = count((e) => e.type === 'finding.ruled');
     const extensions = count((e) => e.type === 'rounds.extended');
     const converged = logs.filter((events) => fold(events).status === 'converged').length;
     const stats = {
       renamesOfFindings,
+      lineMoves,
+      outdated,
+      placements,
       reopenings,
       merges,
       corroborations,
@@ -490,6 +540,7 @@ describe('the indexed fold against the reference fold', () => {
       missingDecision: refused('missing-decision'),
       verdictMismatch: refused('verdict-mismatch'),
       untouchedDecision: refused('untouched-decision'),
+      invalidMove: refused('invalid-move'),
     };
     for (const [what, n] of Object.entries(stats)) expect(n, what).toBeGreaterThan(0);
   });

@@ -39,16 +39,20 @@ const CLI = path.join(root, 'dist', 'cli.js');
 const WRITER = 'fixture-writer';
 const PERSON = 'Ada Lovelace';
 
-/** One CLI call; `expect` is the exit status the step must end with (a refusal is part of a scenario). */
+/**
+ * One CLI call; `expect` is the exit status the step must end with (a refusal is part of a
+ * scenario). Returns what it printed.
+ */
 const clearance = (args, expect = 0) => {
   let status = 0;
   let stderr = '';
+  let stdout = '';
   try {
-    execFileSync(process.execPath, [CLI, '--dir', store, '--by', WRITER, ...args], {
+    stdout = execFileSync(process.execPath, [CLI, '--dir', store, '--by', WRITER, ...args], {
       cwd: work,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    }).toString('utf8');
   } catch (error) {
     if (typeof error.status !== 'number') throw error;
     status = error.status;
@@ -56,7 +60,15 @@ const clearance = (args, expect = 0) => {
   }
   if (status !== expect)
     throw new Error(`clearance ${args.join(' ')}: exit ${status}, expected ${expect}\n${stderr}`);
+  return stdout;
 };
+
+/** One CLI call whose JSON answer the scenario reads (an input sha). */
+const clearanceJson = (args) => JSON.parse(clearance([...args, '--json']));
+
+/** One reviewer's report handed in for the round in progress, from a file named `name`. */
+const contribute = (run, expert, name, body) =>
+  clearance(['contribute', run, '--expert', expert, '--report', file(name, body)]);
 
 const file = (name, content) => {
   const at = path.join(work, name);
@@ -337,22 +349,8 @@ const contributed = () => {
   clearance(['open', run, '--policy-file', policy, '--input-sha', sha('p1')]);
   const sameLine = { ...MAJOR, category: 'security', summary: 'Sockets exhaust under aborts' };
   const near = { ...MAJOR, line: 44, summary: 'The abort path skips release()' };
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'ada',
-    '--report',
-    file('c-ada-1.json', report(run, 1, sha('p1'), { candidates: [MAJOR, OTHER] })),
-  ]);
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'bob',
-    '--report',
-    file('c-bob-1.json', report(run, 1, sha('p1'), { candidates: [sameLine] })),
-  ]);
+  contribute(run, 'ada', 'c-ada-1.json', report(run, 1, sha('p1'), { candidates: [MAJOR, OTHER] }));
+  contribute(run, 'bob', 'c-bob-1.json', report(run, 1, sha('p1'), { candidates: [sameLine] }));
   clearance(
     ['contribute', run, '--expert', 'bob', '--report', file('c-bob-1b.json', report(run, 1, sha('p1')))],
     1,
@@ -373,30 +371,9 @@ const contributed = () => {
   const vote = (status) => ({
     decisions: [{ id: kept, status, evidence: `${status}: read the abort path` }],
   });
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'ada',
-    '--report',
-    file('c-ada-2.json', report(run, 2, sha('p2'), vote('fixed'))),
-  ]);
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'bob',
-    '--report',
-    file('c-bob-2.json', report(run, 2, sha('p2'), vote('open'))),
-  ]);
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'cy',
-    '--report',
-    file('c-cy-2.json', report(run, 2, sha('p2'))),
-  ]);
+  contribute(run, 'ada', 'c-ada-2.json', report(run, 2, sha('p2'), vote('fixed')));
+  contribute(run, 'bob', 'c-bob-2.json', report(run, 2, sha('p2'), vote('open')));
+  contribute(run, 'cy', 'c-cy-2.json', report(run, 2, sha('p2')));
   clearance(['record', run, '--merge']);
   return run;
 };
@@ -482,59 +459,42 @@ const verdicts = () => {
     severity: 'nit',
     verdict: 'plausible',
   };
-  clearance([
-    'contribute',
+  contribute(
     run,
-    '--expert',
     'finder-a',
-    '--report',
-    file(
-      'v-a-1.json',
-      report(run, 1, sha('v1'), {
-        candidates: [
-          { ...major, severity: 'nit', verdict: 'plausible', introducedByDiff: true },
-          { ...other, verdict: 'plausible' },
-          old,
-        ],
-      }),
-    ),
-  ]);
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'finder-b',
-    '--report',
-    file('v-b-1.json', report(run, 1, sha('v1'), { candidates: [sameLine] })),
-  ]);
+    'v-a-1.json',
+    report(run, 1, sha('v1'), {
+      candidates: [
+        { ...major, severity: 'nit', verdict: 'plausible', introducedByDiff: true },
+        { ...other, verdict: 'plausible' },
+        old,
+      ],
+    }),
+  );
+  contribute(run, 'finder-b', 'v-b-1.json', report(run, 1, sha('v1'), { candidates: [sameLine] }));
   const key = (c) => ({ file: c.file, category: c.category, summary: c.summary });
-  clearance([
-    'contribute',
+  contribute(
     run,
-    '--expert',
     'verifier',
-    '--report',
-    file(
-      'v-verifier-1.json',
-      report(run, 1, sha('v1'), {
-        notExamined: ['verified the candidates only'],
-        verifications: [
-          {
-            ...key(major),
-            verdict: 'confirmed',
-            severity: 'major',
-            evidence: 'reproduced: lsof grows by one per abort',
-            introducedByDiff: true,
-          },
-          {
-            ...key(other),
-            verdict: 'refuted',
-            evidence: 'the TTL check at cache.js:12 evicts them; the test at cache.test.js:40 passes',
-          },
-        ],
-      }),
-    ),
-  ]);
+    'v-verifier-1.json',
+    report(run, 1, sha('v1'), {
+      notExamined: ['verified the candidates only'],
+      verifications: [
+        {
+          ...key(major),
+          verdict: 'confirmed',
+          severity: 'major',
+          evidence: 'reproduced: lsof grows by one per abort',
+          introducedByDiff: true,
+        },
+        {
+          ...key(other),
+          verdict: 'refuted',
+          evidence: 'the TTL check at cache.js:12 evicts them; the test at cache.test.js:40 passes',
+        },
+      ],
+    }),
+  );
   clearance(['record', run, '--merge']);
   clearance(['capture', run, '--input-sha', sha('v2'), '--touched', MAJOR.file]);
   const listed = execFileSync(process.execPath, [CLI, '--dir', store, 'findings', run, '--json'], {
@@ -627,25 +587,13 @@ const reopenedTwice = () => {
     file('e4.json', report(run, 4, sha('e4'), decide('fixed', 'the pool releases on abort too'))),
   ]);
   clearance(['capture', run, '--input-sha', sha('e5'), '--touched', LEAK.file]);
-  clearance([
-    'contribute',
+  contribute(
     run,
-    '--expert',
     'ada',
-    '--report',
-    file(
-      'e5-ada.json',
-      report(run, 5, sha('e5'), decide('reopened', 'lsof: the socket leaks again on a timeout abort')),
-    ),
-  ]);
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'bob',
-    '--report',
-    file('e5-bob.json', report(run, 5, sha('e5'), { notExamined: ['the timeout path'] })),
-  ]);
+    'e5-ada.json',
+    report(run, 5, sha('e5'), decide('reopened', 'lsof: the socket leaks again on a timeout abort')),
+  );
+  contribute(run, 'bob', 'e5-bob.json', report(run, 5, sha('e5'), { notExamined: ['the timeout path'] }));
   clearance(['record', run, '--merge']);
   return run;
 };
@@ -911,6 +859,120 @@ const converging = () => {
   return run;
 };
 
+/**
+ * A git repository under review, with fixed dates so its commit ids are the same every run. Each
+ * call is one git command in it.
+ */
+const repository = (name) => {
+  const dir = path.join(work, name);
+  mkdirSync(dir, { recursive: true });
+  const env = {
+    ...process.env,
+    LC_ALL: 'C',
+    GIT_AUTHOR_DATE: '2026-12-02T00:00:00Z',
+    GIT_COMMITTER_DATE: '2026-12-02T00:00:00Z',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
+  const git = (...args) =>
+    execFileSync('git', ['-C', dir, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Fixture Writer');
+  git('config', 'user.email', 'fixtures@clearance.invalid');
+  const write = (at, content) => {
+    mkdirSync(path.dirname(path.join(dir, at)), { recursive: true });
+    writeFileSync(path.join(dir, at), content);
+  };
+  const commit = (message) => {
+    git('add', '-A');
+    git('commit', '-q', '-m', message);
+  };
+  return { dir, git, write, commit };
+};
+
+const numbered = (label, n) => Array.from({ length: n }, (_, i) => `${label} line ${i + 1}\n`).join('');
+
+/**
+ * Findings follow their code (`revision.captured` v3, `contribution.recorded` v4): round 1 from a
+ * finder and a verifier who places one candidate 18 lines further down (`correction`); a fix
+ * inserts ten lines above everything and rewrites the other finding's line, and the capture from
+ * git carries where each went (one moved, one outdated); round 2 without its decisions is refused,
+ * then keeps both open; round 3 fixes both and the run converges.
+ */
+const followed = () => {
+  const run = 'v10-followed';
+  const repo = repository('followed-repo');
+  const FILE = 'src/pool.js';
+  repo.write(FILE, numbered('pool', 40));
+  repo.commit('the pool');
+  const inputSha = () => clearanceJson(['status', run]).inputSha;
+  const LEAK = { ...MAJOR, file: FILE, line: 12, summary: 'The connection leaks when the query throws' };
+  const BOUND = { ...MAJOR, file: FILE, line: 20, category: 'bug', summary: 'Off by one in the pool bound' };
+  clearance(['open', run, '--repo', repo.dir]);
+  const { confirmed: _leak, ...plausibleLeak } = LEAK;
+  contribute(
+    run,
+    'finder',
+    'f1.json',
+    report(run, 1, inputSha(), { candidates: [{ ...plausibleLeak, verdict: 'plausible' }, BOUND] }),
+  );
+  contribute(
+    run,
+    'verifier',
+    'v1.json',
+    report(run, 1, inputSha(), {
+      verifications: [
+        {
+          file: FILE,
+          category: LEAK.category,
+          summary: LEAK.summary,
+          verdict: 'confirmed',
+          evidence: 'a throwing query leaves the connection checked out',
+          correction: { line: 30, evidence: 'pool line 30 is where the connection is checked out' },
+        },
+      ],
+    }),
+  );
+  clearance(['record', run, '--merge']);
+  const lines = numbered('pool', 40).split('\n');
+  lines[19] = 'pool line 20, bound fixed to <=';
+  repo.write(FILE, `${numbered('import', 10)}${lines.join('\n')}`);
+  repo.commit('imports, and the bound');
+  clearance(['capture', run]);
+  clearance(['record', run, '--report', file('g2-none.json', report(run, 2, inputSha()))], 1);
+  const open = (f, evidence) => ({ id: findingId(f), status: 'open', evidence });
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'g2.json',
+      report(run, 2, inputSha(), {
+        decisions: [
+          open(LEAK, 'still leaks: the connection at line 40 is not released in a finally'),
+          open(BOUND, 'the rewritten bound at line 30 is still off by one'),
+        ],
+      }),
+    ),
+  ]);
+  repo.write(FILE, `${numbered('import', 10)}${numbered('pool', 45)}`);
+  repo.commit('release in finally, and the bound');
+  clearance(['capture', run]);
+  const fixed = (f, evidence) => ({ id: findingId(f), status: 'fixed', evidence });
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'g3.json',
+      report(run, 3, inputSha(), {
+        decisions: [fixed(LEAK, 'released in a finally block'), fixed(BOUND, 'the bound is < now')],
+      }),
+    ),
+  ]);
+  return run;
+};
+
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
@@ -920,6 +982,7 @@ const SCENARIOS = {
   v7: [signedRulings],
   v8: [requiredChecks],
   v9: [converging],
+  v10: [followed],
 };
 
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */
@@ -929,7 +992,7 @@ const replayKit = async () => {
     stdin: {
       contents: [
         "export { lifecycleOf, verdictOf } from './test/replay/verdict.ts';",
-        "export { fold } from './src/projections/index.ts';",
+        "export { fold } from './test/support/decider.ts';",
         "export { parseHead, parseLog } from './src/store/log-format.ts';",
       ].join('\n'),
       resolveDir: root,

@@ -2,6 +2,7 @@ import { citationOf } from '@clearance/fold/internal/projections/citation.js';
 import type { Panel, RunStatus } from '@clearance/fold/internal/projections/state.js';
 import type { FindingView } from '@clearance/fold/internal/projections/views/findings.js';
 import type { StatusView } from '@clearance/fold/internal/projections/views/status.js';
+import { placeNotes } from '@clearance/fold/internal/render/place-note.js';
 import {
   deferredCause,
   roundTableLines,
@@ -29,6 +30,7 @@ export const findingLine = (c: Colors, f: FindingView): string => {
     f.blocking ? 'blocking' : 'advisory',
     f.status === 'open' ? `open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}` : f.status,
     ...(f.reopened > 0 ? [`reopened ${f.reopened}×`] : []),
+    ...placeNotes(f).map(t),
   ];
   return `  ${mark} ${c.dim(shortId(f.id))} ${t(f.severity).padEnd(6)} ${t(f.citation)}  ${t(f.summary)} ${c.dim(`[${tags.join(', ')}]`)}`;
 };

@@ -3,8 +3,11 @@ import * as z from 'zod';
 import { CostCodec } from './codecs/cost-codec.js';
 import { PolicyCodecV2 } from './codecs/policy-v2.js';
 import { ReportCodecV4 } from './codecs/report-v4.js';
+import { ReportCodecV5 } from './codecs/report-v5.js';
+import { LineMoveV1 } from './codecs/revision-captured-v3.js';
 import type { EventType } from './event.js';
 import { PolicySchema } from './policy-schema.js';
+import { LineMoveSchema } from './line-move-schema.js';
 import { EVENT_TYPES, latestCodec, latestVersion } from './registry.js';
 import { RecordedCostSchema, ReportSchema } from './round-report.js';
 
@@ -15,9 +18,11 @@ import { RecordedCostSchema, ReportSchema } from './round-report.js';
  * line holds what a door took in (the report, the policy, a cost) it is the door's schema.
  */
 
-/** What a door took in, described as the door describes it. */
+/** What a door took in, described as the door describes it (a line move as the capture result does). */
 const AT_THE_DOOR: ReadonlyMap<t.Mixed, z.ZodType> = new Map<t.Mixed, z.ZodType>([
   [ReportCodecV4, ReportSchema],
+  [ReportCodecV5, ReportSchema],
+  [LineMoveV1, LineMoveSchema],
   [PolicyCodecV2, PolicySchema],
   [CostCodec, RecordedCostSchema],
 ]);

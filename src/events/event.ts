@@ -1,10 +1,10 @@
 import type * as t from 'io-ts';
 import type { CHECK_STATES, CheckResultV1, ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution-absent-v1.js';
-import type { ContributionRecordedV3 } from './codecs/contribution-recorded-v3.js';
+import type { ContributionRecordedV4 } from './codecs/contribution-recorded-v4.js';
 import type { FindingRuledV2 } from './codecs/finding-ruled-v2.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
-import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
+import type { LineMoveV1, RevisionCapturedV3 } from './codecs/revision-captured-v3.js';
 import type { ROUND_END_RESULTS, RoundEndedV1 } from './codecs/round-ended-v1.js';
 import type { FAILURE_REASONS, RoundFailedV1 } from './codecs/round-failed-v1.js';
 import type { CitationCheck as CitationCheckCodec } from './codecs/round-recorded-v1.js';
@@ -23,7 +23,9 @@ import type { RoundReport } from './report-types.js';
  * upcast to these in memory when read; the fold and the rules see nothing else.
  */
 export type RunOpenedData = Readonly<Omit<t.TypeOf<typeof RunOpenedV1>, 'policy'> & { policy: Policy }>;
-export type RevisionCapturedData = Readonly<t.TypeOf<typeof RevisionCapturedV2>>;
+export type RevisionCapturedData = Readonly<t.TypeOf<typeof RevisionCapturedV3>>;
+/** Where a capture moved an open finding's line: from the line it stood at to the one it stands at now. */
+export type LineMove = Readonly<t.TypeOf<typeof LineMoveV1>>;
 export type RoundRecordedData = Readonly<{
   round: number;
   inputSha: string;
@@ -49,7 +51,7 @@ export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV2>>;
 export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV2>>;
 export type RulingSignature = Readonly<t.TypeOf<typeof RulingSignatureV1>>;
 export type ContributionRecordedData = Readonly<
-  Omit<t.TypeOf<typeof ContributionRecordedV3>, 'report'> & { report: RoundReport }
+  Omit<t.TypeOf<typeof ContributionRecordedV4>, 'report'> & { report: RoundReport }
 >;
 export type ContributionAbsentData = Readonly<t.TypeOf<typeof ContributionAbsentV1>>;
 export type ReproductionRecordedData = Readonly<t.TypeOf<typeof ReproductionRecordedV1>>;

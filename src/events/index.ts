@@ -20,6 +20,7 @@ export type {
   FailureReason,
   FindingRuled,
   FindingRuledData,
+  LineMove,
   Rename,
   ReproductionOutcome,
   ReproductionRecorded,

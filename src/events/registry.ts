@@ -6,11 +6,13 @@ import { ContributionAbsentV1 } from './codecs/contribution-absent-v1.js';
 import { ContributionRecordedV1 } from './codecs/contribution-recorded-v1.js';
 import { ContributionRecordedV2, upcastContributionRecordedV1 } from './codecs/contribution-recorded-v2.js';
 import { ContributionRecordedV3, upcastContributionRecordedV2 } from './codecs/contribution-recorded-v3.js';
+import { ContributionRecordedV4, upcastContributionRecordedV3 } from './codecs/contribution-recorded-v4.js';
 import { FindingRuledV1 } from './codecs/finding-ruled-v1.js';
 import { FindingRuledV2, upcastFindingRuledV1 } from './codecs/finding-ruled-v2.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import { RevisionCapturedV1 } from './codecs/revision-captured-v1.js';
 import { RevisionCapturedV2, upcastRevisionCapturedV1 } from './codecs/revision-captured-v2.js';
+import { RevisionCapturedV3, upcastRevisionCapturedV2 } from './codecs/revision-captured-v3.js';
 import { RoundEndedV1 } from './codecs/round-ended-v1.js';
 import { RoundFailedV1 } from './codecs/round-failed-v1.js';
 import { RoundRecordedV1 } from './codecs/round-recorded-v1.js';
@@ -47,10 +49,11 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     versions: { 1: { codec: RunOpenedV1, upcast: upcastRunOpenedV1 }, 2: { codec: RunOpenedV2 } },
   },
   'revision.captured': {
-    latest: 2,
+    latest: 3,
     versions: {
       1: { codec: RevisionCapturedV1, upcast: upcastRevisionCapturedV1 },
-      2: { codec: RevisionCapturedV2 },
+      2: { codec: RevisionCapturedV2, upcast: upcastRevisionCapturedV2 },
+      3: { codec: RevisionCapturedV3 },
     },
   },
   'round.recorded': {
@@ -79,11 +82,12 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
     },
   },
   'contribution.recorded': {
-    latest: 3,
+    latest: 4,
     versions: {
       1: { codec: ContributionRecordedV1, upcast: upcastContributionRecordedV1 },
       2: { codec: ContributionRecordedV2, upcast: upcastContributionRecordedV2 },
-      3: { codec: ContributionRecordedV3 },
+      3: { codec: ContributionRecordedV3, upcast: upcastContributionRecordedV3 },
+      4: { codec: ContributionRecordedV4 },
     },
   },
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },

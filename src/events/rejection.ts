@@ -30,6 +30,7 @@ export const REJECTION_CODES = [
   'empty-field',
   'empty-evidence',
   'invalid-line',
+  'invalid-move',
   'unknown-severity',
   'duplicate-candidate',
   'existing-finding',

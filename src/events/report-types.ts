@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import type { ReportCodecV4 } from './codecs/report-v4.js';
+import type { ReportCodecV5 } from './codecs/report-v5.js';
 import type { CANDIDATE_VERDICTS, VERDICTS } from './statuses.js';
 
 /**
@@ -7,7 +7,7 @@ import type { CANDIDATE_VERDICTS, VERDICTS } from './statuses.js';
  * type its codec decodes. The door's zod schema (`round-report.ts`) gives back exactly this (it
  * fails to compile otherwise), and no type here needs zod: the fold's types stand without it.
  */
-export type RoundReport = t.TypeOf<typeof ReportCodecV4>;
+export type RoundReport = t.TypeOf<typeof ReportCodecV5>;
 export type Candidate = RoundReport['candidates'][number];
 export type Decision = RoundReport['decisions'][number];
 export type Verification = NonNullable<RoundReport['verifications']>[number];

@@ -231,6 +231,20 @@ const build = () => {
         .boolean()
         .optional()
         .describe("the verifier's word on whether the reviewed change introduced it"),
+      correction: z
+        .strictObject({
+          file: asRepoPath(text(REPORT_LIMITS.file))
+            .optional()
+            .describe('the file it is in, when its finder named another (default: the same file)'),
+          line: safeNumber().describe('the line it is at (an integer >= 1)'),
+          evidence: text(REPORT_LIMITS.evidence).describe(
+            'why it is there: the code quoted from that line, what the verifier checked',
+          ),
+        })
+        .optional()
+        .describe(
+          "where the candidate really is, when its finder cited the wrong place: the finding opens there, keeping its finder's id and citation on the record",
+        ),
     })
     .describe("a verifier's ruling on another contribution's candidate");
 

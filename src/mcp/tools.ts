@@ -336,8 +336,17 @@ export const TOOLS: ReadonlyArray<Tool> = [
   tool({
     name: 'gate',
     description:
-      'At the end: approves only a converged run whose reviewed commit or document is still the bytes in front of it. No bypass.',
-    input: z.strictObject({ runId, ...subject }),
+      'At the end: approves only a converged run whose reviewed commit or document is still the bytes in front of it; with base, also a rebase whose patch is the same. No bypass.',
+    input: z.strictObject({
+      runId,
+      ...subject,
+      base: z
+        .string()
+        .optional()
+        .describe(
+          'the branch the change goes into (origin/main): a HEAD making the same patch against it is approved by patch',
+        ),
+    }),
     call: (ctx, a) => gate(ctx, a),
   }),
 ];

@@ -4,6 +4,7 @@ import { fold } from '@clearance/fold/internal/projections/fold.js';
 import {
   type ReviewStatement,
   reviewStatement,
+  type StatementInput,
   statementBytes,
 } from '@clearance/fold/internal/render/attestation.js';
 import { type AttestationReason, checkEnvelope } from '@clearance/fold/internal/render/attestation-check.js';
@@ -24,14 +25,23 @@ import type { AttestOutput, ResultOf } from './schemas/results.js';
 import { artifactNameOf } from './subject.js';
 import { VERSION } from './version.js';
 
-export type AttestInput = Readonly<{ runId: string; signer: Signer }>;
+export type AttestInput = Readonly<{
+  runId: string;
+  signer: Signer;
+  /** `gate --base --attest`: the statement is about this commit, approved by patch */
+  byPatch?: NonNullable<StatementInput['byPatch']>;
+}>;
 
 /** The signed envelope as `attest --json` prints it (the door says where it wrote it), and the statement signed. */
 export type AttestResult = Omit<ResultOf<(typeof AttestOutput.options)[0]>, 'out'> &
   Readonly<{ envelope: DsseEnvelope; statement: ReviewStatement }>;
 
 /** The statement of a run as it stands: from the checkpoint when it matches the log, as `status` reads it. */
-export const statementOf = async (ctx: OperationContext, runId: string): Promise<ReviewStatement> => {
+export const statementOf = async (
+  ctx: OperationContext,
+  runId: string,
+  byPatch?: StatementInput['byPatch'],
+): Promise<ReviewStatement> => {
   const read = intact(await ctx.store.foldRun(runId));
   const { state } = read;
   if (state.run === null || state.reviewed === null)
@@ -45,6 +55,7 @@ export const statementOf = async (ctx: OperationContext, runId: string): Promise
     state,
     log: { head: read.lastHash, events: read.events, lastSeq: read.lastSeq },
     ...(artifactName === undefined ? {} : { artifactName }),
+    ...(byPatch === undefined ? {} : { byPatch }),
     version: VERSION,
   });
 };
@@ -55,7 +66,7 @@ export const statementOf = async (ctx: OperationContext, runId: string): Promise
  * envelope, byte for byte.
  */
 export const attest = async (ctx: OperationContext, input: AttestInput): Promise<AttestResult> => {
-  const statement = await statementOf(ctx, input.runId);
+  const statement = await statementOf(ctx, input.runId, input.byPatch);
   const payload = statementBytes(statement);
   const sig = await input.signer.sign(preAuthEncoding(IN_TOTO_PAYLOAD_TYPE, payload));
   return {

@@ -29,7 +29,8 @@ const subjectDigest = (statement: ReviewStatement, algorithm: string): string | 
 /**
  * For each commit of a range, is it the commit a signed, converged review approved? An attestation
  * (a git note under refs/notes/clearance) on that commit, about that commit: `reviewed`, by
- * identity. Otherwise one on a commit with the same tree (a squash or rebase merge of the approved
+ * identity; or, when its predicate says `gate --base` approved it for making the patch of the
+ * commit the run reviewed, by patch. Otherwise one on a commit with the same tree (a squash or rebase merge of the approved
  * commit, the same bytes): `reviewed`, by tree. A note that does not verify: `invalid`, with the
  * reason. Nothing: `unreviewed`. A tree is only the same bytes; docs/attestation.md says what that
  * proves and what it does not.
@@ -118,6 +119,22 @@ export const audit = async (input: AuditInput): Promise<AuditResult> => {
           match: null,
           reason: 'subject',
           message: `its note attests ${about === undefined ? 'no commit' : `commit ${about}`}, not this one`,
+          attested: attestedBy(commit, own),
+        };
+      const byPatch = own.statement.predicate.byPatch;
+      const reviewedCommit = own.statement.predicate.reviewed?.commit;
+      if (
+        own.statement.predicate.verdict === 'converged' &&
+        byPatch !== undefined &&
+        reviewedCommit !== commit
+      )
+        return {
+          commit,
+          tree,
+          status: 'reviewed',
+          match: 'patch',
+          reason: null,
+          message: `reviewed by patch: a converged review of commit ${reviewedCommit ?? 'unknown'}, whose patch against ${byPatch.base.slice(0, 12)} this commit makes too (patch-id ${byPatch.patchId.slice(0, 12)})`,
           attested: attestedBy(commit, own),
         };
       if (own.statement.predicate.verdict === 'converged')

@@ -4,6 +4,7 @@ import type { RevisionCapturedData } from '@clearance/fold/internal/events/event
 import { invalidOneLineText, oneLineProblem } from '@clearance/fold/internal/events/one-line.js';
 import { rejection } from '@clearance/fold/internal/events/rejection.js';
 import { isBlank } from '@clearance/fold/internal/projections/rules/rule-answer.js';
+import { openFindings } from '@clearance/fold/internal/projections/views/findings.js';
 import { ClearanceError, refusal } from '../errors.js';
 import { captureRevision } from '../revision/capture.js';
 import type { AppendOptions, AppendResult } from '../store/append.js';
@@ -97,6 +98,9 @@ const captureWorkspace = async (
     allowDirty: source.allowDirty,
     // the diff is taken against what the run had reviewed when we read it: refused if that moved
     lastReviewed: read.state.reviewed ?? undefined,
+    findings: openFindings(read.state).flatMap((f) =>
+      f.line === null ? [] : [{ id: f.id, file: f.file, line: f.line }],
+    ),
   });
   // the round it was taken for is the one decided under the lock, as the expected seq holds it still
   return appendCommand(

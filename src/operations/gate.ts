@@ -1,9 +1,16 @@
 import path from 'node:path';
 import { type NextStep, stepTo } from '@clearance/fold/internal/events/next-step.js';
-import { type GateVerdict, gateOf } from '@clearance/fold/internal/projections/views/gate.js';
+import type { GateObservation } from '@clearance/fold/internal/projections/observation.js';
+import {
+  type ApprovedByPatch,
+  type GateVerdict,
+  gateOf,
+} from '@clearance/fold/internal/projections/views/gate.js';
 import { ClearanceError, type GateRefusal } from '../errors.js';
-import { NOTES_REF, writeNote } from '../revision/notes.js';
+import { resolveBase } from '../revision/capture.js';
+import { NOTES_REF, treesOf, writeNote } from '../revision/notes.js';
 import { observeWorkspace } from '../revision/observe.js';
+import { patchAgainst } from '../revision/patch-id.js';
 import type { Signer } from '../signing/signer.js';
 import { intact } from '../store/read.js';
 import { storeDirOf } from '../store/store.js';
@@ -36,31 +43,47 @@ export type GateInput = Readonly<{
   runId: string;
   repo?: string;
   artifact?: string;
+  /**
+   * the branch the change goes into (`origin/main`): when HEAD is not the reviewed commit, it is
+   * approved if its patch against this is the one the reviewed commit made against it (git patch-id)
+   */
+  base?: string;
   /** on approval, sign an attestation and write it as a git note on the approved commit */
   attestWith?: Signer;
 }>;
 
 export type GateResult = ResultOf<typeof GateOutput>;
 
-/** The approved commit's note: the attestation, signed, on the commit the run reviewed. */
+/**
+ * The approved commit's note: the attestation, signed, on the commit the run reviewed, or on HEAD
+ * when it was approved by patch (the predicate then names the reviewed commit and the patch).
+ */
 const attestOnCommit = async (
   ctx: OperationContext,
   input: GateInput,
   signer: Signer,
+  byPatch: ApprovedByPatch | undefined,
 ): Promise<NonNullable<GateResult['attestation']>> => {
   const { state } = intact(await ctx.store.foldRun(input.runId));
-  const commit = state.reviewed?.commit;
+  const reviewedCommit = state.reviewed?.commit;
+  const commit = byPatch?.commit ?? reviewedCommit;
   const repo = input.repo === undefined ? state.run?.subject.repo : path.resolve(input.repo);
   if (commit === undefined || state.reviewed?.dirty === true || repo === undefined)
     throw new ClearanceError(
       'usage',
       `gate --attest writes the attestation as a git note on the approved commit: run ${input.runId} approved ${state.reviewed?.dirty === true ? 'a working tree' : 'no commit'}${repo === undefined ? ' in no repository' : ''} (use clearance attest for it)`,
     );
-  const attested = await attest(ctx, { runId: input.runId, signer });
+  const attested = await attest(ctx, {
+    runId: input.runId,
+    signer,
+    ...(byPatch === undefined
+      ? {}
+      : { byPatch: { ...byPatch, tree: (await treesOf(repo, [byPatch.commit])).get(byPatch.commit) } }),
+  });
   // the gate read the run once, the attestation again: if a round landed between, say so, never sign it
   if (
     attested.statement.predicate.verdict !== 'converged' ||
-    attested.statement.predicate.reviewed?.commit !== commit
+    attested.statement.predicate.reviewed?.commit !== (byPatch?.reviewed ?? commit)
   )
     throw new ClearanceError(
       'seq-mismatch',
@@ -103,7 +126,31 @@ const askGate = async (ctx: OperationContext, input: GateInput): Promise<GateVer
           workingTree: reviewed.dirty === true,
           store: storeDirOf(ctx.store),
         });
-  return gateOf(state, now);
+  const patch =
+    input.base === undefined ||
+    repo === undefined ||
+    reviewed?.commit === undefined ||
+    reviewed.dirty === true ||
+    now.commit === undefined ||
+    now.commit === reviewed.commit
+      ? undefined
+      : await patchesAgainst(repo, input.base, reviewed.commit, now.commit);
+  return gateOf(state, patch === undefined ? now : { ...now, patch });
+};
+
+/** The patches the reviewed commit and HEAD make, each against its merge base with `base`: reads only. */
+const patchesAgainst = async (
+  repo: string,
+  base: string,
+  reviewed: string,
+  head: string,
+): Promise<NonNullable<GateObservation['patch']>> => {
+  const baseCommit = (await resolveBase(repo, base)) as string;
+  const [reviewedPatch, headPatch] = await Promise.all([
+    patchAgainst(repo, baseCommit, reviewed),
+    patchAgainst(repo, baseCommit, head),
+  ]);
+  return { base: baseCommit, reviewed: reviewedPatch, head: headPatch };
 };
 
 /**
@@ -126,9 +173,10 @@ export const gate = async (ctx: OperationContext, input: GateInput): Promise<Gat
     approved: true,
     inputSha: verdict.inputSha,
     boundBy: verdict.boundBy,
+    ...(verdict.byPatch === undefined ? {} : { byPatch: verdict.byPatch }),
     message: verdict.message,
     ...(input.attestWith === undefined
       ? {}
-      : { attestation: await attestOnCommit(ctx, input, input.attestWith) }),
+      : { attestation: await attestOnCommit(ctx, input, input.attestWith, verdict.byPatch) }),
   };
 };

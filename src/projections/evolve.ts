@@ -7,6 +7,7 @@ import { checksRecordedBefore, onChecksRecorded } from './rules/checks.js';
 import { onContributionAbsent, onContributionRecorded } from './rules/contribution.js';
 import { reportCostIsReal } from './rules/cost-bounds.js';
 import { onRunOpened } from './rules/lifecycle.js';
+import { movesFollowOpenFindings } from './rules/line-moves.js';
 import { onReproductionRecorded } from './rules/reproductions.js';
 import { onRoundRecorded } from './rules/round.js';
 import { onRoundEnded } from './rules/round-end.js';
@@ -37,7 +38,9 @@ export const evolveWith =
       case 'run.opened':
         return onRunOpened(state, event);
       case 'revision.captured':
-        return onRevisionCaptured(state, event);
+        return E.chainFirst((_: RunState) => movesFollowOpenFindings(state, event.data))(
+          onRevisionCaptured(state, event),
+        );
       case 'round.recorded':
         return E.chainFirst((_: RunState) => checksRecordedBefore(state, event))(
           E.chain(() => onRoundRecorded(state, event))(reportCostIsReal(event.data.report)),

@@ -114,6 +114,15 @@ export const putFinding = (findings: Findings, finding: Finding): Findings => {
 };
 
 /**
+ * `f` at another place, where its reviewer cited it kept (`cited`, set the first time it moves).
+ * The index is not touched: a new file goes through `renameFiles`, a new line needs nothing.
+ */
+export const placedAt = (f: Finding, file: string, line: number | null): Finding =>
+  file === f.file && line === f.line
+    ? f
+    : { ...f, file, line, cited: f.cited ?? { file: f.file, line: f.line } };
+
+/**
  * A captured rename moves a finding's `file`, open or closed; its id is the one it was born with.
  * The renames apply at once (a swap swaps), the last of two from one file wins, and only the
  * findings in renamed files are touched: each file's entry moves whole.
@@ -138,7 +147,10 @@ export const renameFiles = (findings: Findings, capture: RevisionCapturedData): 
     let open = there.open;
     for (const e of entries(entry.open)) open = set(open, e.key, e.value);
     files = set(files, key, { all: pushAll(there.all, places), open });
-    for (const place of places) inOrder = setAt(inOrder, place, { ...(at(inOrder, place) as Finding), file });
+    for (const place of places) {
+      const f = at(inOrder, place) as Finding;
+      inOrder = setAt(inOrder, place, placedAt(f, file, f.line));
+    }
   }
   return { ...findings, inOrder, files };
 };

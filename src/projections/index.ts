@@ -41,6 +41,7 @@ export {
   type MergedFrom,
   maxRoundsOf,
   type Panel,
+  type Place,
   type Refuted,
   type Reproduction,
   type Rerun,
@@ -62,12 +63,14 @@ export { historyOf, roundsOpenOf } from './views/finding-history.js';
 export {
   citationOf,
   type FindingView,
+  findingNow,
   findingsOf,
   findingView,
   openBlockingFindings,
   openFindings,
 } from './views/findings.js';
 export {
+  type ApprovedByPatch,
   GATE_REFUSALS,
   type GateObservation,
   type GateRefusal,

@@ -30,10 +30,17 @@ export type FindingStep = Readonly<{
 
 export type Reproduction = Readonly<{ command: string; expected: string }>;
 
+/** A place in the reviewed code: a file, and a line in it (null for a document's section). */
+export type Place = Readonly<{ file: string; line: number | null }>;
+
 export type Finding = Readonly<{
   id: string;
+  /** where it is now: its file after renames */
   file: string;
-  /** the cited line, or null when the finding cites a section of a document */
+  /**
+   * where it is now: the line its code stands at in the input the last round reviewed (its cited
+   * line followed through each capture's diff), or null when the finding cites a section of a document
+   */
   line: number | null;
   section: string | null;
   category: string;
@@ -57,6 +64,15 @@ export type Finding = Readonly<{
   mergedFrom?: ReadonlyArray<MergedFrom>;
   /** the verdict it was admitted with, when it carried one (`confirmed: true` candidates have none) */
   verdict?: 'confirmed' | 'plausible';
+  /**
+   * where its reviewer cited it, kept once it stands elsewhere: its line followed its code, a
+   * rename moved its file, or a verifier placed it (`correction`). Absent: it is where it was cited.
+   */
+  cited?: Place;
+  /** its line was deleted or rewritten since it was cited: `line` is where its code was */
+  outdated?: true;
+  /** the verifier who placed it where it opened, not where its reviewer cited it, and their evidence */
+  correction?: Readonly<{ by: string; evidence: string }>;
 }>;
 
 export type MergedFrom = Readonly<{
@@ -362,4 +378,6 @@ export const maxRoundsOf = (state: RunState): number =>
 // 11: an outcome's reason is only what an event said: a CI failure keeps its `failedChecks`, a
 //     partial merged round its `absent` reviewers (put in words by src/render, not stored as text);
 //     a round on the same input again keeps why (`sameInput`)
-export const STATE_SHAPE_VERSION = 11;
+// 12: a finding keeps where it was cited (`cited`) once its line follows its code, a rename moves
+//     it or a verifier places it (`correction`), and says when its cited line is gone (`outdated`)
+export const STATE_SHAPE_VERSION = 12;

@@ -26,6 +26,12 @@ export type ReviewPredicate = Readonly<{
   policy: Readonly<{ name: string; digest: Readonly<{ sha256: string }> }>;
   /** the log the verdict was folded from: the SHA-256 of its last line, its events, its last seq */
   log: Readonly<{ head: string; events: number; lastSeq: number }>;
+  /**
+   * `gate --base` approved a commit other than the reviewed one (the subject) because it makes the
+   * same patch: the approved commit, the base commit both patches were taken against, and the
+   * patch id (`git patch-id --verbatim`). `reviewed.commit` is the commit the run reviewed.
+   */
+  byPatch?: ByPatch;
   /** what the last recorded round reviewed */
   reviewed: Readonly<{
     inputSha: string;
@@ -73,6 +79,8 @@ export type ReviewPredicate = Readonly<{
   clearance: Readonly<{ version: string }>;
 }>;
 
+export type ByPatch = Readonly<{ commit: string; base: string; patchId: string }>;
+
 export type ReviewStatement = Readonly<{
   _type: typeof STATEMENT_TYPE;
   subject: ReadonlyArray<ResourceDescriptor>;
@@ -86,13 +94,27 @@ export type StatementInput = Readonly<{
   /** the name a reviewed document is cited by (its path in the repository, or its file name) */
   artifactName?: string;
   version: string;
+  /** the statement is about another commit than the reviewed one, approved by patch, and its tree */
+  byPatch?: ByPatch & Readonly<{ tree?: string }>;
 }>;
 
-/** What the statement is about: the reviewed commit and its tree, the reviewed document. */
-export const subjectsOf = (state: RunState, artifactName: string | undefined): ResourceDescriptor[] => {
+/**
+ * What the statement is about: the reviewed commit and its tree, the reviewed document; or, for an
+ * approval by patch, the commit approved and its tree.
+ */
+export const subjectsOf = (
+  state: RunState,
+  artifactName: string | undefined,
+  byPatch?: StatementInput['byPatch'],
+): ResourceDescriptor[] => {
   const reviewed = state.reviewed;
   if (reviewed === null) return [];
   const subjects: ResourceDescriptor[] = [];
+  if (byPatch !== undefined) {
+    subjects.push({ name: 'git-commit', digest: { gitCommit: byPatch.commit } });
+    if (byPatch.tree !== undefined) subjects.push({ name: 'git-tree', digest: { gitTree: byPatch.tree } });
+    return subjects;
+  }
   // a working tree that was reviewed is its tree, not the commit it sits on
   if (reviewed.commit !== undefined && reviewed.dirty !== true)
     subjects.push({ name: 'git-commit', digest: { gitCommit: reviewed.commit } });
@@ -102,7 +124,13 @@ export const subjectsOf = (state: RunState, artifactName: string | undefined): R
   return subjects;
 };
 
-export const reviewStatement = ({ state, log, artifactName, version }: StatementInput): ReviewStatement => {
+export const reviewStatement = ({
+  state,
+  log,
+  artifactName,
+  version,
+  byPatch,
+}: StatementInput): ReviewStatement => {
   const run = state.run;
   if (run === null) throw new TypeError('reviewStatement: the run is not opened');
   const reviewed = state.reviewed;
@@ -114,7 +142,7 @@ export const reviewStatement = ({ state, log, artifactName, version }: Statement
   }));
   return {
     _type: STATEMENT_TYPE,
-    subject: subjectsOf(state, artifactName),
+    subject: subjectsOf(state, artifactName, byPatch),
     predicateType: REVIEW_PREDICATE_TYPE,
     predicate: {
       runId: run.runId,
@@ -123,6 +151,9 @@ export const reviewStatement = ({ state, log, artifactName, version }: Statement
       maxRounds: maxRoundsOf(state),
       policy: { name: run.policy.name, digest: { sha256: sha256Hex(canonicalJson(run.policy)) } },
       log,
+      ...(byPatch === undefined
+        ? {}
+        : { byPatch: { commit: byPatch.commit, base: byPatch.base, patchId: byPatch.patchId } }),
       reviewed:
         reviewed === null
           ? null

@@ -1,4 +1,4 @@
-import type { ChecksRecorded, DomainEvent } from '../events/event.js';
+import type { ChecksRecorded, DomainEvent, RevisionCapturedData } from '../events/event.js';
 import type { Policy } from '../events/policy.js';
 import type { TrailEntry } from '../projections/fold.js';
 import { optionalFailures } from '../projections/rules/checks.js';
@@ -22,6 +22,24 @@ const checksNote = (event: ChecksRecorded, entry: TrailEntry, policy: Policy | u
   return `checks on ${inputSha.slice(0, 12)}: ${listed}${end}`;
 };
 
+/**
+ * What a capture said beyond its input: why a round reviews the last round's bytes again (a
+ * recorded choice), and where the open findings' lines went.
+ */
+const captureNote = (capture: RevisionCapturedData): string | null => {
+  const notes = [
+    ...(capture.sameInput === undefined ? [] : [`the same input again: ${capture.sameInput.reason}`]),
+    ...((capture.moves ?? []).length === 0
+      ? []
+      : [
+          `lines followed: ${(capture.moves ?? [])
+            .map((m) => `${m.id.slice(0, 12)} ${m.from} → ${m.to}${m.outdated === true ? ' (outdated)' : ''}`)
+            .join(', ')}`,
+        ]),
+  ];
+  return notes.length === 0 ? null : notes.join('; ');
+};
+
 /** What an event said, in a phrase: the stage, the result and its reason, who ruled and why. */
 const noteOf = (event: DomainEvent, entry: TrailEntry, policy: Policy | undefined): string | null => {
   switch (event.type) {
@@ -32,10 +50,7 @@ const noteOf = (event: DomainEvent, entry: TrailEntry, policy: Policy | undefine
     case 'stage.failed':
       return `stage ${event.data.stage} failed under ${event.data.runner} (${describeCost(event.data.cost)}): ${event.data.reason}`;
     case 'revision.captured':
-      // a round on the bytes the last round reviewed is a recorded choice: the trail says why
-      return event.data.sameInput === undefined
-        ? null
-        : `the same input again: ${event.data.sameInput.reason}`;
+      return captureNote(event.data);
     case 'round.ended':
       return `round ended ${event.data.result}: ${event.data.reason}`;
     case 'round.recorded':

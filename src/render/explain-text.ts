@@ -1,6 +1,7 @@
 import type { FindingStep, MergedFrom } from '../projections/state.js';
 import type { Explanation } from '../projections/views/explain.js';
 import { outcomeReason } from './outcome-reason.js';
+import { placeNotes } from './place-note.js';
 import { plain } from './plain-template.js';
 import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from './trend-text.js';
 
@@ -82,6 +83,7 @@ export const renderExplanation = (e: Explanation): string => {
   const lines = [plain`${e.headline}`];
   for (const b of e.blocking) {
     lines.push(plain`- ${short(b.id)} [${b.severity}] ${b.citation} ${b.summary}`);
+    lines.push(...placeNotes(b, true).map((note) => plain`    ${note}`));
     lines.push(...provenanceLines(b));
     for (const step of b.keptOpen) lines.push(`    ${describeStep(step)}`);
   }

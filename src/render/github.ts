@@ -2,6 +2,7 @@ import type { Policy } from '../events/policy.js';
 import type { FindingView } from '../projections/views/findings.js';
 import { showControls } from '../text/untrusted.js';
 import { byImportance, type Level, levelOf } from './level.js';
+import { placeNotes } from './place-note.js';
 
 /**
  * GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`). GitHub shows at
@@ -65,7 +66,10 @@ export const findingAnnotations = (policy: Policy, findings: ReadonlyArray<Findi
       ...(f.line === null ? {} : { line: f.line }),
       title: `${f.blocking ? 'blocking' : 'advisory'} ${f.severity} ${f.category}`,
       message: `${f.summary}${f.section === null ? '' : ` (§ ${f.section})`}`,
-      detail: `finding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
+      detail: [
+        `finding ${f.id.slice(0, 12)}, open ${f.roundsOpen} round${f.roundsOpen === 1 ? '' : 's'}`,
+        ...placeNotes(f),
+      ].join('; '),
     }));
 
 export type WorkflowCommandLines = Readonly<{

@@ -4,13 +4,14 @@ import { toArray } from '../projections/vec.js';
 import { type CostReport, costReport } from '../projections/views/cost.js';
 import { explain } from '../projections/views/explain.js';
 import { historyOf } from '../projections/views/finding-history.js';
-import { citationOf } from '../projections/views/findings.js';
+import { citationOf, findingNow } from '../projections/views/findings.js';
 import { statusOf } from '../projections/views/status.js';
 import { htmlText } from '../text/untrusted.js';
 import { describeCost } from './cost-text.js';
 import { deferredSection, roundsSection } from './html-rounds.js';
 import { REPORT_CSS } from './html-style.js';
 import { html, type Markup } from './html-template.js';
+import { placeNotes } from './place-note.js';
 import type { RunHistory, TimelineEntry } from './run-history.js';
 import { deferredCause } from './trend-text.js';
 
@@ -36,13 +37,17 @@ const stepText = (step: FindingStep, recordedBy: RunHistory['recordedBy']): stri
   return `round ${step.round}: ${verb}, ${step.status}${who === undefined ? '' : ` (by ${who})`}`;
 };
 
-const findingArticle = (state: RunState, f: Finding, history: RunHistory): Markup => {
-  const checks = history.citations[f.openedRound]?.filter((c) => c.citation === citationOf(f)) ?? [];
+const findingArticle = (state: RunState, found: Finding, history: RunHistory): Markup => {
+  const f = findingNow(state, found);
+  // the citation its round checked is the reviewer's, wherever the finding stands now
+  const cited = citationOf(f.cited === undefined ? f : { ...f.cited, section: f.section });
+  const checks = history.citations[f.openedRound]?.filter((c) => c.citation === cited) ?? [];
+  const notes = placeNotes(f);
   return html`<article class="finding ${f.status}${f.blocking ? ' blocking' : ''}" id="finding-${f.id}" data-finding="${f.id}">
 <p><span class="tag">${f.status}</span><span class="tag">${f.blocking ? 'blocking' : 'advisory'}</span><span class="tag">${f.severity}</span><span class="tag">${f.category}</span>
 <strong class="summary">${f.summary}</strong></p>
 <dl>
-<dt>where</dt><dd><code class="citation">${citationOf(f)}</code></dd>
+<dt>where</dt><dd><code class="citation">${citationOf(f)}</code>${notes.length === 0 ? '' : html` <span class="muted place">(${notes.join('; ')})</span>`}</dd>
 <dt>finding id</dt><dd class="id">${f.id}</dd>
 <dt>evidence</dt><dd class="evidence">${f.evidence}</dd>
 ${f.principle === null ? '' : html`<dt>principle</dt><dd>${f.principle}</dd>`}

@@ -3,7 +3,7 @@ import type { Finding, FindingStep, RunState } from '../projections/state.js';
 import { toArray } from '../projections/vec.js';
 import { type DeferredView, deferredOf } from '../projections/views/deferred.js';
 import { historyOf } from '../projections/views/finding-history.js';
-import { findingView } from '../projections/views/findings.js';
+import { findingView, placeRecordOf } from '../projections/views/findings.js';
 import { levelOf } from './level.js';
 import { type RunHistory, stateAtRound } from './run-history.js';
 import { deferredCause } from './trend-text.js';
@@ -25,6 +25,9 @@ import { deferredCause } from './trend-text.js';
  *   `properties`.
  * - A candidate deferred to a follow-up is a result too, of level `note`, its property bag saying
  *   `status: deferred`, the round that deferred it and why (`deferredResultOf`).
+ * - The location is where the finding is in the round's input: its cited line followed through
+ *   each capture's diff (docs/glossary.md "Outdated"); where its reviewer cited it is kept in
+ *   `properties.cited`, and `properties.outdated` says the cited line was deleted or rewritten.
  * - `artifactLocation.uri` is the finding's file as a relative URI reference (§3.4.3, §3.10: RFC 3986,
  *   non-ASCII characters percent-encoded as UTF-8): each path segment percent-encoded, so a space,
  *   `%`, `#`, `?` or a non-ASCII name stays part of the path instead of being refused by the schema
@@ -129,6 +132,8 @@ const resultOf = (
     kind: fixed ? 'pass' : 'fail',
     level: fixed || policy === undefined ? 'none' : levelOf(policy, view),
     message: { text: f.section === null ? f.summary : `${f.summary} (§ ${f.section})` },
+    // where the finding is in the input the round reviewed (the log's `commit`): its cited line
+    // followed its code; not the view's place, which a capture for the next round may have moved
     locations: [locationOf(f)],
     partialFingerprints: { [FINGERPRINT_KEY]: f.id },
     baselineState: baselineStateOf(f, findingOf(before, f.id), round),
@@ -139,6 +144,7 @@ const resultOf = (
       blocking: f.blocking,
       status: f.status,
       openedRound: f.openedRound,
+      ...placeRecordOf(f),
       evidence: f.evidence,
       ...(f.principle === null ? {} : { principle: f.principle }),
       ...(f.reproduction === null ? {} : { reproduction: f.reproduction }),

@@ -4,6 +4,7 @@ import { ClearanceError, refusal } from '../errors.js';
 import { type Changes, changesBetween } from './changes.js';
 import { git } from './git.js';
 import { inputShaOf } from './input-sha.js';
+import { type CitedLine, lineMovesBetween } from './line-moves.js';
 import { bindWorkspace } from './workspace.js';
 
 export type CaptureOptions = Readonly<{
@@ -23,11 +24,13 @@ export type CaptureOptions = Readonly<{
   runId?: string;
   /** what the last recorded round reviewed: its tree wins over its commit, which wins over `base` */
   lastReviewed?: Readonly<{ commit?: string; tree?: string; artifactSha?: string }>;
+  /** the open findings that cite a line, where the last reviewed input has them: their lines are followed */
+  findings?: ReadonlyArray<CitedLine>;
 }>;
 
 const NO_CHANGES: Changes = { touchedFiles: [], renames: [] };
 
-const resolveBase = async (
+export const resolveBase = async (
   repo: string | undefined,
   base: string | undefined,
 ): Promise<string | undefined> => {
@@ -51,7 +54,7 @@ const resolveBase = async (
 /**
  * Capture the input of round `round`: what it is (commit, tree, artifact hash, one `inputSha`)
  * and what changed since the last reviewed input, so decisions can be asked for exactly the
- * findings whose files moved under them.
+ * findings whose files moved under them, and where their cited lines went (`moves`).
  */
 export const captureRevision = async (options: CaptureOptions): Promise<RevisionCapturedData> => {
   const { repo, artifact, lastReviewed } = options;
@@ -67,6 +70,14 @@ export const captureRevision = async (options: CaptureOptions): Promise<Revision
   // capture, since no review could cite it, decide on it or move a finding along it
   const refused = capturePathsRejection(changes, 'git', options.runId);
   if (refused !== undefined) throw refusal(refused);
+  const reviewedFrom = lastReviewed?.tree ?? lastReviewed?.commit;
+  const moves =
+    repo !== undefined &&
+    reviewedFrom !== undefined &&
+    to !== undefined &&
+    (options.findings ?? []).length > 0
+      ? await lineMovesBetween(repo, reviewedFrom, to, changes, options.findings ?? [])
+      : [];
   // a document artifact has no diff of its own: a new hash touches the whole document
   const artifactChanged =
     artifact !== undefined &&
@@ -85,5 +96,6 @@ export const captureRevision = async (options: CaptureOptions): Promise<Revision
     ...(bound.dirty === true ? { dirty: true } : {}),
     ...(bound.artifactSha === undefined ? {} : { artifactSha: bound.artifactSha }),
     ...(base === undefined ? {} : { base }),
+    ...(moves.length === 0 ? {} : { moves }),
   };
 };

@@ -10,8 +10,8 @@ const MAX_BUFFER = 512 * 1024 * 1024;
 export type GitOptions = Readonly<{
   /** extra environment, merged over the caller's (which is kept: HOME, PATH, GIT_* the user set) */
   env?: Readonly<Record<string, string>>;
-  /** written to git's standard input */
-  input?: string;
+  /** written to git's standard input: text, or bytes as they are */
+  input?: string | Buffer;
 }>;
 
 /**

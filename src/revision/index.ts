@@ -11,6 +11,7 @@ export {
 } from './findings-md.js';
 export { type GitOptions, git, gitBytes } from './git.js';
 export { type BoundInput, inputShaOf } from './input-sha.js';
+export { type CitedLine, type Hunk, lineAfter, lineMovesBetween, parseHunks } from './line-moves.js';
 export { type Heading, headingsOf } from './markdown.js';
 export { type Observed, type ObserveOptions, observeWorkspace } from './observe.js';
 export { sharedGitDirOf } from './shared-git-dir.js';

@@ -8,6 +8,7 @@ import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
 import { IDS_MUTATIONS } from './mutations/ids.js';
 import { INPUT_MUTATIONS } from './mutations/input.js';
 import { LIFECYCLE_MUTATIONS } from './mutations/lifecycle.js';
+import { LINE_MOVES_MUTATIONS } from './mutations/line-moves.js';
 import { REPRODUCTIONS_MUTATIONS } from './mutations/reproductions.js';
 import { RUN_MUTATIONS } from './mutations/run.js';
 import { type Context, type Mutation, type Offer, pickOf } from './offers.js';
@@ -28,6 +29,7 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...CONTRIBUTIONS_MUTATIONS,
   ...REPRODUCTIONS_MUTATIONS,
   ...CHECKS_MUTATIONS,
+  ...LINE_MOVES_MUTATIONS,
 ];
 
 export type InvalidOffer = Readonly<{ mutation: Mutation; offer: Offer }>;

@@ -8,6 +8,8 @@ import type {
   ChecksRecordedData,
   CitationCheck,
   DomainEvent,
+  LineMove,
+  Rename,
   RevisionCapturedData,
   RoundResult,
 } from '../events/event.js';
@@ -40,6 +42,10 @@ const SUMMARIES = [
 export type RoundChoices = Readonly<{
   touched: ReadonlyArray<boolean>;
   rename: number | null;
+  /** how far the lines of the open findings in touched files move (a capture from git's `moves`) */
+  lineShift: number;
+  /** the first of those findings has its line rewritten: outdated */
+  outdated: boolean;
   candidates: ReadonlyArray<
     Readonly<{
       file: number;
@@ -81,6 +87,8 @@ export type CiOutcome = 'passed' | 'optional-failed' | 'required-failed';
 export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
   touched: fc.array(fc.boolean(), { minLength: FILES.length, maxLength: FILES.length }),
   rename: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat({ max: 7 }) }),
+  lineShift: fc.integer({ min: -4, max: 12 }),
+  outdated: fc.boolean(),
   candidates: fc.array(
     fc.record({
       file: fc.nat({ max: FILES.length - 1 }),
@@ -193,12 +201,40 @@ export const buildCapture = (
   const findingFiles = [...new Set(findingsInOrder(state).map((f) => f.file))].sort();
   const renameFrom =
     choices.rename === null || findingFiles.length === 0 ? null : at(findingFiles, choices.rename);
+  const renames = renameFrom === null ? [] : [{ from: renameFrom, to: `moved/r${round}/${renameFrom}` }];
+  const touchedFiles: string[] = FILES.filter((_, i) => choices.touched[i] === true);
+  const moves = movesOf(state, choices, new Set([...touchedFiles, ...renames.map((r) => r.to)]), renames);
   return {
     round,
     inputSha: `${inputTag}-${round}`,
-    touchedFiles: FILES.filter((_, i) => choices.touched[i] === true),
-    renames: renameFrom === null ? [] : [{ from: renameFrom, to: `moved/r${round}/${renameFrom}` }],
+    touchedFiles,
+    renames,
+    ...(moves.length === 0 ? {} : { moves }),
   };
+};
+
+/**
+ * Where a capture from git would move the open findings' lines: every one in a touched file by
+ * `lineShift` (never above line 1), the first outdated when the choices say so.
+ */
+const movesOf = (
+  state: RunState,
+  choices: RoundChoices,
+  touched: ReadonlySet<string>,
+  renames: ReadonlyArray<Rename>,
+): LineMove[] => {
+  const moved = findingsInOrder(state).filter(
+    (f) =>
+      f.status === 'open' &&
+      f.line !== null &&
+      touched.has(renames.find((r) => r.from === f.file)?.to ?? f.file),
+  );
+  return moved.flatMap((f, i) => {
+    const from = f.line ?? 1;
+    const to = Math.max(1, from + choices.lineShift);
+    if (choices.outdated && i === 0) return [{ id: f.id, from, to, outdated: true as const }];
+    return to === from ? [] : [{ id: f.id, from, to }];
+  });
 };
 
 /**

@@ -63,6 +63,10 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     "a run's lifecycle: the demo, the rule and its mutations",
     ['cli/demo/lifecycle.ts', 'projections/rules/lifecycle.ts', 'testing/mutations/lifecycle.ts'],
   ],
+  'line-moves.ts': [
+    "a finding's line following its code: computed from git, checked and applied by the rule, its mutations",
+    ['projections/rules/line-moves.ts', 'revision/line-moves.ts', 'testing/mutations/line-moves.ts'],
+  ],
   'publish.ts': [
     'publishing a report: the command and the protocol',
     ['cli/commands/publish.ts', 'handoff/publish.ts'],

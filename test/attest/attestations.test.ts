@@ -8,7 +8,7 @@ import { sshEd25519Text } from '../../src/events/ssh-public-key.js';
 import { keysOf, parseAllowedSigners } from '../../src/signing/allowed-signers.js';
 import { encodeHead } from '../../src/store/log-format.js';
 import { cli } from '../support/cli.js';
-import { makeRepo, tempDir } from '../support/git-repo.js';
+import { makeRepo, type TestRepo, tempDir } from '../support/git-repo.js';
 
 // Attestations with real keys made by ssh-keygen, a real ssh-agent and real git repositories.
 
@@ -39,11 +39,18 @@ const agentWith = (dir: string, ...keys: Key[]): string => {
   return socket;
 };
 
-/** A repository with one commit, a run on it converged at round 1, and a store beside it. */
-const convergedRun = async () => {
+/**
+ * A repository with one commit (or the history `history` makes, HEAD its last commit), a run on it
+ * converged at round 1, and a store beside it.
+ */
+const convergedRun = async (
+  history = (repo: TestRepo) => {
+    repo.write('src/a.js', 'open()\n');
+    return repo.commitAll('first');
+  },
+) => {
   const repo = makeRepo();
-  repo.write('src/a.js', 'open()\n');
-  const commit = repo.commitAll('first');
+  const commit = history(repo);
   const dir = tempDir('clearance-attest-');
   const store = path.join(dir, 'store');
   const run = (...args: string[]) => cli(['--dir', store, ...args]);
@@ -359,6 +366,113 @@ describe('gate --attest and audit', () => {
       status: 'invalid',
       reason: 'signer',
     });
+  });
+});
+
+describe('gate --base --attest and audit: reviewed by patch', () => {
+  it('signs the rebased commit, naming the reviewed one and the patch; audit says reviewed by patch, and verify holds', async () => {
+    const {
+      repo,
+      dir,
+      run,
+      ci,
+      allowed,
+      commit: reviewed,
+    } = await convergedRun((made) => {
+      made.write('src/a.js', 'open()\n');
+      made.commitAll('base');
+      made.git('checkout', '-q', '-b', 'feature');
+      made.write('src/a.js', 'open()\nclose()\n');
+      return made.commitAll('close it');
+    });
+    // main moves on, and the branch is rebased onto it: the same patch on a new base
+    repo.git('checkout', '-q', 'main');
+    repo.write('src/b.js', 'other\n');
+    repo.commitAll('main moves on');
+    repo.git('checkout', '-q', 'feature');
+    repo.git('rebase', '-q', 'main');
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    expect(head).not.toBe(reviewed);
+
+    const gated = await run(
+      'gate',
+      'pr-1',
+      '--repo',
+      repo.dir,
+      '--base',
+      'main',
+      '--attest',
+      '--key',
+      ci.file,
+      '--json',
+    );
+    expect(gated.json).toMatchObject({
+      ok: true,
+      boundBy: 'patch',
+      byPatch: { commit: head, reviewed },
+      attestation: { commit: head, ref: 'refs/notes/clearance' },
+    });
+    // the note is on the approved commit, not on the reviewed one
+    expect(repo.git('notes', '--ref=clearance', 'list').trim().split(' ')[1]).toBe(head);
+    const note = repo.git('notes', '--ref=clearance', 'show', head);
+    const statement = JSON.parse(
+      Buffer.from((JSON.parse(note) as { payload: string }).payload, 'base64').toString('utf8'),
+    );
+    expect(statement.subject).toEqual([
+      { name: 'git-commit', digest: { gitCommit: head } },
+      { name: 'git-tree', digest: { gitTree: repo.git('rev-parse', 'HEAD^{tree}').trim() } },
+    ]);
+    expect(statement.predicate).toMatchObject({
+      verdict: 'converged',
+      reviewed: { commit: reviewed },
+      byPatch: {
+        commit: head,
+        base: repo.git('rev-parse', 'main').trim(),
+        patchId: (gated.json.byPatch as { patchId: string }).patchId,
+      },
+    });
+
+    const audited = await run(
+      'audit',
+      `${head}^!`,
+      '--repo',
+      repo.dir,
+      '--allowed-signers',
+      allowed,
+      '--json',
+    );
+    expect([audited.code, (audited.json.commits as Array<Record<string, unknown>>)[0]]).toEqual([
+      0,
+      expect.objectContaining({
+        commit: head,
+        status: 'reviewed',
+        match: 'patch',
+        message: expect.stringMatching(
+          new RegExp(`^reviewed by patch: a converged review of commit ${reviewed}`),
+        ),
+      }),
+    ]);
+    const text = await run('audit', `${head}^!`, '--repo', repo.dir, '--allowed-signers', allowed);
+    expect(text.stdout).toMatch(/reviewed \(patch\)/);
+    // the signed statement holds against the commit it is about and the run's log folded again
+    const noteFile = path.join(dir, 'note.json');
+    writeFileSync(noteFile, note);
+    const verified = await run(
+      'attest',
+      'pr-1',
+      '--verify',
+      noteFile,
+      '--allowed-signers',
+      allowed,
+      '--principal',
+      'ci@example.com',
+      '--commit',
+      head,
+      '--repo',
+      repo.dir,
+      '--json',
+    );
+    expect(verified.json).toMatchObject({ ok: true, valid: true, verdict: 'converged', commit: head });
   });
 });
 

@@ -120,8 +120,9 @@ const verifierReport = (
   round: number,
   head: string,
   v: VerifierFile,
-  filed: ReadonlyMap<string, { file: string; category: string; summary: string }>,
+  filed: ReadonlyMap<string, { file: string; category: string; summary: string; line: number }>,
   state: RunState,
+  placing = false,
 ): RoundReport => {
   const verifications: Verification[] = [];
   const decisions: Decision[] = [];
@@ -144,6 +145,9 @@ const verifierReport = (
     }
     const c = filed.get(ruling.id);
     if (c === undefined) throw new Error(`${v.verifier} rules on ${ruling.id}, which no finder filed`);
+    // the verifier's own line, where it differs from the finder's, as a correction of the place
+    const { line, quote } = ruling as { line?: number; quote?: string };
+    const placed = placing && ruling.verdict !== 'REFUTED' && line !== undefined && line !== c.line;
     verifications.push({
       file: c.file,
       category: c.category,
@@ -152,6 +156,7 @@ const verifierReport = (
       evidence: ruling.note,
       ...(ruling.severity === undefined ? {} : { severity: ruling.severity }),
       ...(ruling.introduced_by_diff === undefined ? {} : { introducedByDiff: ruling.introduced_by_diff }),
+      ...(placed ? { correction: { line, evidence: quote ?? ruling.note } } : {}),
     });
   }
   return {
@@ -176,6 +181,7 @@ const replayRound = async (
   round: 1 | 2,
   raw: ReturnType<typeof rawRound>,
   before: RunState,
+  placing: boolean,
 ): Promise<RunState> => {
   const head = (round === 1 ? r1 : r2).registered.head;
   const ctx = { store: fileStore(dir), by };
@@ -188,14 +194,14 @@ const replayRound = async (
   for (const v of raw.verifiers)
     await operations.contribute(ctx, {
       runId,
-      report: verifierReport(runId, round, head, v, filedIn(raw), before),
+      report: verifierReport(runId, round, head, v, filedIn(raw), before, placing),
       expert: v.verifier,
     });
   await operations.record(ctx, { runId, source: { kind: 'merge' } });
   return (await foldRunFromStart(ctx.store, runId)).state;
 };
 
-const replay = async () => {
+const replay = async (placing = false) => {
   const dir = await tempDir();
   const runId = 'pr236-panel';
   const head1 = r1.registered.head;
@@ -204,13 +210,13 @@ const replay = async () => {
     { runId, policy: POLICY, inputSha: head1, revision: { commit: head1 }, touched: [...r1.diffFiles] },
   );
   const opened = await foldRunFromStart(fileStore(dir), runId);
-  const round1 = await replayRound(dir, runId, 1, raw1, opened.state);
+  const round1 = await replayRound(dir, runId, 1, raw1, opened.state, placing);
   const head2 = r2.registered.head;
   await operations.capture(
     { store: fileStore(dir), by },
     { runId, inputSha: head2, revision: { commit: head2 }, touched: [...r2.diffFiles] },
   );
-  const round2 = await replayRound(dir, runId, 2, raw2, round1);
+  const round2 = await replayRound(dir, runId, 2, raw2, round1, placing);
   return { round1, round2 };
 };
 
@@ -406,5 +412,80 @@ describe('issueflow PR #236 from the raw finder and verifier files, as contribut
       ].sort(),
     );
     expect([round2.status, round2.round, r2.registered.verdict]).toEqual(['open', 2, 'open']);
+  });
+});
+
+describe('issueflow PR #236 with the verifiers’ own lines as corrections', async () => {
+  const cited = await replay();
+  const placed = await replay(true);
+  /** Each verifier ruling that keeps a candidate and names another line than its finder's. */
+  const corrections = (raw: ReturnType<typeof rawRound>) => {
+    const filed = filedIn(raw);
+    return raw.verifiers.flatMap((v) =>
+      v.verdicts.flatMap((x) => {
+        const c = filed.get(x.id);
+        const line = (x as { line?: number }).line;
+        return c === undefined || x.verdict === 'REFUTED' || line === undefined || line === c.line
+          ? []
+          : [{ id: findingId(c), finder: c.line, verifier: line, by: v.verifier }];
+      }),
+    );
+  };
+
+  it('the verifiers named another line than the finder in 8 of 38 rulings of round 1 (6 that keep the candidate) and 5 of 27 in round 2 (3)', () => {
+    const named = (raw: ReturnType<typeof rawRound>) => {
+      const filed = filedIn(raw);
+      const rulings = raw.verifiers.flatMap((v) => v.verdicts).filter((x) => filed.has(x.id));
+      return [
+        rulings.length,
+        rulings.filter((x) => (x as { line?: number }).line !== filed.get(x.id)?.line).length,
+      ];
+    };
+    expect([named(raw1), named(raw2)]).toEqual([
+      [38, 8],
+      [27, 5],
+    ]);
+    expect([corrections(raw1).length, corrections(raw2).length]).toEqual([6, 3]);
+  });
+
+  it('every finding opens where its verifier placed it, under the same id, the finder’s line on the record; nothing else changes', () => {
+    const all = [...corrections(raw1), ...corrections(raw2)];
+    const state = placed.round2;
+    const moved = findingsInOrder(state).filter((f) => f.correction !== undefined);
+    // 8 findings open where their verifier placed them (the issue's "8 of 38" is round 1's rulings)
+    expect(moved.map((f) => [f.openedRound, f.line])).toEqual([
+      [1, 428],
+      [1, 513],
+      [1, 1259],
+      [1, 1212],
+      [1, 399],
+      [2, 309],
+      [2, 55],
+      [2, 117],
+    ]);
+    // the ninth correction is of a candidate merged into another finding at its line: a correction
+    // moves the finding that kept its candidate, and that one kept another's
+    const unplaced = all.filter((c) => !moved.some((f) => f.id === c.id));
+    expect(unplaced).toHaveLength(1);
+    expect(findingsInOrder(state).some((f) => f.mergedFrom?.some((m) => m.id === unplaced[0]?.id))).toBe(
+      true,
+    );
+    for (const f of moved) {
+      const c = all.find((x) => x.id === f.id);
+      expect(c, `a correction for ${f.id.slice(0, 12)}`).toBeDefined();
+      expect(f).toMatchObject({
+        line: c?.verifier,
+        cited: { file: f.file, line: c?.finder },
+        correction: { by: c?.by },
+      });
+    }
+    const plain = (s: RunState) =>
+      findingsInOrder(s).map((f) => [f.id, f.file, f.status, f.severity, f.blocking, f.openedRound]);
+    expect(plain(placed.round1)).toEqual(plain(cited.round1));
+    expect(plain(placed.round2)).toEqual(plain(cited.round2));
+    const lineOf = new Map(findingsInOrder(cited.round2).map((f) => [f.id, f.line]));
+    for (const f of findingsInOrder(state))
+      if (f.correction === undefined) expect(f.line).toBe(lineOf.get(f.id));
+    expect([state.status, state.round]).toEqual([cited.round2.status, cited.round2.round]);
   });
 });

@@ -181,7 +181,7 @@ describe('the published @clearance/fold package', () => {
     // zod: the door schemas, the compiled report parser and the policy's door, never the fold's main entry
     expect(
       importers('zod').every((p) =>
-        /^lib\/(events\/(round-report|policy-schema|event-schema|schema-issues|compiled-report)|projections\/parse-policy|testing\/)/.test(
+        /^lib\/(events\/(round-report|policy-schema|event-schema|line-move-schema|schema-issues|compiled-report)|projections\/parse-policy|testing\/)/.test(
           p,
         ),
       ),

@@ -208,6 +208,21 @@ describe('clearance mcp', () => {
       inputSha,
       boundBy: 'commit',
     });
+    // the branch rebased onto a main that moved on: refused, unless the gate is asked by patch
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.git('checkout', '-q', 'main');
+    repo.git('reset', '-q', '--hard', first);
+    repo.write('README.md', 'elsewhere\n');
+    repo.commitAll('main moves on');
+    repo.git('checkout', '-q', 'feature');
+    repo.git('rebase', '-q', 'main');
+    expect(refusal(await call(client, 'gate', { runId: 'pr-1' })).code).toBe('head-moved');
+    expect(structured(await call(client, 'gate', { runId: 'pr-1', base: 'main' }))).toMatchObject({
+      ok: true,
+      approved: true,
+      boundBy: 'patch',
+      byPatch: { reviewed: second, commit: repo.git('rev-parse', 'HEAD').trim() },
+    });
   });
 
   it('re-runs a reproduction first: next lists it, reproduce records it, a fixed decision is then refused', async () => {

@@ -853,6 +853,19 @@ describe('every rule refuses with its own code, and leaves the state and the off
     });
   });
 
+  describe('a capture’s line moves', () => {
+    it('a move that does not start where its open finding stands, in a touched file: invalid-move', () => {
+      const id = idOf(major);
+      const spec = given(...afterRound1);
+      spec
+        .whenEvent(captured(2, 'B', { touched: [major.file], moves: [{ id, from: 11, to: 21 }] }))
+        .rejects('invalid-move', /from line 11, but it stands at line 10/);
+      spec
+        .whenEvent(captured(2, 'B', { touched: [other.file], moves: [{ id, from: 10, to: 20 }] }))
+        .rejects('invalid-move', /did not touch its file "src\/service\.js"/);
+    });
+  });
+
   it('covers every rejection code (this test runs last)', () => {
     expect([...rejectionsSeen].sort()).toEqual([...REJECTION_CODES].sort());
   });

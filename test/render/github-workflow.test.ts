@@ -129,8 +129,9 @@ describe('docs/github-actions.md, run locally', () => {
     const run2 = runWorkflow(repo.dir, head2, 2, cache, plan);
     expect(stepNamed(run2, 'Gate').status).toBe('failed');
     const gate2 = stepNamed(run2, 'Gate').stdout.split('\n');
+    // the finding follows its code: the annotation is on line 4, where it is now
     expect(gate2.filter((l) => l.startsWith('::error file='))).toEqual([
-      `::error file=src/service.js,line=1,title=blocking major correctness::call 1 ignores its error, 100%25: always%0Afinding ${ids[0]?.slice(0, 12)}, open 2 rounds`,
+      `::error file=src/service.js,line=4,title=blocking major correctness::call 1 ignores its error, 100%25: always%0Afinding ${ids[0]?.slice(0, 12)}, open 2 rounds; cited at src/service.js:1`,
     ]);
     expect(stepNamed(run2, 'Gate').summary).toContain('### Rounds: 2 of 4');
 

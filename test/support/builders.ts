@@ -4,6 +4,7 @@ import type {
   Cost,
   Decision,
   DomainEvent,
+  LineMove,
   Policy,
   RevisionCaptured,
   RoundEndResult,
@@ -24,10 +25,16 @@ export const opened = (policy: Policy = PRESETS.default, runId = RUN): RunOpened
 export const captured = (
   round: number,
   input: string,
-  changes: { touched?: string[]; renames?: Array<{ from: string; to: string }> } = {},
+  changes: { touched?: string[]; renames?: Array<{ from: string; to: string }>; moves?: LineMove[] } = {},
 ): RevisionCaptured => ({
   type: 'revision.captured',
-  data: { round, inputSha: sha(input), touchedFiles: changes.touched ?? [], renames: changes.renames ?? [] },
+  data: {
+    round,
+    inputSha: sha(input),
+    touchedFiles: changes.touched ?? [],
+    renames: changes.renames ?? [],
+    ...(changes.moves === undefined ? {} : { moves: changes.moves }),
+  },
 });
 
 export const candidate = (over: Partial<Candidate> = {}): Candidate => ({

@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { admitCandidates } from '../../src/projections/rules/admission.js';
 import { admittedSeverity, plausibleIsAdvisory } from '../../src/projections/rules/verification.js';
-import type { Stall, StallWhy } from '../../src/projections/state.js';
+import type { Place, Stall, StallWhy } from '../../src/projections/state.js';
 import { toArray } from '../../src/projections/vec.js';
 
 /**
@@ -22,7 +22,7 @@ import { toArray } from '../../src/projections/vec.js';
  * every finding each time. Nothing in it is indexed or persistent, so it is slow and obviously
  * right; the fold is checked against it (property-tests/reference-fold.test.ts).
  *
- * It models what reads or changes findings: renames, decisions, admission (through the pure
+ * It models what reads or changes findings: renames, line moves, a verifier's placement, decisions, admission (through the pure
  * `admitCandidates`, which never sees the findings), corroboration, rulings, extensions, stalls and
  * the verdict; and it judges the rules that read findings (`referenceRefusal`). The rules that never
  * read a finding (binding, stages, budgets, citations, the merge's equality) it leaves to `evolve`:
@@ -31,6 +31,12 @@ import { toArray } from '../../src/projections/vec.js';
 export type ReferenceFinding = {
   id: string;
   file: string;
+  /** where it is now: its cited line, followed through every capture's moves */
+  line: number | null;
+  /** where it was cited, once it stands elsewhere */
+  cited: Place | null;
+  outdated: boolean;
+  correction: Readonly<{ by: string; evidence: string }> | null;
   severity: string;
   blocking: boolean;
   /** whether its candidate gave a reproduction to re-run */
@@ -84,6 +90,7 @@ export const FINDING_RULES: ReadonlySet<string> = new Set([
   'missing-decision',
   'verdict-mismatch',
   'no-reproduction',
+  'invalid-move',
 ]);
 
 const all = (s: ReferenceState): ReferenceFinding[] => Object.values(s.findings);
@@ -111,11 +118,43 @@ const named = (s: ReferenceState, ref: string): ReferenceFinding | 'unknown-find
     : 'unknown-finding';
 };
 
+/** The findings once a capture applies: files along its renames, lines along its moves, the cited place kept. */
 const renamed = (s: ReferenceState, capture: RevisionCapturedData): Record<string, ReferenceFinding> => {
   const to = new Map(capture.renames.map((r) => [r.from, r.to]));
+  const moves = new Map((capture.moves ?? []).map((m) => [m.id, m]));
   const out: Record<string, ReferenceFinding> = {};
-  for (const f of all(s)) out[f.id] = { ...f, file: to.get(f.file) ?? f.file };
+  for (const f of all(s)) {
+    const file = to.get(f.file) ?? f.file;
+    const move = moves.get(f.id);
+    const line = move?.to ?? f.line;
+    const moved = file !== f.file || line !== f.line;
+    out[f.id] = {
+      ...f,
+      file,
+      line,
+      cited: moved && f.cited === null ? { file: f.file, line: f.line } : f.cited,
+      outdated: f.outdated || move?.outdated === true,
+    };
+  }
   return out;
+};
+
+/** Which rule that reads findings refuses a capture's moves, scanning every finding: the fold's order. */
+const movesRefusal = (s: ReferenceState, capture: RevisionCapturedData): string | null => {
+  const touched = touchedOf(capture);
+  const to = new Map(capture.renames.map((r) => [r.from, r.to]));
+  const seen = new Set<string>();
+  for (const m of capture.moves ?? []) {
+    const isLine = (n: number) => Number.isInteger(n) && n >= 1;
+    if (!isLine(m.from) || !isLine(m.to)) return null; // invalid-line, a rule that reads no finding
+    if (!Object.hasOwn(s.findings, m.id)) return 'unknown-finding';
+    const f = s.findings[m.id] as ReferenceFinding;
+    if (seen.has(m.id)) return 'invalid-move';
+    seen.add(m.id);
+    if (f.status !== 'open' || f.line === null || !touched.has(to.get(f.file) ?? f.file) || m.from !== f.line)
+      return 'invalid-move';
+  }
+  return null;
 };
 
 const touchedOf = (capture: RevisionCapturedData): Set<string> =>
@@ -207,7 +246,15 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
     },
     offered
       .filter(({ candidate: c }) => c.sameAs === undefined)
-      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+      .map((x) => {
+        // a verifier's placement: the finding opens there, under the id its finder's place gave it
+        const placed = merge?.provenance[x.id]?.placed;
+        const at = placed === undefined ? {} : { file: placed.file, line: placed.line };
+        return {
+          ...x,
+          candidate: { ...x.candidate, ...at, severity: admittedSeverity(policy, x.candidate) },
+        };
+      }),
   );
   for (const d of report.decisions) {
     const f = next.findings[d.id] as ReferenceFinding;
@@ -217,9 +264,14 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
   }
   for (const f of admission.opened) {
     const p = merge?.provenance[f.id];
+    const placed = p?.placed;
     next.findings[f.id] = {
       id: f.id,
       file: f.file,
+      line: f.line,
+      cited: placed?.cited ?? null,
+      outdated: false,
+      correction: placed === undefined ? null : { by: placed.by, evidence: placed.evidence },
       severity: f.severity,
       blocking: f.blocking,
       reproducible: f.reproduction !== null,
@@ -262,6 +314,8 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
  */
 export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string | null => {
   switch (event.type) {
+    case 'revision.captured':
+      return movesRefusal(s, event.data);
     case 'round.recorded': {
       const { report } = event.data;
       const capture = s.capture;

@@ -24,6 +24,10 @@ export const registerGate = (program: Command, io: Io): Command =>
       'the artifact whose bytes must be the reviewed ones (default: the one the run was opened with)',
     )
     .option(
+      '--base <ref>',
+      'the branch the change goes into (origin/main): when HEAD is not the reviewed commit but makes the same patch against it (git patch-id), approve by patch',
+    )
+    .option(
       '--attest',
       'on approval, sign an attestation and write it as a git note on the approved commit (refs/notes/clearance)',
     )
@@ -35,6 +39,7 @@ export const registerGate = (program: Command, io: Io): Command =>
         'clearance gate spec-review --artifact docs/spec.md --json',
         'clearance gate pr-236 --repo . --format github   # a required check: annotations and a step summary',
         'clearance gate pr-236 --repo . --attest --key agent   # and the signed approval, as a note on the commit',
+        'clearance gate pr-236 --repo . --base origin/main   # rebased onto a newer main, the patch unchanged: approved by patch',
       )}
 Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
     )
@@ -44,7 +49,7 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
         async (
           ctx,
           runId: string,
-          opts: { repo?: string; artifact?: string; attest?: boolean; key?: string },
+          opts: { repo?: string; artifact?: string; base?: string; attest?: boolean; key?: string },
         ) => {
           if ((opts.attest === true) !== (opts.key !== undefined))
             throw new ClearanceError('usage', 'gate --attest needs --key, and --key goes with --attest');
@@ -52,6 +57,7 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
             runId,
             ...(opts.repo === undefined ? {} : { repo: opts.repo }),
             ...(opts.artifact === undefined ? {} : { artifact: opts.artifact }),
+            ...(opts.base === undefined ? {} : { base: opts.base }),
             ...(opts.key === undefined ? {} : { attestWith: await signerOf(opts.key, io.env) }),
           };
           const approvedOutcome = (approved: Awaited<ReturnType<typeof gate>>) => {

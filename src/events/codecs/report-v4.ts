@@ -3,7 +3,7 @@ import { reportWith } from './report-v1.js';
 import { CandidateV3, Verification } from './report-v3.js';
 
 /** v4: a decision may reopen a fixed finding. */
-const DecisionV4 = t.type({
+export const DecisionV4 = t.type({
   id: t.string,
   status: t.keyof({ fixed: null, open: null, withdrawn: null, reopened: null }),
   evidence: t.string,

@@ -30,6 +30,16 @@ export const ReviewPredicateSchema = z.strictObject({
       lastSeq: z.number().int(),
     })
     .describe('the log the verdict was folded from'),
+  byPatch: z
+    .strictObject({
+      commit: Sha.describe('the commit approved: the subject'),
+      base: Sha.describe('the commit the base named; each patch is taken against its merge base with it'),
+      patchId: Sha.describe('the patch id both commits share (git patch-id --verbatim)'),
+    })
+    .optional()
+    .describe(
+      'gate --base approved another commit than the reviewed one (reviewed.commit) because it makes the same patch',
+    ),
   reviewed: z
     .strictObject({
       inputSha: z.string(),

@@ -1,4 +1,5 @@
 import { ABSENCE_REASONS } from '@clearance/fold/internal/events/codecs/contribution-absent-v1.js';
+import { LineMoveSchema } from '@clearance/fold/internal/events/line-move-schema.js';
 import { STEP_ACTIONS } from '@clearance/fold/internal/events/next-step.js';
 import { RecordedCostSchema, ReportSchema } from '@clearance/fold/internal/events/round-report.js';
 import * as z from 'zod';
@@ -39,6 +40,10 @@ export const Capture = z
       .strictObject({ reason: z.string() })
       .optional()
       .describe('present when the round reviews again the input the round before reviewed: why'),
+    moves: z
+      .array(LineMoveSchema)
+      .optional()
+      .describe("where the open findings' cited lines went since the last reviewed input"),
   })
   .describe('the revision captured for a round');
 
@@ -52,12 +57,31 @@ export const FindingStep = z.strictObject({
   by: z.string().optional(),
 });
 
+/** where a finding was cited, when it stands elsewhere now, and why (a view's optional fields) */
+export const PlaceRecord = {
+  cited: z
+    .strictObject({ file: z.string(), line: z.number().int().nullable() })
+    .optional()
+    .describe(
+      'where its reviewer cited it, when it stands elsewhere now: its line followed its code, or a verifier placed it',
+    ),
+  outdated: z
+    .literal(true)
+    .optional()
+    .describe('its cited line was deleted or rewritten since: it stays open until a round decides it'),
+  correction: z
+    .strictObject({ by: z.string(), evidence: z.string() })
+    .optional()
+    .describe('the verifier who placed it where it opened instead of where its reviewer cited it, and why'),
+};
+
 export const FindingView = z.strictObject({
   id: Sha.describe('the finding id: stable across line moves'),
   file: z.string(),
   line: z.number().int().nullable(),
   section: z.string().nullable(),
-  citation: z.string().describe('file:line, or file § Section'),
+  citation: z.string().describe('file:line, or file § Section: where it is now'),
+  ...PlaceRecord,
   category: z.string(),
   summary: z.string(),
   severity: z.string(),

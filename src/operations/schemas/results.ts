@@ -12,6 +12,7 @@ import {
   MergedFrom,
   NextStep,
   Panel,
+  PlaceRecord,
   Rejection,
   Rename,
   RoundOutcome,
@@ -245,6 +246,7 @@ export const ExplainOutput = z.strictObject({
       file: z.string(),
       line: z.number().int().nullable(),
       citation: z.string(),
+      ...PlaceRecord,
       severity: z.string(),
       summary: z.string(),
       openedRound: z.number().int(),
@@ -316,7 +318,18 @@ export const GateOutput = z.strictObject({
   runId: RunId,
   approved: z.literal(true).describe('a refused gate is a failure (exit 1), never approved: false'),
   inputSha: Sha,
-  boundBy: z.enum(['commit', 'tree', 'working-tree', 'artifact']),
+  boundBy: z
+    .enum(['commit', 'tree', 'working-tree', 'artifact', 'patch'])
+    .describe('patch: HEAD is not the reviewed commit, but makes the same patch against --base'),
+  byPatch: z
+    .strictObject({
+      commit: Sha.describe('the commit approved: HEAD'),
+      reviewed: Sha.describe('the commit the run reviewed'),
+      base: Sha.describe('the commit --base named'),
+      patchId: Sha.describe('the patch id both share (git patch-id --verbatim)'),
+    })
+    .optional()
+    .describe('with boundBy patch: which commit was reviewed, and the patch HEAD shares with it'),
   message: z.string(),
   attestation: z
     .strictObject({ commit: Sha, ref: z.string(), keyid: z.string() })
@@ -616,7 +629,12 @@ export const AuditOutput = z.strictObject({
       commit: Sha,
       tree: Sha,
       status: z.enum(['reviewed', 'unreviewed', 'invalid']),
-      match: z.enum(['identity', 'tree']).nullable(),
+      match: z
+        .enum(['identity', 'tree', 'patch'])
+        .nullable()
+        .describe(
+          'identity: its own note attests it was reviewed; tree: a reviewed commit has its tree; patch: its note attests a converged review of another commit that makes the same patch',
+        ),
       reason: z.enum(['envelope', 'signature', 'signer', 'subject', 'head', 'verdict']).nullable(),
       message: z.string(),
       attested: z

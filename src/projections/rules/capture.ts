@@ -68,7 +68,8 @@ const newBytesOrASaidReason = (state: RunState, run: Run, capture: RevisionCaptu
 };
 
 /**
- * A capture says what round `round + 1` will review. Captured again before that round is recorded
+ * A capture says what round `round + 1` will review (where the open findings' lines went since the
+ * last reviewed input is rules/line-moves.ts's). Captured again before that round is recorded
  * (another push), the latest capture wins. A final run takes no captures.
  */
 export const onRevisionCaptured = (

@@ -4,7 +4,7 @@ import { findingId } from '../../events/finding-id.js';
 import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
-import type { RoundReport } from '../../events/report-types.js';
+import type { RoundReport, Verification } from '../../events/report-types.js';
 import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound, carriedReportBinds } from './binding.js';
 import { identifyCandidates } from './candidates.js';
@@ -67,6 +67,41 @@ const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Reje
 };
 
 /**
+ * A verifier's correction of where a candidate is: a line (an integer >= 1), a file when it names
+ * one, and evidence, for a candidate it keeps (a refuted one opens nowhere).
+ */
+const correctionHolds = (v: Verification, i: number): E.Either<Rejection, void> => {
+  const correction = v.correction;
+  if (correction === undefined) return E.right(undefined);
+  const at = (field: string) => ['verifications', i, 'correction', field];
+  if (!Number.isInteger(correction.line) || correction.line < 1)
+    return fail(
+      'invalid-line',
+      `verifications[${i}].correction.line is ${correction.line}: a line is an integer >= 1`,
+      at('line'),
+    );
+  if (correction.file !== undefined && isBlank(correction.file))
+    return fail(
+      'empty-field',
+      `verifications[${i}].correction.file is empty: name the file, or leave it out`,
+      at('file'),
+    );
+  if (isBlank(correction.evidence))
+    return fail(
+      'empty-evidence',
+      `verifications[${i}].correction.evidence is empty: say why the candidate is there (quote the line)`,
+      at('evidence'),
+    );
+  if (v.verdict === 'refuted')
+    return fail(
+      'invalid-report',
+      `verifications[${i}] refutes the candidate and corrects where it is: a refuted candidate opens nowhere, so drop the correction or rule it confirmed or plausible`,
+      ['verifications', i, 'correction'],
+    );
+  return E.right(undefined);
+};
+
+/**
  * A verifier rules on candidates already handed in for the round (or in its own report), by
  * their key, with evidence and, if it re-grades one, a severity of the policy. A ruling that names
  * no candidate is refused rather than ignored: a misspelt summary would silently keep a finding
@@ -99,6 +134,8 @@ const verificationsNameCandidates = (
         at('severity'),
       );
     }
+    const placed = correctionHolds(v, i);
+    if (E.isLeft(placed)) return placed;
     if (!known.has(findingId(v))) {
       return fail(
         'unknown-finding',

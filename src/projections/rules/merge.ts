@@ -2,7 +2,14 @@ import { findingId } from '../../events/finding-id.js';
 import { blocksFor, mergeWithinLinesOf, type Policy } from '../../events/policy.js';
 import type { Candidate, Decision, RoundReport } from '../../events/report-types.js';
 import type { Contribution, MergedFrom } from '../state.js';
-import { asRuled, ownVerdictOf, type Ruled, rulingsById } from './verification.js';
+import {
+  asRuled,
+  ownVerdictOf,
+  type Placement,
+  placementOf,
+  type Ruled,
+  rulingsById,
+} from './verification.js';
 
 /** How an anonymous contributor is named in corroboration and `mergedFrom`. */
 export const ANONYMOUS = 'anonymous';
@@ -13,6 +20,8 @@ export const reviewerOf = (c: Pick<Contribution, 'expert'>): string => c.expert 
 export type Provenance = Readonly<{
   reviewers: ReadonlyArray<string>;
   mergedFrom: ReadonlyArray<MergedFrom>;
+  /** where a verifier placed it, when its finder cited it elsewhere */
+  placed?: Placement;
 }>;
 
 /** Why a refuted candidate was dropped: who refuted it (its verifiers, or its own reviewer), and their evidence. */
@@ -222,7 +231,9 @@ export const mergeContributions = (
   const provenance: Record<string, Provenance> = {};
   const kept = groups.map((group) => {
     const kept = keptMember(policy, group);
+    const placed = placementOf(kept.candidate, kept.rulings);
     provenance[kept.id] = {
+      ...(placed === undefined ? {} : { placed }),
       reviewers: unique(group.map((m) => m.reviewer)).sort(),
       mergedFrom: group
         .filter((m) => m.id !== kept.id)

@@ -25,6 +25,7 @@ import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
 import { acceptingRounds } from './lifecycle.js';
+import { followLines } from './line-moves.js';
 import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
 import { nextRoundOf } from './next-round.js';
 import { emptyReportSaysWhatItSkipped } from './not-examined.js';
@@ -33,7 +34,7 @@ import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidate
 import { fail } from './rule-answer.js';
 import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
-import { admittedSeverity, plausibleIsAdvisory } from './verification.js';
+import { admittedSeverity, atPlacement, placedRecord, plausibleIsAdvisory } from './verification.js';
 
 /** Only the findings this round decides or opens change; the rest carry forward by derivation. */
 const applyDecisions = (
@@ -170,7 +171,9 @@ const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): Re
     ? opened
     : opened.map((f) => {
         const p = merge.provenance[f.id];
-        return p === undefined ? f : { ...f, reviewers: p.reviewers, mergedFrom: p.mergedFrom };
+        return p === undefined
+          ? f
+          : { ...f, reviewers: p.reviewers, mergedFrom: p.mergedFrom, ...placedRecord(p.placed) };
       });
 
 /**
@@ -203,7 +206,7 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   if (E.isLeft(candidates)) return candidates;
   const cited = citationsResolve(run.right, report.candidates, event.data.citations);
   if (E.isLeft(cited)) return cited;
-  const moved = renameFiles(state.findings, capture.right);
+  const moved = followLines(renameFiles(state.findings, capture.right), capture.right);
   const touched = touchedBy(capture.right);
   const decided = decisionsCoverTouched(round, run.right, moved, touched, report.decisions);
   if (E.isLeft(decided)) return decided;
@@ -228,7 +231,13 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
     },
     offered
       .filter(({ candidate: c }) => c.sameAs === undefined)
-      .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
+      .map((x) => ({
+        ...x,
+        candidate: {
+          ...atPlacement(x.candidate, merge?.provenance[x.id]?.placed),
+          severity: admittedSeverity(policy, x.candidate),
+        },
+      })),
   );
   const decidedFindings = applyDecisions(
     round,

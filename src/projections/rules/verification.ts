@@ -3,6 +3,7 @@ import { blocksFor, type Policy, plausibleOf, preExistingSeverityOf } from '../.
 import type { Candidate, CandidateVerdict, Verification } from '../../events/report-types.js';
 // the list from statuses.ts, not through report.ts: that would load zod into every command that folds
 import { CANDIDATE_VERDICTS } from '../../events/statuses.js';
+import type { Place } from '../state.js';
 
 /**
  * What verdicts mean. A candidate is `confirmed: true` (the seed's form) or carries a `verdict`;
@@ -59,6 +60,52 @@ export const asRuled = (policy: Policy, c: Candidate, rulings: ReadonlyArray<Rul
     ...(introducedByDiff === undefined ? {} : { introducedByDiff }),
   };
 };
+
+/** Where a verifier placed a candidate its finder cited elsewhere: the place, who, why, and the finder's place. */
+export type Placement = Readonly<{
+  file: string;
+  line: number;
+  by: string;
+  evidence: string;
+  /** where its finder cited it, kept on the record */
+  cited: Place;
+}>;
+
+/**
+ * The place the rulings that decide a candidate give it: the first of them, in the merge's order,
+ * that corrects it (a correction on a ruling the strongest verdict outvoted does not count), and
+ * none when it names the place the finder gave.
+ */
+export const placementOf = (c: Candidate, rulings: ReadonlyArray<Ruled>): Placement | undefined => {
+  const verdict = strongestVerdict(rulings.map((r) => r.ruling.verdict));
+  const placing = rulings.find((r) => r.ruling.verdict === verdict && r.ruling.correction !== undefined);
+  const correction = placing?.ruling.correction;
+  if (placing === undefined || correction === undefined) return undefined;
+  const file = correction.file ?? c.file;
+  if (file === c.file && correction.line === c.line) return undefined;
+  return {
+    file,
+    line: correction.line,
+    by: placing.by,
+    evidence: correction.evidence,
+    cited: { file: c.file, line: c.line ?? null },
+  };
+};
+
+/**
+ * A candidate where a verifier placed it: admission and the finding read that place. Its id stays
+ * the one its finder's place gave it (`findingId` of file, category, summary), as the merge has it.
+ */
+export const atPlacement = (c: Candidate, placement: Placement | undefined): Candidate =>
+  placement === undefined ? c : { ...c, file: placement.file, line: placement.line };
+
+/** What a finding opened at a verifier's place keeps of it: where its finder cited it, and who placed it and why. */
+export const placedRecord = (
+  placement: Placement | undefined,
+): Readonly<{ cited?: Place; correction?: Readonly<{ by: string; evidence: string }> }> =>
+  placement === undefined
+    ? {}
+    : { cited: placement.cited, correction: { by: placement.by, evidence: placement.evidence } };
 
 /** The severity a candidate is admitted with: the policy's pre-existing one when the diff did not introduce it. */
 export const admittedSeverity = (policy: Policy, c: Candidate): string => {

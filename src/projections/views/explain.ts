@@ -18,12 +18,20 @@ import {
 import { last as lastOf, toArray } from '../vec.js';
 import { type DeferredView, deferredOf } from './deferred.js';
 import { historyOf } from './finding-history.js';
-import { citationOf, openBlockingFindings, openFindings } from './findings.js';
+import {
+  citationOf,
+  type FindingView,
+  findingNow,
+  openBlockingFindings,
+  openFindings,
+  placeRecordOf,
+} from './findings.js';
 import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
 import { type RoundRow, roundRowsOf, type SameInput, sameInputOf, type Trend, trendOf } from './trend.js';
 
 export type BlockingReason = Readonly<{
   id: string;
+  /** where it is now (`cited`: where its reviewer cited it, when that is elsewhere) */
   file: string;
   line: number | null;
   citation: string;
@@ -38,7 +46,8 @@ export type BlockingReason = Readonly<{
   corroboration: number;
   /** the candidates the merge folded into it */
   mergedFrom: ReadonlyArray<MergedFrom>;
-}>;
+}> &
+  Pick<FindingView, 'cited' | 'outdated' | 'correction'>;
 
 /** A finding a merge made from more than one candidate, or that more than one reviewer proposed. */
 export type MergeReason = Readonly<{
@@ -87,26 +96,30 @@ export type Explanation = Readonly<{
   sameInput: SameInput;
 }>;
 
-const blockingReason = (state: RunState, f: Finding): BlockingReason => ({
-  id: f.id,
-  file: f.file,
-  line: f.line,
-  citation: citationOf(f),
-  severity: f.severity,
-  summary: f.summary,
-  openedRound: f.openedRound,
-  keptOpen: historyOf(state, f).filter((step) => step.status === 'open'),
-  reviewers: f.reviewers ?? [],
-  corroboration: f.reviewers?.length ?? 0,
-  mergedFrom: f.mergedFrom ?? [],
-});
+const blockingReason = (state: RunState, found: Finding): BlockingReason => {
+  const f = findingNow(state, found);
+  return {
+    id: f.id,
+    file: f.file,
+    line: f.line,
+    citation: citationOf(f),
+    ...placeRecordOf(f),
+    severity: f.severity,
+    summary: f.summary,
+    openedRound: f.openedRound,
+    keptOpen: historyOf(state, f).filter((step) => step.status === 'open'),
+    reviewers: f.reviewers ?? [],
+    corroboration: f.reviewers?.length ?? 0,
+    mergedFrom: f.mergedFrom ?? [],
+  };
+};
 
 const mergedFindings = (state: RunState): ReadonlyArray<MergeReason> =>
   findingsInOrder(state)
     .filter((f) => (f.reviewers?.length ?? 0) > 1 || (f.mergedFrom?.length ?? 0) > 0)
     .map((f) => ({
       id: f.id,
-      citation: citationOf(f),
+      citation: citationOf(findingNow(state, f)),
       severity: f.severity,
       status: f.status,
       blocking: f.blocking,

@@ -1,5 +1,5 @@
 import { GATE_REFUSALS, type GateRefusal } from '../../events/gate-refusals.js';
-import type { GateObservation } from '../observation.js';
+import type { GateObservation, PatchSide } from '../observation.js';
 import {
   checksOn,
   describeRequiredFailure,
@@ -14,12 +14,25 @@ export type { GateObservation };
 
 export { GATE_REFUSALS, type GateRefusal };
 
+/** An approval of another commit than the one reviewed, because it makes the same patch. */
+export type ApprovedByPatch = Readonly<{
+  /** the commit approved: HEAD */
+  commit: string;
+  /** the commit the run reviewed */
+  reviewed: string;
+  /** the commit the base named, and the patch id both sides share */
+  base: string;
+  patchId: string;
+}>;
+
 export type GateVerdict =
   | Readonly<{
       approved: true;
       message: string;
       inputSha: string;
-      boundBy: 'commit' | 'tree' | 'working-tree' | 'artifact';
+      boundBy: 'commit' | 'tree' | 'working-tree' | 'artifact' | 'patch';
+      /** with `boundBy: 'patch'`: which commit was reviewed, and the patch it shares with HEAD */
+      byPatch?: ApprovedByPatch;
     }>
   | Readonly<{ approved: false; reason: GateRefusal; message: string; status: RunStatus }>;
 
@@ -48,10 +61,26 @@ const checksNotPassed = (state: RunState): string | null => {
     : `the required checks did not all pass on round ${reviewed.round}'s input ${reviewed.inputSha}: ${problems.join('; ')}`;
 };
 
+/** Two sides make the same patch: both have one, and its id is the same. */
+const samePatch = (reviewed: PatchSide, head: PatchSide): head is Extract<PatchSide, { id: string }> =>
+  reviewed.id !== null && reviewed.id === head.id;
+
+/** Why a patch does not carry the approval over: one side has none, or they differ. */
+const patchDiffers = (patch: NonNullable<GateObservation['patch']>): string => {
+  const { reviewed, head, base } = patch;
+  if (reviewed.id === null)
+    return `the reviewed commit's patch against ${short(base)} cannot be compared: ${reviewed.why}`;
+  if (head.id === null) return `HEAD's patch against ${short(base)} cannot be compared: ${head.why}`;
+  return `against ${short(base)} its patch (patch-id ${short(head.id)}) is not the one reviewed (${short(reviewed.id)}): the change itself differs, as after a rebase that resolved a conflict`;
+};
+
 /**
  * The approval gate: approved only when the run converged and the bytes in front of it are the
  * bytes the last recorded round reviewed. Content addressing, as git does it: same bytes, same
- * hash, the approval stands; different bytes, it is void. There is no way to skip a check.
+ * hash, the approval stands; different bytes, it is void. There is no way to skip a check. One
+ * exception, asked for by name (`gate --base`): a commit that makes, against its merge base with
+ * the base, exactly the patch the reviewed commit made against its own (a rebase that changed
+ * nothing of the change, git patch-id) is approved by patch, saying which commit was reviewed.
  */
 export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
   const { status } = state;
@@ -112,12 +141,28 @@ export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
           message: `approved by tree: HEAD ${short(now.commit)} is not the reviewed commit ${short(reviewed.commit)}, but its tree ${short(now.tree)} is identical (policy bind: tree)`,
         };
       }
+      const patch = now.patch;
+      if (patch !== undefined && now.commit !== undefined && samePatch(patch.reviewed, patch.head)) {
+        return {
+          approved: true,
+          inputSha: reviewed.inputSha,
+          boundBy: 'patch',
+          byPatch: {
+            commit: now.commit,
+            reviewed: reviewed.commit,
+            base: patch.base,
+            patchId: patch.head.id,
+          },
+          message: `approved by patch: HEAD ${short(now.commit)} is not the commit round ${state.round} reviewed, ${short(reviewed.commit)}, but against ${short(patch.base)} its patch is the same (patch-id ${short(patch.head.id)})`,
+        };
+      }
       const treeNote = byTree
         ? `; bind: tree does not apply, the trees differ (${short(now.tree)} vs reviewed ${short(reviewed.tree)})`
         : '';
+      const patchNote = patch === undefined ? '' : `; ${patchDiffers(patch)}`;
       return refuse(
         'head-moved',
-        `HEAD is ${short(now.commit)}, but round ${state.round} reviewed ${short(reviewed.commit)}${treeNote}`,
+        `HEAD is ${short(now.commit)}, but round ${state.round} reviewed ${short(reviewed.commit)}${treeNote}${patchNote}`,
       );
     }
   }
