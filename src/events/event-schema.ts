@@ -6,8 +6,8 @@ import { ReportCodecV4 } from './codecs/report-v4.js';
 import { ReportCodecV5 } from './codecs/report-v5.js';
 import { LineMoveV1 } from './codecs/revision-captured-v3.js';
 import type { EventType } from './event.js';
-import { PolicySchema } from './policy-schema.js';
 import { LineMoveSchema } from './line-move-schema.js';
+import { PolicySchema } from './policy-schema.js';
 import { EVENT_TYPES, latestCodec, latestVersion } from './registry.js';
 import { RecordedCostSchema, ReportSchema } from './round-report.js';
 
