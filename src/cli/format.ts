@@ -37,6 +37,12 @@ export const panelLine = (p: Panel, lead: string): string => {
   return `${lead}: ${reports === '' ? 'no contribution' : reports}${absent === '' ? '' : `; absent: ${absent}`}`;
 };
 
+const STALL_WHY = {
+  'kept-open': 'decided open round after round',
+  'reopened-twice': 'reopened a second time',
+  disputed: "upheld over the author's disputes",
+} as const;
+
 export const statusText = (c: Colors, view: StatusView, seq: number): string => {
   const lines = [
     `run ${c.bold(t(view.runId ?? '?'))}: ${statusWord(c, view.status)} after round ${view.round} of ${view.maxRounds} (policy ${t(view.policy ?? '?')}, seq ${seq})`,
@@ -48,14 +54,11 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
     );
   }
   if (view.stall !== null) {
-    const named = view.stall.findings
-      .map(
-        (s) =>
-          `${shortId(s.id)} (${s.why === 'kept-open' ? 'decided open round after round' : 'reopened a second time'})`,
-      )
-      .join(', ');
+    const named = view.stall.findings.map((s) => `${shortId(s.id)} (${STALL_WHY[s.why]})`).join(', ');
     lines.push(
-      c.red(`stalled at round ${view.stall.round}, before the cap: ${named}; only a person can go on`),
+      c.red(
+        `${view.blockedReason === 'disputed' ? 'blocked by a dispute' : 'stalled'} at round ${view.stall.round}, before the cap: ${named}; only a person can go on`,
+      ),
     );
   }
   if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${t(view.inputSha ?? '?')}`);

@@ -200,6 +200,18 @@ export const EventLineSchema = z
           .describe('every check CI reported on that input, as it finished'),
       }),
     ),
+    envelope(
+      'finding.disputed',
+      1,
+      z.strictObject({
+        findingId: z.string().describe('the full id of an open finding'),
+        round: z
+          .number()
+          .int()
+          .describe('the round in progress when the author disputed it: the round that must rule on it'),
+        reason: z.string().describe("the author's one line of reasoning: why the finding is wrong"),
+      }),
+    ),
   ])
   .describe('one line of a clearance run log (<dir>/runs/<runId>.jsonl)');
 

@@ -15,6 +15,7 @@ import type {
   StageFinishedV1,
   StageStartedV1,
 } from './codecs/events-v2.js';
+import type { FindingDisputedV1 } from './codecs/finding-disputed-v1.js';
 import type { FindingRuledV2, RoundsExtendedV2, RulingSignatureV1 } from './codecs/finding-ruled-v2.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import type { RevisionCapturedV2 } from './codecs/revision-captured-v2.js';
@@ -51,6 +52,7 @@ export type StageFailedData = WithCost<t.TypeOf<typeof StageFailedV1>>;
 export type RoundEndedData = Readonly<t.TypeOf<typeof RoundEndedV1>>;
 export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV2>>;
 export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV2>>;
+export type FindingDisputedData = Readonly<t.TypeOf<typeof FindingDisputedV1>>;
 export type RulingSignature = Readonly<t.TypeOf<typeof RulingSignatureV1>>;
 export type ContributionRecordedData = Readonly<
   Omit<t.TypeOf<typeof ContributionRecordedV3>, 'report'> & { report: RoundReport }
@@ -77,6 +79,7 @@ export type StageFailed = Readonly<{ type: 'stage.failed'; data: StageFailedData
 export type RoundEnded = Readonly<{ type: 'round.ended'; data: RoundEndedData }>;
 export type FindingRuled = Readonly<{ type: 'finding.ruled'; data: FindingRuledData }>;
 export type RoundsExtended = Readonly<{ type: 'rounds.extended'; data: RoundsExtendedData }>;
+export type FindingDisputed = Readonly<{ type: 'finding.disputed'; data: FindingDisputedData }>;
 
 export type ContributionRecorded = Readonly<{
   type: 'contribution.recorded';
@@ -103,7 +106,8 @@ export type DomainEvent =
   | ContributionRecorded
   | ContributionAbsent
   | ReproductionRecorded
-  | ChecksRecorded;
+  | ChecksRecorded
+  | FindingDisputed;
 export type EventType = DomainEvent['type'];
 export type EventOf<K extends EventType> = Extract<DomainEvent, { type: K }>;
 

@@ -17,6 +17,8 @@ export type {
   EventOf,
   EventType,
   FailureReason,
+  FindingDisputed,
+  FindingDisputedData,
   FindingRuled,
   FindingRuledData,
   Rename,

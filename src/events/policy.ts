@@ -92,7 +92,16 @@ export type Policy = Readonly<{
    * `expectedSkips`, ends the round `ci_failed`, and the gate approves only what they passed on.
    */
   checks?: ChecksPolicy;
+  /**
+   * The author's answer to a finding (`finding.disputed`): whether an author may dispute one, and
+   * after how many upheld disputes a blocking finding ends the run `blocked` early, reason
+   * `disputed`, for a person to rule (absent: allowed, after 2).
+   */
+  disputes?: DisputesPolicy;
 }>;
+
+/** Disputes: allowed or not, and how many upheld disputes of one blocking finding block the run. */
+export type DisputesPolicy = Readonly<{ allowed: boolean; blockAfter: number }>;
 
 /** CI checks by name: which must pass, which are only noted, and which may be skipped (rules/checks.ts). */
 export type ChecksPolicy = Readonly<{
@@ -216,6 +225,12 @@ export const mergeWithinLinesOf = (policy: Policy): number =>
 export const plausibleOf = (policy: Policy): PlausiblePolicy => policy.plausible ?? 'blocks';
 export const newOutsideFixOf = (policy: Policy): NewOutsideFixPolicy => policy.newOutsideFix ?? 'admit';
 export const sameInputRoundsOf = (policy: Policy): number => policy.sameInputRounds ?? 0;
+
+/** How many upheld disputes of one blocking finding end the run `blocked` unless the policy says otherwise. */
+export const DEFAULT_DISPUTE_BLOCK_AFTER = 2;
+export const disputesAllowed = (policy: Policy): boolean => policy.disputes?.allowed ?? true;
+export const disputeBlockAfter = (policy: Policy): number =>
+  policy.disputes?.blockAfter ?? DEFAULT_DISPUTE_BLOCK_AFTER;
 
 export const PRE_EXISTING = 'pre-existing';
 

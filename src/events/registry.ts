@@ -16,6 +16,7 @@ import {
   upcastRoundRecordedV1,
   upcastRunOpenedV1,
 } from './codecs/events-v2.js';
+import { FindingDisputedV1 } from './codecs/finding-disputed-v1.js';
 import {
   FindingRuledV2,
   RoundsExtendedV2,
@@ -101,6 +102,7 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
   'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
   'checks.recorded': { latest: 1, versions: { 1: { codec: ChecksRecordedV1 } } },
+  'finding.disputed': { latest: 1, versions: { 1: { codec: FindingDisputedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

@@ -210,6 +210,15 @@ export const buildEvents = (
     }
     case 'extend':
       return one({ type: 'rounds.extended', data: { ...command.extension } });
+    case 'dispute':
+      return one({
+        type: 'finding.disputed',
+        data: {
+          findingId: resolveFindingRef(state.findings, command.finding),
+          round,
+          reason: command.reason,
+        },
+      });
     case 'reproduce':
       return one({
         type: 'reproduction.recorded',

@@ -98,6 +98,7 @@ const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
         summary: h,
         by: [h],
         evidence: refutedEvidence,
+        claim: h,
       },
     ],
     reruns: [{ round: 2, inputSha: id, findingId: id, outcome: 'still-fails', outputSha: id }],

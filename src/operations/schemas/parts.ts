@@ -70,10 +70,10 @@ export const FindingView = z.strictObject({
 
 /** why a blocked run is blocked, and the stall that blocked it early */
 export const BlockedReason = z
-  .enum(['cap', 'stalled'])
+  .enum(['cap', 'stalled', 'disputed'])
   .nullable()
   .describe(
-    'while blocked: cap (its last round ended with a blocking finding open) or stalled (early, policy stallRounds); null otherwise',
+    "while blocked: cap (its last round ended with a blocking finding open), stalled (early, policy stallRounds) or disputed (early: a blocking finding upheld after the policy's count of disputes); null otherwise",
   );
 export const Stall = z
   .strictObject({
@@ -82,9 +82,9 @@ export const Stall = z
       z.strictObject({
         id: Sha,
         why: z
-          .enum(['kept-open', 'reopened-twice'])
+          .enum(['kept-open', 'reopened-twice', 'disputed'])
           .describe(
-            'kept-open: decided open in stallRounds consecutive rounds; reopened-twice: the fix is not holding',
+            "kept-open: decided open in stallRounds consecutive rounds; reopened-twice: the fix is not holding; disputed: upheld after the policy's count of disputes (disputes.blockAfter)",
           ),
       }),
     ),

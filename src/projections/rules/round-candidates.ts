@@ -1,13 +1,16 @@
 import * as E from 'fp-ts/lib/Either.js';
+import type { RevisionCapturedData } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { type Findings, lookUp, putFinding } from '../finding-index.js';
-import type { Finding, Refuted } from '../state.js';
+import type { Finding, Refuted, RunState } from '../state.js';
 import { heldOf, type Identified } from './candidates.js';
 import type { Merge } from './merge.js';
+import { refutedBefore } from './refuted-before.js';
 import { fail } from './rule-answer.js';
 
-// What a round does with the candidates that open no finding: the refuted ones (kept on the
-// record) and the ones linked `sameAs` to an open finding (which they corroborate).
+// What a round does with the candidates that open no finding: the refuted ones and the ones
+// refuted before (kept on the record) and the ones linked `sameAs` to an open finding (which they
+// corroborate).
 
 /**
  * The round's refuted candidates: never findings, kept on the record with who refuted them and why
@@ -26,8 +29,42 @@ export const refutedIn = (
         by: [reviewer],
         evidence: identified.candidate.evidence,
       };
-      return { ...heldOf(identified, round), by: why.by, evidence: why.evidence };
+      return {
+        ...heldOf(identified, round),
+        by: why.by,
+        evidence: why.evidence,
+        claim: identified.candidate.evidence,
+      };
     });
+
+/**
+ * The round's candidates that repeat a refutation, as the records they are kept as: by the
+ * reviewers who offered them again, naming the earlier round and evidence. In a merged round, a
+ * candidate that absorbed others is not held back: a merge never loses a candidate that blocks.
+ */
+export const heldAsRefutedBefore = (
+  state: RunState,
+  capture: RevisionCapturedData,
+  round: number,
+  offered: ReadonlyArray<Identified>,
+  merge: Merge | null,
+  reviewers: ReadonlyArray<string>,
+): ReadonlyArray<Refuted> =>
+  offered.flatMap((identified) => {
+    const provenance = merge?.provenance[identified.id];
+    if ((provenance?.mergedFrom.length ?? 0) > 0) return [];
+    const earlier = refutedBefore(state, capture, identified);
+    if (earlier === null) return [];
+    return [
+      {
+        ...heldOf(identified, round),
+        by: provenance?.reviewers ?? reviewers,
+        evidence: earlier.evidence,
+        claim: identified.candidate.evidence,
+        before: { round: earlier.round, how: earlier.how },
+      },
+    ];
+  });
 
 /**
  * A candidate linked by `sameAs` opens nothing: it corroborates the finding it names, which lists

@@ -24,12 +24,14 @@ import { citationsResolve } from './citations.js';
 import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
+import { disputedIds, disputesDecided, ruleOnDisputes } from './disputes.js';
 import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
 import { nextRoundOf } from './next-round.js';
 import { emptyReportSaysWhatItSkipped } from './not-examined.js';
+import { keepRefuted, markTouched } from './refuted-before.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
-import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
+import { heldAsRefutedBefore, linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { fail } from './rule-answer.js';
 import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
@@ -203,8 +205,10 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   if (E.isLeft(cited)) return cited;
   const moved = renameFiles(state.findings, capture.right);
   const touched = touchedBy(capture.right);
-  const decided = decisionsCoverTouched(round, policy, moved, touched, report.decisions);
+  const decided = decisionsCoverTouched(round, policy, moved, touched, report.decisions, disputedIds(state));
   if (E.isLeft(decided)) return decided;
+  const answered = disputesDecided(state, round, report.decisions);
+  if (E.isLeft(answered)) return answered;
   const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
   if (E.isLeft(reproduced)) return reproduced;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
@@ -213,6 +217,8 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   const reviewer = report.reviewer ?? ANONYMOUS;
   const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
   const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
+  const repeated = heldAsRefutedBefore(state, capture.right, round, offered, merge, [reviewer]);
+  const held = new Set(repeated.map((r) => r.id));
   const inFix = (file: string) => touched.has(file);
   const admission = admitCandidates(
     {
@@ -225,14 +231,14 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
         merge?.provenance[id]?.reviewers ?? (report.reviewer === undefined ? [] : [report.reviewer]),
     },
     offered
-      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .filter(({ candidate: c, id }) => c.sameAs === undefined && !held.has(id))
       .map((x) => ({ ...x, candidate: { ...x.candidate, severity: admittedSeverity(policy, x.candidate) } })),
   );
-  const decidedFindings = applyDecisions(
+  const decidedFindings = ruleOnDisputes(
+    state,
+    applyDecisions(round, moved, report.decisions, withProvenance(admission.opened, merge)),
     round,
-    moved,
     report.decisions,
-    withProvenance(admission.opened, merge),
   );
   const stillOpen = linkedStayOpen(decidedFindings, linked);
   if (E.isLeft(stillOpen)) return stillOpen;
@@ -264,7 +270,9 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
     suppressed: pushAll(state.suppressed, admission.suppressed),
     deferred: pushAll(state.deferred, admission.deferred),
     sameInputRounds: state.sameInputRounds + (capture.right.sameInput === undefined ? 0 : 1),
-    refuted: pushAll(state.refuted, refutedIn(round, candidates.right, merge, reviewer)),
+    ...keepRefuted(state, [...refutedIn(round, candidates.right, merge, reviewer), ...repeated]),
+    touchedIn: markTouched(state.touchedIn, capture.right, round),
+    disputed: [],
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),

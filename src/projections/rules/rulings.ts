@@ -6,6 +6,7 @@ import { checkRulingSignature } from '../../events/ruling-signature.js';
 import { putFinding } from '../finding-index.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { last, push } from '../vec.js';
+import { withRuling } from './disputes.js';
 import { namedFinding } from './finding-ref.js';
 import { fail, isBlank, shortId } from './rule-answer.js';
 
@@ -79,11 +80,18 @@ export const onFindingRuled = (
   // a decision the rules would take, then whether its signer made it, here
   const key = signedBy(state, event, verify);
   if (E.isLeft(key)) return key;
-  const findings = putFinding(state.findings, {
-    ...finding,
-    status,
-    steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
-  });
+  // a dispute no round ruled on (the rounds ended without a report) is answered by this ruling
+  const findings = putFinding(
+    state.findings,
+    withRuling(
+      {
+        ...finding,
+        status,
+        steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
+      },
+      { round: state.round, status, evidence: why, by },
+    ),
+  );
   const lastComplete = last(state.outcomes)?.result === 'complete';
   const converges = findings.openBlocking === 0 && lastComplete;
   return E.right({
@@ -98,6 +106,9 @@ export const onFindingRuled = (
       ...(key.right === null ? {} : { signedBy: key.right }),
     }),
     ...(converges ? { status: 'converged' as const, convergedBy: { by, why } } : {}),
+    ...(state.disputed.includes(findingId)
+      ? { disputed: state.disputed.filter((id) => id !== findingId) }
+      : {}),
   });
 };
 

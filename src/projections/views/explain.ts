@@ -131,7 +131,7 @@ const headlineOf = (state: RunState, blocking: number): string => {
         : `converged at round ${state.round} of ${cap}: no blocking finding is open`;
     case 'blocked':
       return state.stall !== null
-        ? `blocked early at round ${state.round} of ${cap}: stalled, ${describeStall(state, state.stall)}; only a person can go on`
+        ? `blocked early at round ${state.round} of ${cap}: ${blockedReasonOf(state)}, ${describeStall(state, state.stall)}; only a person can go on`
         : `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
     default:
       return state.round === 0
