@@ -3,6 +3,7 @@ import { citationOf } from '../projections/citation.js';
 import type { Panel, RunStatus } from '../projections/state.js';
 import type { FindingView } from '../projections/views/findings.js';
 import type { StatusView } from '../projections/views/status.js';
+import { refutedBeforePhrase, rulingPhrase } from '../render/dispute-text.js';
 import { deferredCause, roundTableLines, sameInputSentence, trendSentence } from '../render/trend-text.js';
 import { plainText as t } from '../text/untrusted.js';
 import type { Colors } from './context.js';
@@ -114,9 +115,18 @@ export const trailLine = (
     effects.push(
       `deferred ${t(d.severity)} ${shortId(d.id)} ${t(citationOf(d))} to a follow-up (${deferredCause(d)})`,
     );
-  for (const r of entry.refuted)
+  for (const r of entry.refuted) {
+    const before = refutedBeforePhrase(r);
+    const why = t(r.evidence.split('\n')[0]?.slice(0, 160) ?? '');
     effects.push(
-      `refuted ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} by ${r.by.map(t).join(', ')}: ${t(r.evidence.split('\n')[0]?.slice(0, 160) ?? '')}`,
+      before === null
+        ? `refuted ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} by ${r.by.map(t).join(', ')}: ${why}`
+        : `refuted before: ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} offered again by ${r.by.map(t).join(', ')}, unchanged since it was ${before}: ${why}`,
+    );
+  }
+  for (const d of entry.disputesRuled)
+    effects.push(
+      `dispute of ${shortId(d.id)} ${rulingPhrase(d.ruling, t)}: ${t(d.ruling.evidence.split('\n')[0]?.slice(0, 160) ?? '')}`,
     );
   if (entry.failure !== null)
     effects.push(c.yellow(`attempt failed (${entry.failure.reason}): ${t(entry.failure.detail)}`));

@@ -6,6 +6,7 @@ import { RUN_ID_PATTERN } from '../events/run-id.js';
 import { capture } from '../operations/capture.js';
 import { checks } from '../operations/checks.js';
 import type { OperationContext } from '../operations/context.js';
+import { dispute } from '../operations/dispute.js';
 import { feedback } from '../operations/feedback.js';
 import { gate } from '../operations/gate.js';
 import { open } from '../operations/open.js';
@@ -248,6 +249,20 @@ export const TOOLS: ReadonlyArray<Tool> = [
         outcome: a.stillFails ? 'still-fails' : 'no-longer-fails',
         ...(a.output === undefined ? {} : { output: Buffer.from(a.output, 'utf8') }),
       }),
+  }),
+  tool({
+    name: 'dispute',
+    description:
+      "As the author, dispute an open finding between rounds: it is wrong and nothing was changed for it, with one line of reasoning. The next round must rule on it, its file touched or not: open upholds it, withdrawn accepts the dispute. Say it before that round's review starts. A blocking finding upheld over the policy's count of disputes (2 by default) blocks the run for a person to rule. clearance dispute.",
+    input: z.strictObject({
+      runId,
+      finding: z.string().describe('the finding id, or a unique prefix of at least 8 hex characters'),
+      reason: z
+        .string()
+        .describe('why the finding is wrong: one line of printable text, at most 2000 characters'),
+    }),
+    output: out.DisputeOutput,
+    call: (ctx, a) => dispute(ctx, a),
   }),
   tool({
     name: 'checks',

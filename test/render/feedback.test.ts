@@ -34,6 +34,11 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     mergedIn: 1,
     lastWord: { how: 'decided', round: 3, evidence: h },
     reopenings: 0,
+    disputes: [
+      { round: 2, reason: h, ruling: { round: 2, status: 'open', evidence: h } },
+      { round: 3, reason: h, ruling: { round: 3, status: 'open', evidence: h, by: h } },
+      { round: 4, reason: h, ruling: null },
+    ],
   } as const;
   return {
     round: 3,
@@ -42,6 +47,21 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     policyCap: 2,
     convergedBy: status === 'converged' ? { by: h, why: h } : null,
     stall: null,
+    blockedReason: null,
+    disputes: { allowed: true, blockAfter: 2 },
+    pendingDisputes: [
+      {
+        findingId: id,
+        citation: h,
+        severity: h,
+        summary: h,
+        blocking: true,
+        findingStatus: 'open',
+        round: 4,
+        reason: h,
+        ruling: null,
+      },
+    ],
     ending: { round: 3, result: 'ci_failed', reason: h, tally: TALLY },
     failure: { round: 3, reason: 'timeout', detail: h },
     extensions: [{ round: 2, rounds: 2, why: h, by: h }],

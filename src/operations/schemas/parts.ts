@@ -167,6 +167,27 @@ export const Ruling = z.strictObject({
   by: z.string(),
 });
 
+/** A dispute as `explain` lists it. */
+export const DisputeView = z.strictObject({
+  findingId: Sha,
+  citation: z.string(),
+  severity: z.string(),
+  summary: z.string(),
+  blocking: z.boolean(),
+  findingStatus: FindingStatus.describe("the finding's status now"),
+  round: z.number().int().describe('the round in progress when the author disputed it'),
+  reason: z.string().describe("the author's reason"),
+  ruling: z
+    .strictObject({
+      round: z.number().int(),
+      status: FindingStatus.describe('open: upheld; withdrawn: the dispute accepted; fixed: moot'),
+      evidence: z.string(),
+      by: z.string().optional().describe("for a person's ruling past the cap: who made it"),
+    })
+    .nullable()
+    .describe('how a round (or a person) ruled on it; null while it waits for the next recorded round'),
+});
+
 export const Extension = z.strictObject({
   round: z.number().int(),
   rounds: z.number().int(),

@@ -17,6 +17,7 @@ import {
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { type DeferredView, deferredOf } from './deferred.js';
+import { type DisputeView, disputesOf } from './disputes.js';
 import { historyOf } from './finding-history.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
@@ -73,8 +74,13 @@ export type Explanation = Readonly<{
   panels: ReadonlyArray<Panel>;
   /** every finding, whatever its status, that a merge made from several candidates or reviewers */
   merges: ReadonlyArray<MergeReason>;
-  /** refuted candidates: dropped, never findings, with who refuted them and why */
+  /**
+   * refuted candidates: dropped, never findings, with who refuted them and why; and candidates
+   * refuted before (`before`), offered again on unchanged code with nothing new
+   */
   refuted: ReadonlyArray<Refuted>;
+  /** every dispute of the run: the finding, the author's reason, and how it was ruled on */
+  disputes: ReadonlyArray<DisputeView>;
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
   /** candidates deferred to a follow-up: kept whole, never findings, never blocking */
@@ -157,6 +163,7 @@ export const explain = (state: RunState): Explanation => {
     panels: toArray(state.panels),
     merges: mergedFindings(state),
     refuted: toArray(state.refuted),
+    disputes: disputesOf(state),
     reruns: toArray(state.reruns),
     deferred: deferredOf(state),
     rounds: roundRowsOf(state),
