@@ -251,6 +251,11 @@ describe('explain on runs folded from hostile events', () => {
       );
       expect(text).toContain(plainText(`proposed by ${h}`));
       expect(text).toContain('rounds on unchanged input: 0 of 1 allowed');
+      // the author disputed the finding with reason h, round 2 upheld it with evidence h
+      expect(text).toContain(plainText(`disputed for round 2: ${h}; upheld in round 2: ${h.split('\n')[0]}`));
+      // the refuted candidate offered again on its untouched file was kept as refuted before
+      expect(text).toContain(plainText(`refuted before, dropped again in round 2:`));
+      expect(text).toContain(plainText(`on unchanged code; refuted in round 1: ${h.split('\n')[0]})`));
     });
   }
 

@@ -146,6 +146,20 @@ describe('feedback on runs folded from hostile events', () => {
       /- `[0-9a-f]{12}` \*\*src\/plain\.js:10\*\* \(major, open 3 rounds\): plain( again)?\n/,
     );
     expect(md).toContain('  - Seen by: ada, plain (1 candidate(s) merged in)');
+    expect(md).toContain('  - Disputed for round 2: plain; upheld in round 2: plain');
+  });
+
+  it('a run in progress with a dispute waiting: the author hears how to dispute, the reviewers what to rule on', () => {
+    const events = blockedRun('plain');
+    const round2 = events.findIndex((e) => e.type === 'round.recorded' && e.data.round === 2);
+    const md = feedbackMarkdown(accepted(events.slice(0, round2 - 1)), 'r');
+    expect(md).toContain(
+      'If you believe a finding is wrong and change nothing for it, dispute it (`dispute`',
+    );
+    expect(headingsOf(md)).toContain('Disputed: round 2 must rule on each');
+    expect(md).toContain('its file touched or not: `open` with evidence upholds the finding');
+    expect(md).toContain("  - The author's reason: plain");
+    expect(md).toContain("  - Disputed for round 2: plain; awaiting the next round's ruling");
   });
 });
 
