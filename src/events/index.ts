@@ -7,6 +7,7 @@ export { FAILURE_REASONS } from './codecs/events-v1.js';
 export { ROUND_END_RESULTS, ROUND_RESULTS } from './codecs/events-v2.js';
 export { REPRODUCTION_OUTCOMES } from './codecs/reproduction-recorded-v1.js';
 export type { DecodeError } from './decode-error.js';
+export { DISPUTE_REASON_MAX, disputeReasonRejection } from './dispute-reason.js';
 export type {
   CheckResult,
   CheckState,
@@ -59,7 +60,11 @@ export {
   COST_KEYS,
   type Cost,
   citationsRequired,
+  DEFAULT_DISPUTE_BLOCK_AFTER,
   DEFAULT_STAGES,
+  type DisputesPolicy,
+  disputeBlockAfter,
+  disputesAllowed,
   isPresetName,
   PLAUSIBLE_POLICIES,
   type PlausiblePolicy,

@@ -199,4 +199,38 @@ describe('a refuted finding stays refuted on unchanged code', () => {
       .whenReport(report(3, 'C', { candidates: [{ ...offered, evidence: 'a new path leaks it' }] }), cited)
       .rejects('existing-finding');
   });
+
+  it('in a merged round the repetition stays out of every group: a live candidate beside it is a finding of its own', () => {
+    // round 2 from two reviewers: one offers the ghost again word for word, the other a live
+    // candidate of its category two lines away, which the merge would otherwise fold into it
+    const near = candidate({
+      file: ghost.file,
+      line: 9,
+      category: ghost.category,
+      summary: 'Expiry is computed in local time',
+      evidence: 'a run across midnight serves stale entries',
+    });
+    const start = [
+      ...round1Events(),
+      captured(2, 'B', { touched: [real.file] }),
+      contributionRecorded(
+        report(2, 'B', { candidates: [again()], decisions: [decision(real, 'open')] }),
+        'bob',
+      ),
+      contributionRecorded(report(2, 'B', { candidates: [near], decisions: [decision(real, 'open')] }), 'cy'),
+    ];
+    const state = given(...start)
+      .whenMerged()
+      .accepts();
+    expect(findingOf(state, GHOST)).toBeUndefined();
+    expect(findingOf(state, idOf(near))).toMatchObject({ status: 'open', mergedFrom: [] });
+    expect(toArray(state.refuted).at(-1)).toMatchObject({
+      id: GHOST,
+      by: ['bob'],
+      before: { round: 1, how: 'refuted' },
+    });
+    // within one round the merge is what it was: a candidate and its refutation in the same round
+    // are decided by the strongest verdict, and nothing earlier is repeated
+    expect(afterRound1().refuted.size).toBe(1);
+  });
 });

@@ -5,6 +5,7 @@ import { get, type PMap, set } from '../pmap.js';
 import type { Finding, Refuted, RunState } from '../state.js';
 import { at, last, pushAll, toArray, type Vec } from '../vec.js';
 import type { Identified } from './candidates.js';
+import type { Repeats } from './merge.js';
 
 /**
  * A refuted finding stays refuted on unchanged code. A candidate with the id of one a verifier (or
@@ -84,6 +85,12 @@ export const refutedBefore = (
   ].map((e) => e.trim());
   return said.includes(c.evidence.trim()) ? latest : null;
 };
+
+/** The candidates the round in progress would keep as refuted before: what the merge keeps out of its groups. */
+export const repeatsIn =
+  (state: RunState): Repeats =>
+  (candidate, id) =>
+    state.capture !== null && refutedBefore(state, state.capture, { candidate, id, index: 0 }) !== null;
 
 /** `refuted` and its index by id once a round's records are kept: O(the records). */
 export const keepRefuted = (

@@ -39,8 +39,8 @@ export const refutedIn = (
 
 /**
  * The round's candidates that repeat a refutation, as the records they are kept as: by the
- * reviewers who offered them again, naming the earlier round and evidence. In a merged round, a
- * candidate that absorbed others is not held back: a merge never loses a candidate that blocks.
+ * reviewers who offered them again, naming the earlier round and evidence. (A merge keeps them out
+ * of its groups, so none of them absorbed another candidate: nothing is lost with them.)
  */
 export const heldAsRefutedBefore = (
   state: RunState,
@@ -52,7 +52,6 @@ export const heldAsRefutedBefore = (
 ): ReadonlyArray<Refuted> =>
   offered.flatMap((identified) => {
     const provenance = merge?.provenance[identified.id];
-    if ((provenance?.mergedFrom.length ?? 0) > 0) return [];
     const earlier = refutedBefore(state, capture, identified);
     if (earlier === null) return [];
     return [

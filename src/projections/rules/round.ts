@@ -29,7 +29,7 @@ import { acceptingRounds } from './lifecycle.js';
 import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
 import { nextRoundOf } from './next-round.js';
 import { emptyReportSaysWhatItSkipped } from './not-examined.js';
-import { keepRefuted, markTouched } from './refuted-before.js';
+import { keepRefuted, markTouched, repeatsIn } from './refuted-before.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
 import { heldAsRefutedBefore, linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { fail } from './rule-answer.js';
@@ -134,7 +134,7 @@ const closedByItsPanel = (
   if (first === undefined) {
     return E.right({ merge: null, panel: absent.length === 0 ? null : panelOf(round, [], absent) });
   }
-  const merge = mergeContributions(policy, [first, ...rest]);
+  const merge = mergeContributions(policy, [first, ...rest], repeatsIn(state));
   if (reportSha(merge.report) !== reportShaOffered) {
     return fail(
       'merge-mismatch',
