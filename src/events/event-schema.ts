@@ -27,6 +27,15 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, v: number, dat
 
 const Rename = z.strictObject({ from: z.string(), to: z.string() });
 
+/** A person's signature on a ruling or an extension, under a policy that pins signers (v2 of both). */
+const RulingSignature = z
+  .strictObject({
+    keyid: z.string().describe('the SSH fingerprint of the key that signed it (SHA256:…)'),
+    sig: z.string().describe('the Ed25519 signature, base64'),
+    follows: z.string().describe('the SHA-256 of the log line the event follows'),
+  })
+  .describe('under a policy that pins signers: the signature of the principal named by by');
+
 export const EventLineSchema = z
   .discriminatedUnion('type', [
     envelope(
@@ -134,18 +143,24 @@ export const EventLineSchema = z
     ),
     envelope(
       'finding.ruled',
-      1,
+      2,
       z.strictObject({
         findingId: z.string(),
         status: z.enum(['fixed', 'withdrawn']),
         why: z.string(),
         by: z.string(),
+        signature: RulingSignature.optional(),
       }),
     ),
     envelope(
       'rounds.extended',
-      1,
-      z.strictObject({ rounds: z.number().int(), why: z.string(), by: z.string() }),
+      2,
+      z.strictObject({
+        rounds: z.number().int(),
+        why: z.string(),
+        by: z.string(),
+        signature: RulingSignature.optional(),
+      }),
     ),
     envelope(
       'contribution.recorded',
