@@ -22,6 +22,7 @@ import { fold } from '../support/decider.js';
 const FINGERPRINTS: Readonly<Record<number, string>> = {
   10: 'e99c1355f7c818ea95211f0c8b9d1964045b68abad9c268e73d21537bf003b43',
   11: 'a26d277aa753c0ca8550780a93ff98fcc2aa24f63e8a8e720dfa03b767457b59',
+  12: '0f62109af982ce3d027f22ea8e461498333fc88f01cc4712ae26b929b93ad702',
 };
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
