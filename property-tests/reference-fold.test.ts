@@ -37,6 +37,7 @@ import {
 import { evolve, step } from '../test/support/decider.js';
 import {
   FINDING_RULES,
+  type ReferenceRefuted,
   type ReferenceState,
   referenceRefusal,
   referenceStart,
@@ -294,6 +295,17 @@ const filesOf = (events: ReadonlyArray<DomainEvent>): string[] => {
   return [...files].sort();
 };
 
+/** A refuted record as both folds keep it (the fold's also says where it points and what it is). */
+const refutedPlain = ({ id, round, file, by, evidence, claim, before }: ReferenceRefuted) => ({
+  id,
+  round,
+  file,
+  by,
+  evidence,
+  claim,
+  before,
+});
+
 /** The fold's state as plain data, read through the public accessors (and so through the index). */
 const plainOf = (state: RunState, files: ReadonlyArray<string>) => {
   const findings = findingsInOrder(state);
@@ -302,15 +314,7 @@ const plainOf = (state: RunState, files: ReadonlyArray<string>) => {
     round: state.round,
     stall: state.stall,
     disputed: state.disputed,
-    refuted: toArray(state.refuted).map(({ id, round, file, by, evidence, claim, before }) => ({
-      id,
-      round,
-      file,
-      by,
-      evidence,
-      claim,
-      before,
-    })),
+    refuted: toArray(state.refuted).map(refutedPlain),
     findings: findings.map((f) => ({
       id: f.id,
       file: f.file,
@@ -339,15 +343,7 @@ const plainOfReference = (s: ReferenceState, files: ReadonlyArray<string>) => {
     round: s.round,
     stall: s.stall,
     disputed: s.disputed,
-    refuted: s.refuted.map(({ id, round, file, by, evidence, claim, before }) => ({
-      id,
-      round,
-      file,
-      by,
-      evidence,
-      claim,
-      before,
-    })),
+    refuted: s.refuted.map(refutedPlain),
     findings: findings.map((f) => ({
       id: f.id,
       file: f.file,

@@ -57,7 +57,10 @@ const opened = async () => {
   };
   await ok('open', 'pr-7', '--repo', repo.dir);
   const log = path.join(store, 'runs', 'pr-7.jsonl');
-  return { repo, run, ok, file, log };
+  /** record round `n`'s report on input `head`, which must be accepted; its --json result */
+  const recorded = async (n: number, head: string, over: Record<string, unknown>) =>
+    (await ok('record', 'pr-7', '--report', await file(`r${n}.json`, report(n, head, over)), '--json')).json;
+  return { repo, run, ok, file, log, recorded };
 };
 
 /** A new commit that changes `file` only, captured from git for the next round; its input sha. */
@@ -86,7 +89,7 @@ const report = (round: number, inputSha: string, over: Record<string, unknown> =
 
 describe('disputes from the command line', () => {
   it('a blocking finding upheld over two disputes blocks the run before its cap, and a person rules it', async () => {
-    const { repo, run, ok, file, log } = await opened();
+    const { repo, run, ok, file, log, recorded } = await opened();
     const head1 = repo.git('rev-parse', 'HEAD').trim();
     await ok('record', 'pr-7', '--report', await file('r1.json', report(1, head1, { candidates: [leak] })));
 
@@ -124,34 +127,16 @@ describe('disputes from the command line', () => {
     expect(silent.stderr).toContain('[undecided-dispute]');
     expect(await readFile(log)).toEqual(beforeRound2);
     const upheld = 'pool.js:88 runs on the success path only; an abort skips it';
-    const r2 = await ok(
-      'record',
-      'pr-7',
-      '--report',
-      await file(
-        'r2.json',
-        report(2, head2, { decisions: [{ id: LEAK, status: 'open', evidence: upheld }] }),
-      ),
-      '--json',
-    );
-    expect(r2.json).toMatchObject({ round: 2, status: 'open' });
+    const r2 = await recorded(2, head2, { decisions: [{ id: LEAK, status: 'open', evidence: upheld }] });
+    expect(r2).toMatchObject({ round: 2, status: 'open' });
 
     // disputed again, upheld again in round 3 of 4: blocked early, reason disputed
     await ok('dispute', 'pr-7', LEAK, '--reason', 'an abort goes through pool.release too');
     const head3 = await changeAndCapture(repo, ok, 'src/other.js', 'third');
-    const r3 = await ok(
-      'record',
-      'pr-7',
-      '--report',
-      await file(
-        'r3.json',
-        report(3, head3, {
-          decisions: [{ id: LEAK, status: 'open', evidence: 'release runs after the early return' }],
-        }),
-      ),
-      '--json',
-    );
-    expect(r3.json).toMatchObject({ round: 3, status: 'blocked' });
+    const r3 = await recorded(3, head3, {
+      decisions: [{ id: LEAK, status: 'open', evidence: 'release runs after the early return' }],
+    });
+    expect(r3).toMatchObject({ round: 3, status: 'blocked' });
     const status = await ok('status', 'pr-7', '--json');
     expect(StatusRunOutput.safeParse(status.json).success).toBe(true);
     expect(status.json).toMatchObject({
@@ -206,7 +191,7 @@ describe('disputes from the command line', () => {
 
 describe('a refuted finding stays refuted on unchanged code, from the command line', () => {
   it('offered again word for word on an untouched file it is kept as refuted before; with new evidence it is admitted', async () => {
-    const { repo, ok, file } = await opened();
+    const { repo, ok, file, recorded } = await opened();
     const head1 = repo.git('rev-parse', 'HEAD').trim();
     // round 1 from a finder and a verifier who refutes the cache finding
     await ok(
@@ -246,21 +231,12 @@ describe('a refuted finding stays refuted on unchanged code, from the command li
 
     // round 2 changes the service only; the finder offers the cache finding again, word for word
     const head2 = await changeAndCapture(repo, ok, 'src/service.js', 'second');
-    const r2 = await ok(
-      'record',
-      'pr-7',
-      '--report',
-      await file(
-        'r2.json',
-        report(2, head2, {
-          reviewer: 'finder',
-          candidates: [ghost],
-          decisions: [{ id: LEAK, status: 'open', evidence: 'still leaks on abort' }],
-        }),
-      ),
-      '--json',
-    );
-    expect(r2.json).toMatchObject({ round: 2, status: 'open' });
+    const r2 = await recorded(2, head2, {
+      reviewer: 'finder',
+      candidates: [ghost],
+      decisions: [{ id: LEAK, status: 'open', evidence: 'still leaks on abort' }],
+    });
+    expect(r2).toMatchObject({ round: 2, status: 'open' });
     const findings = (await ok('findings', 'pr-7', '--json')).json.findings as Array<{ id: string }>;
     expect(findings.map((f) => f.id)).toEqual([LEAK]);
     const explained = await ok('explain', 'pr-7', '--json');
@@ -285,20 +261,11 @@ describe('a refuted finding stays refuted on unchanged code, from the command li
     // round 3: still untouched, but the finder has something new to say: admitted
     const head3 = await changeAndCapture(repo, ok, 'src/service.js', 'third');
     const fresh = { ...ghost, evidence: 'the sweep stops when the clock goes backwards (NTP step)' };
-    const r3 = await ok(
-      'record',
-      'pr-7',
-      '--report',
-      await file(
-        'r3.json',
-        report(3, head3, {
-          candidates: [fresh],
-          decisions: [{ id: LEAK, status: 'fixed', evidence: 'closed in a finally block' }],
-        }),
-      ),
-      '--json',
-    );
-    expect(r3.json).toMatchObject({ round: 3, status: 'open' });
+    const r3 = await recorded(3, head3, {
+      candidates: [fresh],
+      decisions: [{ id: LEAK, status: 'fixed', evidence: 'closed in a finally block' }],
+    });
+    expect(r3).toMatchObject({ round: 3, status: 'open' });
     const after = (await ok('findings', 'pr-7', '--json')).json.findings as Array<{
       id: string;
       status: string;

@@ -72,6 +72,17 @@ const refusal = (result: CallToolResult): { code: string; message: string } => {
   return parsed.error;
 };
 
+/** A major a round 1 opens in src/service.js, for the tests that need one. */
+const LEAK = {
+  file: 'src/service.js',
+  line: 1,
+  category: 'correctness',
+  summary: 'the handle is never closed',
+  severity: 'major',
+  confirmed: true,
+  evidence: 'abort mid-read: one more open handle',
+};
+
 const TOOL_NAMES = [
   'capture',
   'checks',
@@ -206,13 +217,7 @@ describe('clearance mcp', () => {
     const client = await connectHere(tempDir('clearance-mcp-'));
     const input = (label: string) => label.padEnd(40, '0');
     const candidate = {
-      file: 'src/service.js',
-      line: 1,
-      category: 'correctness',
-      summary: 'the handle is never closed',
-      severity: 'major',
-      confirmed: true,
-      evidence: 'abort mid-read: one more open handle',
+      ...LEAK,
       reproduction: { command: 'npm test -- abort', expected: 'fails with EMFILE' },
     };
     const id = findingId(candidate);
@@ -250,15 +255,7 @@ describe('clearance mcp', () => {
   it('disputes a finding as the author: the next round must rule on it, untouched', async () => {
     const client = await connectHere(tempDir('clearance-mcp-'));
     const input = (label: string) => label.padEnd(40, '0');
-    const candidate = {
-      file: 'src/service.js',
-      line: 1,
-      category: 'correctness',
-      summary: 'the handle is never closed',
-      severity: 'major',
-      confirmed: true,
-      evidence: 'abort mid-read: one more open handle',
-    };
+    const candidate = LEAK;
     const id = findingId(candidate);
     structured(await call(client, 'open', { runId: 'pr-4', inputSha: input('a') }));
     const round1 = {

@@ -9,7 +9,15 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, checksRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
+import {
+  accepted,
+  blockedRun,
+  checksRun,
+  convergedRun,
+  deferredWith,
+  disputeWith,
+  TALLY,
+} from './hostile-runs.js';
 import { ACTIVE_MARKDOWN, headingsOf, literalShape, markdownShape } from './markdown-shape.js';
 
 /**
@@ -49,19 +57,7 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     stall: null,
     blockedReason: null,
     disputes: { allowed: true, blockAfter: 2 },
-    pendingDisputes: [
-      {
-        findingId: id,
-        citation: h,
-        severity: h,
-        summary: h,
-        blocking: true,
-        findingStatus: 'open',
-        round: 4,
-        reason: h,
-        ruling: null,
-      },
-    ],
+    pendingDisputes: [disputeWith(h, id, 4, null)],
     ending: { round: 3, result: 'ci_failed', reason: h, tally: TALLY },
     failure: { round: 3, reason: 'timeout', detail: h },
     extensions: [{ round: 2, rounds: 2, why: h, by: h }],

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   type Candidate,
   contributionRecorded,
+  type DisputeView,
   type DomainEvent,
   findingId,
   findingsInOrder,
@@ -237,3 +238,22 @@ export const deferredWith = (h: string, id: string, reason: 'until-round' | 'out
     reason,
     untilRound: reason === 'until-round' ? 2 : null,
   }) as const;
+
+/** A dispute of finding `id` for `round`, every text `h`, as `explain` and `feedback` list it. */
+export const disputeWith = (
+  h: string,
+  id: string,
+  round: number,
+  ruling: DisputeView['ruling'],
+  findingStatus: DisputeView['findingStatus'] = 'open',
+): DisputeView => ({
+  findingId: id,
+  citation: h,
+  severity: h,
+  summary: h,
+  blocking: true,
+  findingStatus,
+  round,
+  reason: h,
+  ruling,
+});

@@ -1,13 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { FindingDisputed } from '../../events/event.js';
 import { disputeBlockAfter, disputesAllowed } from '../../events/policy.js';
+import { quoted } from '../../events/quoted.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/round-report.js';
 import { type Findings, lookUp, putFinding } from '../finding-index.js';
 import type { Dispute, DisputeRuling, Finding, RunState, StallWhy } from '../state.js';
 import { last } from '../vec.js';
 import { panelOfNextRound } from './contribution.js';
-import { namedFinding } from './finding-ref.js';
+import { namedOpenFinding } from './finding-ref.js';
 import { acceptingRounds } from './lifecycle.js';
 import { forNextRound, nextRoundOf } from './next-round.js';
 import { type Check, fail, isBlank, ok, shortId } from './rule-answer.js';
@@ -66,16 +67,15 @@ export const onFindingDisputed = (state: RunState, event: FindingDisputed): E.Ei
       ['findingId'],
     );
   }
-  const named = namedFinding(state.findings, findingId, "the dispute's finding", ['findingId']);
+  const named = namedOpenFinding(
+    state.findings,
+    findingId,
+    "the dispute's finding",
+    ['findingId'],
+    'disputed',
+  );
   if (E.isLeft(named)) return named;
   const finding = named.right;
-  if (finding.status !== 'open') {
-    return fail(
-      'closed-finding',
-      `finding ${shortId(finding.id)} is already ${finding.status}: only an open finding can be disputed`,
-      ['findingId'],
-    );
-  }
   if (isBlank(reason))
     return fail('empty-field', 'the reason is empty: say in one line why the finding is wrong', ['reason']);
   const pending = pendingDispute(finding);
@@ -114,7 +114,7 @@ export const disputesDecided = (
   const dispute = pendingDispute(finding);
   return fail(
     'undecided-dispute',
-    `round ${round} report has no decision for finding ${shortId(undecided)} (${finding.file}), which the author disputed${dispute === undefined ? '' : ` (${JSON.stringify(dispute.reason.slice(0, 120))})`}: every disputed finding needs one, its file touched or not: open upholds it, withdrawn accepts the dispute`,
+    `round ${round} report has no decision for finding ${shortId(undecided)} (${finding.file}), which the author disputed${dispute === undefined ? '' : ` (${quoted(dispute.reason)})`}: every disputed finding needs one, its file touched or not: open upholds it, withdrawn accepts the dispute`,
     ['decisions'],
   );
 };

@@ -7,8 +7,8 @@ import { putFinding } from '../finding-index.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { last, push } from '../vec.js';
 import { withRuling } from './disputes.js';
-import { namedFinding } from './finding-ref.js';
-import { fail, isBlank, shortId } from './rule-answer.js';
+import { namedOpenFinding } from './finding-ref.js';
+import { fail, isBlank } from './rule-answer.js';
 
 /**
  * Past the cap, or after a stall, only a person decides: these are accepted only once the run is
@@ -67,16 +67,15 @@ export const onFindingRuled = (
   const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { findingId, status, why, by } = event.data;
-  const named = namedFinding(state.findings, findingId, "the ruling's finding", ['findingId']);
+  const named = namedOpenFinding(
+    state.findings,
+    findingId,
+    "the ruling's finding",
+    ['findingId'],
+    'ruled on',
+  );
   if (E.isLeft(named)) return named;
   const finding = named.right;
-  if (finding.status !== 'open') {
-    return fail(
-      'closed-finding',
-      `finding ${shortId(findingId)} is already ${finding.status}: only an open finding can be ruled on`,
-      ['findingId'],
-    );
-  }
   // a decision the rules would take, then whether its signer made it, here
   const key = signedBy(state, event, verify);
   if (E.isLeft(key)) return key;
