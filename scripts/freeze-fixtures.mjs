@@ -942,38 +942,19 @@ const disputed = () => {
     OTHER.file,
   ]);
   const { confirmed: _c, ...other } = OTHER;
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'finder',
-    '--report',
-    file(
-      'd-finder-1.json',
-      report(run, 1, sha('d1'), { candidates: [MAJOR, { ...other, verdict: 'confirmed' }] }),
-    ),
-  ]);
-  clearance([
-    'contribute',
-    run,
-    '--expert',
-    'verifier',
-    '--report',
-    file(
-      'd-verifier-1.json',
-      report(run, 1, sha('d1'), {
-        verifications: [
-          {
-            file: OTHER.file,
-            category: OTHER.category,
-            summary: OTHER.summary,
-            verdict: 'refuted',
-            evidence: 'the TTL sweep in cache.js:40 evicts them every minute',
-          },
-        ],
-      }),
-    ),
-  ]);
+  const handIn = (expert, over) =>
+    clearance([
+      'contribute',
+      run,
+      '--expert',
+      expert,
+      '--report',
+      file(`d-${expert}-1.json`, report(run, 1, sha('d1'), over)),
+    ]);
+  handIn('finder', { candidates: [MAJOR, { ...other, verdict: 'confirmed' }] });
+  const { file: ttlFile, category, summary } = OTHER;
+  const evidence = 'the TTL sweep in cache.js:40 evicts them every minute';
+  handIn('verifier', { verifications: [{ file: ttlFile, category, summary, verdict: 'refuted', evidence }] });
   clearance(['record', run, '--merge']);
   const id = findingId(MAJOR);
   const reason = 'the pool closes the handle on abort (pool.js:88)';

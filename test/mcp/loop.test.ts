@@ -128,15 +128,7 @@ describe('clearance mcp', () => {
     // before convergence the gate refuses, as a tool error carrying the command's envelope
     expect(refusal(await call(client, 'gate', { runId: 'pr-1' })).code).toBe('no-review');
 
-    const candidate = {
-      file: 'src/service.js',
-      line: 1,
-      category: 'correctness',
-      summary: 'the handle is never closed',
-      severity: 'major',
-      confirmed: true,
-      evidence: 'abort mid-read: one more open handle',
-    };
+    const candidate = LEAK;
     const recorded1 = structured(
       await call(client, 'record', {
         runId: 'pr-1',
