@@ -7,7 +7,7 @@ import type { DisputeRuling, Refuted } from '../projections/state.js';
  */
 
 /** What a ruling did to a dispute: `open` upholds the finding, `withdrawn` accepts the dispute. */
-export const rulingWord = (ruling: DisputeRuling): string => {
+export const rulingWord = (ruling: Pick<DisputeRuling, 'status'>): string => {
   switch (ruling.status) {
     case 'open':
       return 'upheld';

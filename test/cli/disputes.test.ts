@@ -128,7 +128,7 @@ describe('disputes from the command line', () => {
     expect(await readFile(log)).toEqual(beforeRound2);
     const upheld = 'pool.js:88 runs on the success path only; an abort skips it';
     const r2 = await recorded(2, head2, { decisions: [{ id: LEAK, status: 'open', evidence: upheld }] });
-    expect(r2).toMatchObject({ round: 2, status: 'open' });
+    expect(r2).toMatchObject({ round: 2, status: 'open', disputesRuled: [{ id: LEAK, status: 'open' }] });
 
     // disputed again, upheld again in round 3 of 4: blocked early, reason disputed
     await ok('dispute', 'pr-7', LEAK, '--reason', 'an abort goes through pool.release too');
@@ -236,7 +236,12 @@ describe('a refuted finding stays refuted on unchanged code, from the command li
       candidates: [ghost],
       decisions: [{ id: LEAK, status: 'open', evidence: 'still leaks on abort' }],
     });
-    expect(r2).toMatchObject({ round: 2, status: 'open' });
+    expect(r2).toMatchObject({
+      round: 2,
+      status: 'open',
+      opened: [],
+      refutedBefore: [{ id: GHOST, citation: 'src/cache.js:7', before: { round: 1, how: 'refuted' } }],
+    });
     const findings = (await ok('findings', 'pr-7', '--json')).json.findings as Array<{ id: string }>;
     expect(findings.map((f) => f.id)).toEqual([LEAK]);
     const explained = await ok('explain', 'pr-7', '--json');

@@ -122,6 +122,28 @@ export const RecordOutput = z.strictObject({
   changed: z.array(z.strictObject({ id: Sha, from: z.string(), to: z.string() })),
   suppressed: z.array(Suppressed),
   deferred: z.array(Deferred).describe('candidates this round deferred to a follow-up'),
+  refutedBefore: z
+    .array(
+      z.strictObject({
+        id: Sha,
+        severity: z.string(),
+        citation: z.string(),
+        summary: z.string(),
+        before: z.strictObject({ round: z.number().int(), how: z.enum(['refuted', 'withdrawn']) }),
+        evidence: z.string().describe('the evidence of that earlier refutation or withdrawal'),
+      }),
+    )
+    .describe(
+      'candidates this round kept as refuted before: offered again, word for word, on a file no capture touched since the round that refuted (or withdrew) them',
+    ),
+  disputesRuled: z
+    .array(
+      z.strictObject({
+        id: Sha,
+        status: FindingStatus.describe('open: the dispute upheld; withdrawn: accepted; fixed: moot'),
+      }),
+    )
+    .describe("the author's disputes this round ruled on"),
   note: z
     .string()
     .nullable()
