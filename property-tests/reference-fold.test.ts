@@ -37,6 +37,7 @@ import {
 import { evolve, step } from '../test/support/decider.js';
 import {
   FINDING_RULES,
+  type ReferenceRefuted,
   type ReferenceState,
   referenceRefusal,
   referenceStart,
@@ -58,6 +59,8 @@ type RoundPlan = Readonly<{
   choices: RoundChoices;
   /** every file touched and every decision open: streaks that stall a run, or reach its cap */
   stubborn: boolean;
+  /** a dispute before every round and a refuted candidate offered again in it: the rulings, the counts, the files touched since */
+  contrary: boolean;
   panel: Panel | null;
   noise: Noise | null;
   person: Person;
@@ -66,6 +69,7 @@ type RoundPlan = Readonly<{
 const roundPlanArb: fc.Arbitrary<RoundPlan> = fc.record({
   choices: roundChoicesArb,
   stubborn: fc.boolean(),
+  contrary: fc.boolean(),
   panel: fc.option(fc.record({ link: fc.boolean(), absent: fc.boolean(), place: fc.boolean() }), {
     freq: 2,
   }),
@@ -263,9 +267,12 @@ const logOf = (policy: Policy, plans: ReadonlyArray<RoundPlan>, commands: Readon
   for (const plan of plans) {
     if (log.state.status === 'blocked') offer(log, personEvents(log.state, plan.person));
     if (isFinal(log.state.status)) break;
-    const choices = plan.stubborn
+    const stubborn = plan.stubborn
       ? { ...plan.choices, touched: FILES.map(() => true), statuses: ['open' as const] }
       : plan.choices;
+    const choices = plan.contrary
+      ? { ...stubborn, dispute: stubborn.dispute ?? 0, reoffer: stubborn.reoffer ?? 0 }
+      : stubborn;
     if (plan.noise !== null) offer(log, noiseEvents(log.state, choices, plan.noise));
     if (isFinal(log.state.status)) break;
     let events: ReadonlyArray<DomainEvent>;
@@ -284,18 +291,23 @@ const logArb: fc.Arbitrary<ReadonlyArray<DomainEvent>> = fc
   .record({
     policy: policyArb,
     plans: fc.array(roundPlanArb, { minLength: 1, maxLength: 7 }),
-    // a quarter of the runs keep every finding open round after round, so streaks stall them
+    // a quarter of the runs keep every finding open round after round, so streaks stall them;
+    // a quarter dispute and offer refuted candidates again in every round
     stubborn: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: fc.constant(true) },
+    ),
+    contrary: fc.oneof(
       { weight: 3, arbitrary: fc.constant(false) },
       { weight: 1, arbitrary: fc.constant(true) },
     ),
     commands: fc.constantFrom([], ['npm test']),
   })
   .map(
-    ({ policy, plans, stubborn, commands }) =>
+    ({ policy, plans, stubborn, contrary, commands }) =>
       logOf(
         policy,
-        plans.map((p) => (stubborn ? { ...p, stubborn } : p)),
+        plans.map((p) => ({ ...p, stubborn: p.stubborn || stubborn, contrary: p.contrary || contrary })),
         commands,
       ).events,
   );
@@ -311,6 +323,17 @@ const filesOf = (events: ReadonlyArray<DomainEvent>): string[] => {
   return [...files].sort();
 };
 
+/** A refuted record as both folds keep it (the fold's also says where it points and what it is). */
+const refutedPlain = ({ id, round, file, by, evidence, claim, before }: ReferenceRefuted) => ({
+  id,
+  round,
+  file,
+  by,
+  evidence,
+  claim,
+  before,
+});
+
 /** The fold's state as plain data, read through the public accessors (and so through the index). */
 const plainOf = (state: RunState, files: ReadonlyArray<string>) => {
   const findings = findingsInOrder(state);
@@ -318,6 +341,8 @@ const plainOf = (state: RunState, files: ReadonlyArray<string>) => {
     status: state.status,
     round: state.round,
     stall: state.stall,
+    disputed: state.disputed,
+    refuted: toArray(state.refuted).map(refutedPlain),
     findings: findings.map((f) => ({
       id: f.id,
       file: f.file,
@@ -332,6 +357,7 @@ const plainOf = (state: RunState, files: ReadonlyArray<string>) => {
       steps: toArray(f.steps),
       reviewers: f.reviewers ?? [],
       mergedFrom: f.mergedFrom ?? [],
+      disputes: f.disputes ?? [],
     })),
     byId: findings.map((f) => findingOf(state, f.id)?.id ?? null),
     byPrefix: findings.map((f) => findingsNamed(state.findings, f.id.slice(0, 8))),
@@ -348,6 +374,8 @@ const plainOfReference = (s: ReferenceState, files: ReadonlyArray<string>) => {
     status: s.status,
     round: s.round,
     stall: s.stall,
+    disputed: s.disputed,
+    refuted: s.refuted.map(refutedPlain),
     findings: findings.map((f) => ({
       id: f.id,
       file: f.file,
@@ -362,6 +390,7 @@ const plainOfReference = (s: ReferenceState, files: ReadonlyArray<string>) => {
       steps: f.steps,
       reviewers: f.reviewers,
       mergedFrom: f.mergedFrom,
+      disputes: f.disputes,
     })),
     byId: findings.map((f) => f.id),
     byPrefix: findings.map((f) => findings.map((g) => g.id).filter((id) => id.startsWith(f.id.slice(0, 8)))),
@@ -523,6 +552,14 @@ describe('the indexed fold against the reference fold', () => {
         (e.data.report.verifications ?? []).some((v) => v.correction !== undefined),
     );
     const rulings = count((e) => e.type === 'finding.ruled');
+    const disputes = count((e) => e.type === 'finding.disputed');
+    const disputesRuled = count(
+      (e, s) => e.type === 'round.recorded' && e.data.report.decisions.some((d) => s.disputed.includes(d.id)),
+    );
+    const disputeStalls = count(
+      (e, s) => e.type === 'round.recorded' && evolveStallsWith(s, e).some((f) => f.why === 'disputed'),
+    );
+    const refutedBefore = count((e, s) => e.type === 'round.recorded' && refutedBeforeIn(s, e) > 0);
     const extensions = count((e) => e.type === 'rounds.extended');
     const converged = logs.filter((events) => fold(events).status === 'converged').length;
     const stats = {
@@ -537,10 +574,15 @@ describe('the indexed fold against the reference fold', () => {
       rulings,
       extensions,
       converged,
+      disputes,
+      disputesRuled,
+      disputeStalls,
+      refutedBefore,
       missingDecision: refused('missing-decision'),
       verdictMismatch: refused('verdict-mismatch'),
       untouchedDecision: refused('untouched-decision'),
       invalidMove: refused('invalid-move'),
+      undecidedDispute: refused('undecided-dispute'),
     };
     for (const [what, n] of Object.entries(stats)) expect(n, what).toBeGreaterThan(0);
   });
@@ -549,6 +591,20 @@ describe('the indexed fold against the reference fold', () => {
 const evolveStalls = (state: RunState, event: DomainEvent): boolean => {
   const next = evolve(state, event);
   return E.isRight(next) && next.right.stall !== null;
+};
+
+const evolveStallsWith = (state: RunState, event: DomainEvent) => {
+  const next = evolve(state, event);
+  return E.isRight(next) ? (next.right.stall?.findings ?? []) : [];
+};
+
+/** How many candidates an accepted round kept as refuted before. */
+const refutedBeforeIn = (state: RunState, event: DomainEvent): number => {
+  const next = evolve(state, event);
+  if (E.isLeft(next)) return 0;
+  return toArray(next.right.refuted)
+    .slice(state.refuted.size)
+    .filter((r) => r.before !== undefined).length;
 };
 
 const fold = (events: ReadonlyArray<DomainEvent>): RunState => {

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect } from 'vitest';
 import {
   type DomainEvent,
+  disputeBlockAfter,
   findingOf,
   historyOf,
   initialState,
@@ -32,13 +33,18 @@ const stepsOf = (events: ReadonlyArray<DomainEvent>): Array<{ event: DomainEvent
 /**
  * Both ways: a round stalls the run exactly when a blocking finding it decided shows, in its
  * history since the last extension, `stallRounds` rounds in a row decided open ending with this
- * one (a carried round breaks the streak), or a second reopening in this round.
+ * one (a carried round breaks the streak), or a second reopening in this round; or when a blocking
+ * finding the author disputed for it is upheld (decided open) for the policy's `blockAfter`-th
+ * time since the last extension.
  */
 const stallsMatchHistory = (events: ReadonlyArray<DomainEvent>): number => {
   let stalls = 0;
   let before = initialState;
   for (const { event, state } of stepsOf(events)) {
-    if (state.stall !== null && state.run?.policy.stallRounds === undefined)
+    if (
+      state.stall?.findings.some((f) => f.why !== 'disputed') === true &&
+      state.run?.policy.stallRounds === undefined
+    )
       throw new Error('a run whose policy has no stallRounds stalled');
     if (event.type === 'round.recorded') {
       const rounds = state.run?.policy.stallRounds;
@@ -56,6 +62,16 @@ const stallsMatchHistory = (events: ReadonlyArray<DomainEvent>): number => {
         if (JSON.stringify(tail) === JSON.stringify(streak)) expected.push(`${d.id} kept-open`);
         if (d.status === 'reopened' && history.filter((s) => s.how === 'reopened').length >= 2)
           expected.push(`${d.id} reopened-twice`);
+      }
+      const policy = state.run?.policy;
+      for (const id of before.disputed) {
+        const finding = findingOf(state, id);
+        if (policy === undefined || finding === undefined || !finding.blocking || finding.status !== 'open')
+          continue;
+        const upheld = (finding.disputes ?? []).filter(
+          (dispute) => dispute.ruling?.status === 'open' && dispute.ruling.round > since,
+        ).length;
+        if (upheld >= disputeBlockAfter(policy)) expected.push(`${id} disputed`);
       }
       const named =
         state.stall === before.stall ? [] : (state.stall?.findings ?? []).map((f) => `${f.id} ${f.why}`);
@@ -128,8 +144,9 @@ describe('stalls caught before the cap', () => {
           ...c,
           statuses: c.statuses.map((s) => (s === 'open' ? 'fixed' : s)),
           reopen: null,
-          // an untouched finding may be decided open where the policy allows it: not here
+          // an untouched finding may be decided open where the policy allows it, or a dispute asks: not here
           decideUntouched: false,
+          dispute: null,
         })),
         { minLength: 1, maxLength: 6 },
       ),
@@ -144,11 +161,12 @@ describe('stalls caught before the cap', () => {
   );
 
   property([fc.array(roundChoicesArb, { minLength: 1, maxLength: 6 })], { numRuns })(
-    'the default and issueflow presets never stall: stalls are off unless a policy sets stallRounds',
+    'the default and issueflow presets never stall: stalls are off unless a policy sets stallRounds (disputes upheld past the count still block)',
     (rounds) => {
       for (const policy of [PRESETS.default, PRESETS.issueflow]) {
         const run = runFrom(policy, rounds);
-        for (const { state } of stepsOf(run.events)) expect(state.stall).toBeNull();
+        for (const { state } of stepsOf(run.events))
+          expect((state.stall?.findings ?? []).filter((f) => f.why !== 'disputed')).toEqual([]);
       }
     },
   );

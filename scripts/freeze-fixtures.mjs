@@ -686,7 +686,97 @@ const requiredChecks = () => {
   return run;
 };
 
-/** Which scenarios each folder freezes: a new folder freezes the events its format added. */
+/**
+ * Disputes and a candidate refuted before: a policy pinning `disputes` (allowed, blocking after 2
+ * upheld); round 1 from a finder and a verifier who refutes the cache finding; the author disputes
+ * the major (the same dispute again is already recorded, another reason refused); round 2 touches
+ * another file, a report with no decision on it refused, then one upholding it, the refuted
+ * candidate offered again word for word (kept as refuted before); disputed again and upheld in
+ * round 3 of 5: blocked, reason disputed; a dispute on the final run refused; a person's ruling
+ * withdraws it and the run converges by that ruling.
+ */
+const disputed = () => {
+  const run = 'v11-disputes';
+  const policy = file('disputes-policy.json', {
+    ...PRESETS.default,
+    name: 'disputed',
+    maxRounds: 5,
+    stages: [],
+    disputes: { allowed: true, blockAfter: 2 },
+  });
+  clearance([
+    'open',
+    run,
+    '--policy-file',
+    policy,
+    '--input-sha',
+    sha('d1'),
+    '--touched',
+    MAJOR.file,
+    '--touched',
+    OTHER.file,
+  ]);
+  const { confirmed: _c, ...other } = OTHER;
+  const handIn = (expert, over) =>
+    clearance([
+      'contribute',
+      run,
+      '--expert',
+      expert,
+      '--report',
+      file(`d-${expert}-1.json`, report(run, 1, sha('d1'), over)),
+    ]);
+  handIn('finder', { candidates: [MAJOR, { ...other, verdict: 'confirmed' }] });
+  const { file: ttlFile, category, summary } = OTHER;
+  const evidence = 'the TTL sweep in cache.js:40 evicts them every minute';
+  handIn('verifier', { verifications: [{ file: ttlFile, category, summary, verdict: 'refuted', evidence }] });
+  clearance(['record', run, '--merge']);
+  const id = findingId(MAJOR);
+  const reason = 'the pool closes the handle on abort (pool.js:88)';
+  clearance(['dispute', run, id.slice(0, 12), '--reason', reason]);
+  clearance(['dispute', run, id.slice(0, 12), '--reason', reason]);
+  clearance(['dispute', run, id.slice(0, 12), '--reason', 'a second reason'], 1);
+  clearance(['capture', run, '--input-sha', sha('d2'), '--touched', 'src/unrelated.js']);
+  clearance(['record', run, '--report', file('d-2-silent.json', report(run, 2, sha('d2')))], 1);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'd-2.json',
+      report(run, 2, sha('d2'), {
+        candidates: [{ ...other, verdict: 'confirmed' }],
+        decisions: [{ id, status: 'open', evidence: 'pool.js:88 runs on the success path only' }],
+      }),
+    ),
+  ]);
+  clearance(['dispute', run, id, '--reason', 'an abort goes through pool.release as well']);
+  clearance(['capture', run, '--input-sha', sha('d3'), '--touched', 'src/unrelated.js']);
+  clearance([
+    'record',
+    run,
+    '--report',
+    file(
+      'd-3.json',
+      report(run, 3, sha('d3'), {
+        decisions: [{ id, status: 'open', evidence: 'release returns early before close()' }],
+      }),
+    ),
+  ]);
+  clearance(['dispute', run, id, '--reason', 'once more'], 1);
+  clearance([
+    'rule',
+    run,
+    id.slice(0, 12),
+    '--withdrawn',
+    '--why',
+    'the author is right: pool.js:88 closes it on abort too',
+    '--by',
+    PERSON,
+  ]);
+  return run;
+};
+
 /**
  * Rulings only a key holder can make: a policy pinning Ada Lovelace's Ed25519 key (made here by
  * ssh-keygen), an unsigned ruling refused, a signed extension past the cap, a signed ruling that
@@ -973,6 +1063,7 @@ const followed = () => {
   return run;
 };
 
+/** Which scenarios each folder freezes: a new folder freezes the events its format added. */
 const SCENARIOS = {
   v2: [stagedConverges, budgetPartial, endedRuled, midRound],
   v3: [contributed],
@@ -983,6 +1074,7 @@ const SCENARIOS = {
   v8: [requiredChecks],
   v9: [converging],
   v10: [followed],
+  v11: [disputed],
 };
 
 /** `verdictOf` and the log parser, from their TypeScript sources, so the verdict has one definition. */

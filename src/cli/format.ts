@@ -2,6 +2,7 @@ import { citationOf } from '@clearance/fold/internal/projections/citation.js';
 import type { Panel, RunStatus } from '@clearance/fold/internal/projections/state.js';
 import type { FindingView } from '@clearance/fold/internal/projections/views/findings.js';
 import type { StatusView } from '@clearance/fold/internal/projections/views/status.js';
+import { refutedBeforePhrase, rulingPhrase } from '@clearance/fold/internal/render/dispute-text.js';
 import { placeNotes } from '@clearance/fold/internal/render/place-note.js';
 import {
   deferredCause,
@@ -44,6 +45,12 @@ export const panelLine = (p: Panel, lead: string): string => {
   return `${lead}: ${reports === '' ? 'no contribution' : reports}${absent === '' ? '' : `; absent: ${absent}`}`;
 };
 
+const STALL_WHY = {
+  'kept-open': 'decided open round after round',
+  'reopened-twice': 'reopened a second time',
+  disputed: "upheld over the author's disputes",
+} as const;
+
 export const statusText = (c: Colors, view: StatusView, seq: number): string => {
   const lines = [
     `run ${c.bold(t(view.runId ?? '?'))}: ${statusWord(c, view.status)} after round ${view.round} of ${view.maxRounds} (policy ${t(view.policy ?? '?')}, seq ${seq})`,
@@ -55,14 +62,11 @@ export const statusText = (c: Colors, view: StatusView, seq: number): string => 
     );
   }
   if (view.stall !== null) {
-    const named = view.stall.findings
-      .map(
-        (s) =>
-          `${shortId(s.id)} (${s.why === 'kept-open' ? 'decided open round after round' : 'reopened a second time'})`,
-      )
-      .join(', ');
+    const named = view.stall.findings.map((s) => `${shortId(s.id)} (${STALL_WHY[s.why]})`).join(', ');
     lines.push(
-      c.red(`stalled at round ${view.stall.round}, before the cap: ${named}; only a person can go on`),
+      c.red(
+        `${view.blockedReason === 'disputed' ? 'blocked by a dispute' : 'stalled'} at round ${view.stall.round}, before the cap: ${named}; only a person can go on`,
+      ),
     );
   }
   if (view.captured) lines.push(`next: round ${view.round + 1} will review input ${t(view.inputSha ?? '?')}`);
@@ -118,9 +122,18 @@ export const trailLine = (
     effects.push(
       `deferred ${t(d.severity)} ${shortId(d.id)} ${t(citationOf(d))} to a follow-up (${deferredCause(d)})`,
     );
-  for (const r of entry.refuted)
+  for (const r of entry.refuted) {
+    const before = refutedBeforePhrase(r);
+    const why = t(r.evidence.split('\n')[0]?.slice(0, 160) ?? '');
     effects.push(
-      `refuted ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} by ${r.by.map(t).join(', ')}: ${t(r.evidence.split('\n')[0]?.slice(0, 160) ?? '')}`,
+      before === null
+        ? `refuted ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} by ${r.by.map(t).join(', ')}: ${why}`
+        : `refuted before: ${t(r.severity)} ${shortId(r.id)} ${t(r.file)} offered again by ${r.by.map(t).join(', ')}, unchanged since it was ${before}: ${why}`,
+    );
+  }
+  for (const d of entry.disputesRuled)
+    effects.push(
+      `dispute of ${shortId(d.id)} ${rulingPhrase(d.ruling, t)}: ${t(d.ruling.evidence.split('\n')[0]?.slice(0, 160) ?? '')}`,
     );
   if (entry.failure !== null)
     effects.push(c.yellow(`attempt failed (${entry.failure.reason}): ${t(entry.failure.detail)}`));

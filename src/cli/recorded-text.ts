@@ -1,4 +1,5 @@
 import { citationOf } from '@clearance/fold/internal/projections/citation.js';
+import { rulingWord } from '@clearance/fold/internal/render/dispute-text.js';
 import { deferredCause } from '@clearance/fold/internal/render/trend-text.js';
 import { plainText as t } from '@clearance/fold/internal/text/untrusted.js';
 import type { RecordResult } from '../operations/recorded.js';
@@ -42,6 +43,13 @@ export const recordedText = (c: Colors, r: RecordResult): string => {
         `  deferred ${t(d.severity)} ${shortId(d.id)} ${t(citationOf(d))} ${t(d.summary)} (${deferredCause(d)}): kept for a follow-up`,
       ),
     );
+  for (const held of r.refutedBefore)
+    lines.push(
+      c.dim(
+        `  refuted before: ${t(held.severity)} ${shortId(held.id)} ${t(held.citation)} ${t(held.summary)} (${held.before.how} in round ${held.before.round}, its file unchanged since): not admitted`,
+      ),
+    );
+  for (const d of r.disputesRuled) lines.push(`  dispute of ${shortId(d.id)} ${rulingWord(d)}`);
   // a round that blocked the run says why, and what a person can do now
   if (r.final !== null && r.status === 'blocked' && !r.alreadyRecorded)
     lines.push(t(r.final.why), nextLine(r.final.next));

@@ -50,6 +50,11 @@ const NOTES: Readonly<Partial<Record<EventType, Readonly<Record<string, string>>
     findingId: 'the full id of a finding that carries a reproduction',
     outputSha: 'SHA-256 of what the reproduction printed, archived under the run',
   },
+  'finding.disputed': {
+    findingId: 'the full id of an open finding',
+    round: 'the round in progress when the author disputed it: the round that must rule on it',
+    reason: "the author's one line of reasoning: why the finding is wrong",
+  },
   'checks.recorded': {
     round: 'the round in progress, whose captured input the checks ran on',
     checks: 'every check CI reported on that input, as it finished',

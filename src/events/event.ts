@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import type { CHECK_STATES, CheckResultV1, ChecksRecordedV1 } from './codecs/checks-recorded-v1.js';
 import type { ABSENCE_REASONS, ContributionAbsentV1 } from './codecs/contribution-absent-v1.js';
 import type { ContributionRecordedV4 } from './codecs/contribution-recorded-v4.js';
+import type { FindingDisputedV1 } from './codecs/finding-disputed-v1.js';
 import type { FindingRuledV2 } from './codecs/finding-ruled-v2.js';
 import type { REPRODUCTION_OUTCOMES, ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
 import type { LineMoveV1, RevisionCapturedV3 } from './codecs/revision-captured-v3.js';
@@ -49,6 +50,7 @@ export type StageFailedData = WithCost<t.TypeOf<typeof StageFailedV1>>;
 export type RoundEndedData = Readonly<t.TypeOf<typeof RoundEndedV1>>;
 export type FindingRuledData = Readonly<t.TypeOf<typeof FindingRuledV2>>;
 export type RoundsExtendedData = Readonly<t.TypeOf<typeof RoundsExtendedV2>>;
+export type FindingDisputedData = Readonly<t.TypeOf<typeof FindingDisputedV1>>;
 export type RulingSignature = Readonly<t.TypeOf<typeof RulingSignatureV1>>;
 export type ContributionRecordedData = Readonly<
   Omit<t.TypeOf<typeof ContributionRecordedV4>, 'report'> & { report: RoundReport }
@@ -75,6 +77,7 @@ export type StageFailed = Readonly<{ type: 'stage.failed'; data: StageFailedData
 export type RoundEnded = Readonly<{ type: 'round.ended'; data: RoundEndedData }>;
 export type FindingRuled = Readonly<{ type: 'finding.ruled'; data: FindingRuledData }>;
 export type RoundsExtended = Readonly<{ type: 'rounds.extended'; data: RoundsExtendedData }>;
+export type FindingDisputed = Readonly<{ type: 'finding.disputed'; data: FindingDisputedData }>;
 
 export type ContributionRecorded = Readonly<{
   type: 'contribution.recorded';
@@ -101,7 +104,8 @@ export type DomainEvent =
   | ContributionRecorded
   | ContributionAbsent
   | ReproductionRecorded
-  | ChecksRecorded;
+  | ChecksRecorded
+  | FindingDisputed;
 export type EventType = DomainEvent['type'];
 export type EventOf<K extends EventType> = Extract<DomainEvent, { type: K }>;
 

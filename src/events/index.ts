@@ -8,6 +8,7 @@ export { ROUND_END_RESULTS } from './codecs/round-ended-v1.js';
 export { FAILURE_REASONS } from './codecs/round-failed-v1.js';
 export { ROUND_RESULTS } from './codecs/round-recorded-v2.js';
 export type { DecodeError } from './decode-error.js';
+export { DISPUTE_REASON_MAX, disputeReasonRejection } from './dispute-reason.js';
 export type {
   CheckResult,
   CheckState,
@@ -18,6 +19,8 @@ export type {
   EventOf,
   EventType,
   FailureReason,
+  FindingDisputed,
+  FindingDisputedData,
   FindingRuled,
   FindingRuledData,
   LineMove,
@@ -58,7 +61,11 @@ export {
   COST_KEYS,
   type Cost,
   citationsRequired,
+  DEFAULT_DISPUTE_BLOCK_AFTER,
   DEFAULT_STAGES,
+  type DisputesPolicy,
+  disputeBlockAfter,
+  disputesAllowed,
   isPresetName,
   PLAUSIBLE_POLICIES,
   type PlausiblePolicy,

@@ -1,6 +1,12 @@
 import * as z from 'zod';
 import type { SameShape } from './codecs/same-shape.js';
-import { DEFAULT_STAGES, NEW_OUTSIDE_FIX_POLICIES, PLAUSIBLE_POLICIES, type Policy } from './policy.js';
+import {
+  DEFAULT_DISPUTE_BLOCK_AFTER,
+  DEFAULT_STAGES,
+  NEW_OUTSIDE_FIX_POLICIES,
+  PLAUSIBLE_POLICIES,
+  type Policy,
+} from './policy.js';
 import { CostSchema } from './round-report.js';
 import { OPEN_FINDING_DECISIONS } from './statuses.js';
 
@@ -87,6 +93,23 @@ export const PolicySchema = z.strictObject({
     .optional()
     .describe(
       "the project's CI checks by name, recorded on each round's input before its report (clearance checks); the gate approves only when every required check passed; absent: rounds and the gate know nothing of checks",
+    ),
+  disputes: z
+    .strictObject({
+      allowed: z
+        .boolean()
+        .default(true)
+        .describe('whether the author may dispute a finding (clearance dispute); false: never'),
+      blockAfter: z
+        .number()
+        .default(DEFAULT_DISPUTE_BLOCK_AFTER)
+        .describe(
+          'a blocking finding upheld after this many disputes ends the run blocked early (reason disputed), for a person to rule; an integer >= 1',
+        ),
+    })
+    .optional()
+    .describe(
+      "the author's answer to a finding: a dispute, with one line of reasoning, that the next round must rule on; absent: allowed, blocking after 2 upheld disputes",
     ),
 });
 

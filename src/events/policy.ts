@@ -24,6 +24,8 @@ export type Policy = Frozen<t.TypeOf<typeof PolicyCodecV2>>;
 export type SeverityRule = Policy['severities'][string];
 /** CI checks by name: which must pass, which are only noted, and which may be skipped (rules/checks.ts). */
 export type ChecksPolicy = NonNullable<Policy['checks']>;
+/** Disputes: allowed or not, and how many upheld disputes of one blocking finding block the run. */
+export type DisputesPolicy = NonNullable<Policy['disputes']>;
 /** A person who may rule, and the key their rulings are signed with (`ssh-ed25519 AAAA…`). */
 export type Signer = NonNullable<Policy['signers']>[number];
 
@@ -140,6 +142,12 @@ export const mergeWithinLinesOf = (policy: Policy): number =>
 export const plausibleOf = (policy: Policy): PlausiblePolicy => policy.plausible ?? 'blocks';
 export const newOutsideFixOf = (policy: Policy): NewOutsideFixPolicy => policy.newOutsideFix ?? 'admit';
 export const sameInputRoundsOf = (policy: Policy): number => policy.sameInputRounds ?? 0;
+
+/** How many upheld disputes of one blocking finding end the run `blocked` unless the policy says otherwise. */
+export const DEFAULT_DISPUTE_BLOCK_AFTER = 2;
+export const disputesAllowed = (policy: Policy): boolean => policy.disputes?.allowed ?? true;
+export const disputeBlockAfter = (policy: Policy): number =>
+  policy.disputes?.blockAfter ?? DEFAULT_DISPUTE_BLOCK_AFTER;
 
 export const PRE_EXISTING = 'pre-existing';
 

@@ -7,6 +7,7 @@ import { ContributionRecordedV1 } from './codecs/contribution-recorded-v1.js';
 import { ContributionRecordedV2, upcastContributionRecordedV1 } from './codecs/contribution-recorded-v2.js';
 import { ContributionRecordedV3, upcastContributionRecordedV2 } from './codecs/contribution-recorded-v3.js';
 import { ContributionRecordedV4, upcastContributionRecordedV3 } from './codecs/contribution-recorded-v4.js';
+import { FindingDisputedV1 } from './codecs/finding-disputed-v1.js';
 import { FindingRuledV1 } from './codecs/finding-ruled-v1.js';
 import { FindingRuledV2, upcastFindingRuledV1 } from './codecs/finding-ruled-v2.js';
 import { ReproductionRecordedV1 } from './codecs/reproduction-recorded-v1.js';
@@ -93,6 +94,7 @@ const REGISTRY: Readonly<Record<EventType, EventSpec>> = {
   'contribution.absent': { latest: 1, versions: { 1: { codec: ContributionAbsentV1 } } },
   'reproduction.recorded': { latest: 1, versions: { 1: { codec: ReproductionRecordedV1 } } },
   'checks.recorded': { latest: 1, versions: { 1: { codec: ChecksRecordedV1 } } },
+  'finding.disputed': { latest: 1, versions: { 1: { codec: FindingDisputedV1 } } },
 };
 
 export const EVENT_TYPES = Object.keys(REGISTRY) as EventType[];

@@ -44,6 +44,11 @@ export const REJECTION_CODES = [
   'untouched-decision',
   'duplicate-decision',
   'missing-decision',
+  // the author's disputes, and the round that must rule on them
+  'disputes-off',
+  'duplicate-dispute',
+  'review-begun',
+  'undecided-dispute',
   // the report as a whole
   'missing-not-examined',
   'verdict-mismatch',

@@ -1,3 +1,4 @@
+import { DISPUTE_REASON_MAX } from '@clearance/fold/internal/events/dispute-reason.js';
 import { PRESET_NAMES } from '@clearance/fold/internal/events/policy.js';
 import { REPORT_LIMITS } from '@clearance/fold/internal/events/report-limits.js';
 import { CostSchema, parseReport } from '@clearance/fold/internal/events/round-report.js';
@@ -8,6 +9,7 @@ import { ClearanceError, isClearanceError, refusal } from '../errors.js';
 import { capture } from '../operations/capture.js';
 import { checks } from '../operations/checks.js';
 import type { OperationContext } from '../operations/context.js';
+import { dispute } from '../operations/dispute.js';
 import { feedback } from '../operations/feedback.js';
 import { gate } from '../operations/gate.js';
 import { boundBytes, INPUT_BOUNDS } from '../operations/input-bounds.js';
@@ -36,6 +38,7 @@ export const TOOL_NAMES = [
   'record',
   'reproduce',
   'checks',
+  'dispute',
   'wait',
   'findings',
   'explain',
@@ -283,6 +286,17 @@ export const TOOLS: ReadonlyArray<Tool> = [
         ...(a.output === undefined ? {} : { output: Buffer.from(a.output, 'utf8') }),
       });
     },
+  }),
+  tool({
+    name: 'dispute',
+    description:
+      'As the author, between rounds, before the next review starts: disputes an open finding (it is wrong, nothing was changed for it) with one line of reason. The next round must rule on it: open upholds, withdrawn accepts. Upheld too often, a blocking finding blocks the run for a person.',
+    input: z.strictObject({
+      runId,
+      finding: z.string().max(REPORT_LIMITS.findingId).describe('id, or a unique prefix of 8+ hex'),
+      reason: z.string().max(DISPUTE_REASON_MAX).describe('one line: why the finding is wrong'),
+    }),
+    call: (ctx, a) => dispute(ctx, a),
   }),
   tool({
     name: 'checks',

@@ -28,6 +28,7 @@ export {
   contribute,
   type ExpertSource,
 } from './contributions.js';
+export { type DisputeInput, type DisputeResult, dispute } from './dispute.js';
 export { type Failure, failureOf } from './failure.js';
 export { type FeedbackResult, feedback } from './feedback.js';
 export { type GateInput, type GateResult, gate } from './gate.js';

@@ -45,6 +45,21 @@ export const recordResultOf = (runId: string, appended: AppendResult): RecordRes
     changed: entry?.changed ?? [],
     suppressed: entry?.suppressed ?? [],
     deferred: entry?.deferred ?? [],
+    refutedBefore: (entry?.refuted ?? []).flatMap((r) =>
+      r.before === undefined
+        ? []
+        : [
+            {
+              id: r.id,
+              severity: r.severity,
+              citation: citationOf(r),
+              summary: r.summary,
+              before: r.before,
+              evidence: r.evidence,
+            },
+          ],
+    ),
+    disputesRuled: (entry?.disputesRuled ?? []).map((d) => ({ id: d.id, status: d.ruling.status })),
     note:
       appended.alreadyRecorded || entry === undefined || event === undefined
         ? null

@@ -83,6 +83,8 @@ export type Command =
       extension: Readonly<{ rounds: number; why: string; by: string; signature?: RulingSignature }>;
     }>
   /** what a finding's reproduction did when re-run on the input captured for the round in progress */
+  /** the author disputes an open finding (named by its id or a unique prefix), for the round in progress */
+  | Readonly<{ kind: 'dispute'; finding: string; reason: string }>
   | Readonly<{
       kind: 'reproduce';
       finding: string;

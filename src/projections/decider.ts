@@ -11,6 +11,7 @@ import { contributionsToMerge, heardFrom, panelOfNextRound } from './rules/contr
 import { resolveFindingRef } from './rules/finding-ref.js';
 import { mergeContributions } from './rules/merge.js';
 import { nextRoundOf } from './rules/next-round.js';
+import { repeatsIn } from './rules/refuted-before.js';
 import { alreadyRecorded } from './rules/retry.js';
 import { initialState, type RunState } from './state.js';
 import { last } from './vec.js';
@@ -102,7 +103,7 @@ const mergeEvents = (
       }),
     );
   const absences = [...given, ...unheard].map((m) => absenceOf(state, m));
-  const merge = mergeContributions(run.policy, contributions);
+  const merge = mergeContributions(run.policy, contributions, repeatsIn(state));
   const partial = absences.length > 0 || panel.absent.length > 0;
   return E.right([...absences, roundRecorded(merge.report, { result: partial ? 'partial' : 'complete' })]);
 };
@@ -210,6 +211,15 @@ export const buildEvents = (
     }
     case 'extend':
       return one({ type: 'rounds.extended', data: { ...command.extension } });
+    case 'dispute':
+      return one({
+        type: 'finding.disputed',
+        data: {
+          findingId: resolveFindingRef(state.findings, command.finding),
+          round,
+          reason: command.reason,
+        },
+      });
     case 'reproduce':
       return one({
         type: 'reproduction.recorded',

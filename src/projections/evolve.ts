@@ -6,6 +6,7 @@ import { onRevisionCaptured } from './rules/capture.js';
 import { checksRecordedBefore, onChecksRecorded } from './rules/checks.js';
 import { onContributionAbsent, onContributionRecorded } from './rules/contribution.js';
 import { reportCostIsReal } from './rules/cost-bounds.js';
+import { onFindingDisputed } from './rules/disputes.js';
 import { onRunOpened } from './rules/lifecycle.js';
 import { movesFollowOpenFindings } from './rules/line-moves.js';
 import { onReproductionRecorded } from './rules/reproductions.js';
@@ -67,6 +68,8 @@ export const evolveWith =
         return onReproductionRecorded(state, event);
       case 'checks.recorded':
         return onChecksRecorded(state, event);
+      case 'finding.disputed':
+        return onFindingDisputed(state, event);
       default:
         return fail(
           'unknown-event',

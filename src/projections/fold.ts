@@ -4,6 +4,7 @@ import type { Rejection } from '../events/rejection.js';
 import type { Evolve } from './evolve.js';
 import {
   type Deferred,
+  type DisputeRuling,
   type Finding,
   type FindingStatus,
   initialState,
@@ -30,8 +31,10 @@ export type TrailEntry = Readonly<{
   suppressed: ReadonlyArray<Suppressed>;
   /** candidates this event's round deferred to a follow-up (past their severity's round, or outside the fix) */
   deferred: ReadonlyArray<Deferred>;
-  /** candidates this event's round refuted: dropped, with who refuted them and why */
+  /** candidates this event's round refuted (or kept as refuted before): dropped, with who and why */
   refuted: ReadonlyArray<Refuted>;
+  /** the disputes this event ruled on (a round's decisions, a person's ruling), by finding */
+  disputesRuled: ReadonlyArray<Readonly<{ id: string; ruling: DisputeRuling }>>;
   failure: RoundFailure | null;
   /** the panel this event's round was closed with: who handed in, who was absent */
   panel: Panel | null;
@@ -50,7 +53,7 @@ const roundOf = (event: DomainEvent): number | null => ('round' in event.data ? 
 
 type Effect = Pick<
   TrailEntry,
-  'opened' | 'changed' | 'moved' | 'suppressed' | 'deferred' | 'refuted' | 'failure'
+  'opened' | 'changed' | 'moved' | 'suppressed' | 'deferred' | 'refuted' | 'disputesRuled' | 'failure'
 >;
 
 const NOTHING: Effect = Object.freeze({
@@ -60,8 +63,18 @@ const NOTHING: Effect = Object.freeze({
   suppressed: [],
   deferred: [],
   refuted: [],
+  disputesRuled: [],
   failure: null,
 });
+
+/** The ruling this change of a finding made on its pending dispute, if it made one. */
+const rulingMade = (from: Finding, to: Finding): DisputeRuling | null => {
+  const was = from.disputes?.at(-1);
+  const now = to.disputes?.at(-1);
+  return was !== undefined && was.ruling === null && now !== undefined && now.ruling !== null
+    ? now.ruling
+    : null;
+};
 
 const effect = (before: RunState, after: RunState): Effect => {
   const failure = after.failedAttempts > before.failedAttempts ? after.lastFailure : null;
@@ -77,12 +90,15 @@ const effect = (before: RunState, after: RunState): Effect => {
   const opened = itemsFrom(now, was.size).map((f) => f.id);
   const changed: Array<{ id: string; from: FindingStatus; to: FindingStatus }> = [];
   const moved: Array<{ id: string; from: string; to: string }> = [];
+  const disputesRuled: Array<{ id: string; ruling: DisputeRuling }> = [];
   // only the findings the event replaced, in the order they opened: shared subtrees are not read
   for (const place of changedIndexes(was, now)) {
     const from = at(was, place) as Finding;
     const to = at(now, place) as Finding;
     if (from.status !== to.status) changed.push({ id: to.id, from: from.status, to: to.status });
     if (from.file !== to.file) moved.push({ id: to.id, from: from.file, to: to.file });
+    const ruling = rulingMade(from, to);
+    if (ruling !== null) disputesRuled.push({ id: to.id, ruling });
   }
   return {
     opened,
@@ -91,6 +107,7 @@ const effect = (before: RunState, after: RunState): Effect => {
     suppressed: itemsFrom(after.suppressed, before.suppressed.size),
     deferred,
     refuted,
+    disputesRuled,
     failure,
   };
 };

@@ -32,6 +32,8 @@ export {
   type Contribution,
   type CostEntry,
   type Deferred,
+  type Dispute,
+  type DisputeRuling,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -57,6 +59,7 @@ export {
 export { at, emptyVec, itemsFrom, last, push, pushAll, toArray, type Vec, vecOf } from './vec.js';
 export { type CostReport, costReport } from './views/cost.js';
 export { type DeferredView, deferredOf } from './views/deferred.js';
+export { type DisputeView, disputesOf, pendingDisputesOf } from './views/disputes.js';
 export { type BlockingReason, type Explanation, explain } from './views/explain.js';
 export { type Feedback, type FeedbackFinding, type FeedbackRerun, feedbackOf } from './views/feedback.js';
 export { historyOf, roundsOpenOf } from './views/finding-history.js';

@@ -10,6 +10,7 @@ import type {
 import type { Cost } from '../events/policy.js';
 import type { RoundReport } from '../events/report-types.js';
 import { emptyFindings, type Findings } from './finding-index.js';
+import { emptyMap, type PMap } from './pmap.js';
 import { emptyVec, type Vec } from './vec.js';
 
 export type RunStatus = 'unopened' | 'open' | 'converged' | 'blocked';
@@ -32,6 +33,26 @@ export type Reproduction = Readonly<{ command: string; expected: string }>;
 
 /** A place in the reviewed code: a file, and a line in it (null for a document's section). */
 export type Place = Readonly<{ file: string; line: number | null }>;
+/**
+ * The author's answer to a finding (`finding.disputed`): it is wrong, and nothing was changed for
+ * it, with one line of reasoning. The next recorded round rules on it: `open` upholds the finding,
+ * `withdrawn` accepts the dispute (`fixed`, where the file was touched, makes it moot).
+ */
+export type Dispute = Readonly<{
+  /** the round in progress when it was made: the round that was to rule on it */
+  round: number;
+  reason: string;
+  /** how it was ruled on, by a round's decision or a person's ruling; null while pending */
+  ruling: DisputeRuling | null;
+}>;
+
+export type DisputeRuling = Readonly<{
+  round: number;
+  status: FindingStatus;
+  evidence: string;
+  /** for a person's ruling past the cap: who made it */
+  by?: string;
+}>;
 
 export type Finding = Readonly<{
   id: string;
@@ -73,6 +94,8 @@ export type Finding = Readonly<{
   outdated?: true;
   /** the verifier who placed it where it opened, not where its reviewer cited it, and their evidence */
   correction?: Readonly<{ by: string; evidence: string }>;
+  /** the author's disputes of it, oldest first, each with its ruling (absent: never disputed) */
+  disputes?: ReadonlyArray<Dispute>;
 }>;
 
 export type MergedFrom = Readonly<{
@@ -163,12 +186,25 @@ export type Deferred = HeldCandidate &
     reason: 'until-round' | 'outside-fix';
   }>;
 
-/** A refuted candidate: dropped, never a finding, kept on the record with who refuted it and why. */
+/**
+ * A refuted candidate: dropped, never a finding, kept on the record with who refuted it and why.
+ * Or a candidate refuted before (`before`): one with the id of a candidate refuted, or a finding
+ * withdrawn, earlier in the run, offered again with the same evidence on a file no capture has
+ * touched since (rules/refuted-before.ts). It is kept here, naming the earlier round and evidence.
+ */
 export type Refuted = HeldCandidate &
   Readonly<{
-    /** the verifiers who refuted it, or the reviewer whose own report marked it refuted */
+    /**
+     * the verifiers who refuted it, or the reviewer whose own report marked it refuted; for one
+     * refuted before, the reviewers who offered it again
+     */
     by: ReadonlyArray<string>;
+    /** why it was refuted; for one refuted before, the evidence of that earlier refutation or withdrawal */
     evidence: string;
+    /** the candidate's own evidence, as it was offered */
+    claim: string;
+    /** set for a candidate refuted before: the round that refuted (or withdrew) it, and how */
+    before?: Readonly<{ round: number; how: 'refuted' | 'withdrawn' }>;
   }>;
 
 export type RoundFailure = Readonly<{ round: number; reason: FailureReason; detail: string }>;
@@ -249,9 +285,10 @@ export type Extension = Readonly<{
 
 /**
  * Why a run stalled: a blocking finding decided `open` in `stallRounds` consecutive rounds
- * (`kept-open`), or reopened a second time, the fix not holding (`reopened-twice`).
+ * (`kept-open`), or reopened a second time, the fix not holding (`reopened-twice`), or upheld
+ * after the policy's count of disputes (`disputed`: reviewers and author disagree, a person rules).
  */
-export type StallWhy = 'kept-open' | 'reopened-twice';
+export type StallWhy = 'kept-open' | 'reopened-twice' | 'disputed';
 export type Stall = Readonly<{
   /** the round that stalled the run (it is blocked from there, before its cap) */
   round: number;
@@ -282,8 +319,21 @@ export type RunState = Readonly<{
   deferred: Vec<Deferred>;
   /** recorded rounds that reviewed again the input the round before reviewed (`capture --same-input`) */
   sameInputRounds: number;
-  /** refuted candidates, in the order their rounds dropped them */
+  /** refuted candidates (and candidates refuted before), in the order their rounds dropped them */
   refuted: Vec<Refuted>;
+  /** by candidate id: the places in `refuted` of its records (what a candidate offered again repeats) */
+  refutedPlaces: PMap<ReadonlyArray<number>>;
+  /**
+   * by the SHA-256 of a file's name: the last recorded round whose capture touched it (listed it,
+   * or renamed it to or from it), so a refuted candidate offered again is judged by whether its
+   * file changed since
+   */
+  touchedIn: PMap<number>;
+  /**
+   * the open findings disputed and not yet ruled on, in the order disputed: the next recorded
+   * round decides each (their disputes are on the findings)
+   */
+  disputed: ReadonlyArray<string>;
   /** failed attempts at collecting the next round's report (the trail keeps each one) */
   failedAttempts: number;
   lastFailure: RoundFailure | null;
@@ -335,6 +385,9 @@ export const initialState: RunState = Object.freeze({
   deferred: emptyVec,
   sameInputRounds: 0,
   refuted: emptyVec,
+  refutedPlaces: emptyMap,
+  touchedIn: emptyMap,
+  disputed: Object.freeze([]),
   failedAttempts: 0,
   lastFailure: null,
   stages: NO_STAGES,
@@ -380,4 +433,7 @@ export const maxRoundsOf = (state: RunState): number =>
 //     a round on the same input again keeps why (`sameInput`)
 // 12: a finding keeps where it was cited (`cited`) once its line follows its code, a rename moves
 //     it or a verifier places it (`correction`), and says when its cited line is gone (`outdated`)
-export const STATE_SHAPE_VERSION = 12;
+// 13: a finding's `disputes` and the findings disputed and not yet ruled on (`disputed`); a refuted
+//     record's `claim` and `before`, the places of each id's records (`refutedPlaces`) and the last
+//     round that touched each file (`touchedIn`); a stall's `disputed` findings
+export const STATE_SHAPE_VERSION = 13;

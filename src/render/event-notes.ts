@@ -72,6 +72,8 @@ const noteOf = (event: DomainEvent, entry: TrailEntry, policy: Policy | undefine
     }
     case 'checks.recorded':
       return checksNote(event, entry, policy);
+    case 'finding.disputed':
+      return `dispute of ${event.data.findingId.slice(0, 12)} for round ${event.data.round}: ${event.data.reason}`;
     default:
       return null;
   }

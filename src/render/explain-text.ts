@@ -1,5 +1,6 @@
 import type { FindingStep, MergedFrom } from '../projections/state.js';
 import type { Explanation } from '../projections/views/explain.js';
+import { refutedBeforePhrase, rulingPhrase } from './dispute-text.js';
 import { outcomeReason } from './outcome-reason.js';
 import { placeNotes } from './place-note.js';
 import { plain } from './plain-template.js';
@@ -78,6 +79,24 @@ const deferredLines = (deferred: Explanation['deferred']): string[] =>
         ]),
       ];
 
+/** A refuted candidate, or one refuted before: where, what, who, and the first line of why. */
+const refutedLine = (r: Explanation['refuted'][number]): string => {
+  const before = refutedBeforePhrase(r);
+  const why = r.evidence.split('\n')[0] ?? '';
+  return before === null
+    ? plain`refuted in round ${r.round}, dropped: ${short(r.id)} [${r.severity}] ${r.file}${at(r.line)} ${r.summary} (by ${r.by.join(', ')}: ${why})`
+    : plain`refuted before, dropped again in round ${r.round}: ${short(r.id)} [${r.severity}] ${r.file}${at(r.line)} ${r.summary} (offered again by ${r.by.join(', ')} on unchanged code; ${before}: ${why})`;
+};
+
+/** A dispute: the finding, the author's reason, and its ruling (or that it waits for one). */
+const disputeLine = (d: Explanation['disputes'][number]): string => {
+  const ruled =
+    d.ruling === null
+      ? "; awaiting the next round's ruling"
+      : plain`; ${rulingPhrase(d.ruling)}: ${d.ruling.evidence.split('\n')[0] ?? ''}`;
+  return plain`${short(d.findingId)} [${d.severity}] ${d.citation} disputed for round ${d.round}: ${d.reason}${ruled}`;
+};
+
 /** The explanation as text for a person. */
 export const renderExplanation = (e: Explanation): string => {
   const lines = [plain`${e.headline}`];
@@ -95,10 +114,8 @@ export const renderExplanation = (e: Explanation): string => {
     );
     lines.push(...provenanceLines(m));
   }
-  for (const r of e.refuted)
-    lines.push(
-      plain`refuted in round ${r.round}, dropped: ${short(r.id)} [${r.severity}] ${r.file}${at(r.line)} ${r.summary} (by ${r.by.join(', ')}: ${r.evidence.split('\n')[0] ?? ''})`,
-    );
+  for (const r of e.refuted) lines.push(refutedLine(r));
+  lines.push(...e.disputes.map(disputeLine));
   for (const r of e.reruns)
     lines.push(
       plain`${short(r.findingId)} reproduction re-run on round ${r.round}'s input ${short(r.inputSha)}: ${r.outcome === 'still-fails' ? 'still fails' : 'no longer fails'}${r.outputSha === null ? '' : ` (output ${short(r.outputSha)})`}`,

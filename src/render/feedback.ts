@@ -1,6 +1,7 @@
 import type { RunState } from '../projections/state.js';
 import { type Feedback, type FeedbackFinding, feedbackOf } from '../projections/views/feedback.js';
 import { markdownLiteral, plainText } from '../text/untrusted.js';
+import { rulingPhrase } from './dispute-text.js';
 import { outcomeReason } from './outcome-reason.js';
 import { deferredCause } from './trend-text.js';
 
@@ -28,10 +29,13 @@ const verdictLine = (fb: Feedback): string => {
     return fb.convergedBy === null
       ? 'The review converged: nothing blocks.'
       : `The review converged by ruling of ${text(fb.convergedBy.by)}: ${text(fb.convergedBy.why)}.`;
-  if (fb.status === 'blocked')
-    return fb.stall !== null
-      ? `The review is blocked early: it stalled at round ${fb.round} of ${fb.cap}: ${fb.stall}. Only a person can rule now.`
-      : `The review is blocked: round ${fb.round} was the last of ${fb.cap}. Only a person can rule now.`;
+  if (fb.status === 'blocked') {
+    if (fb.stall === null)
+      return `The review is blocked: round ${fb.round} was the last of ${fb.cap}. Only a person can rule now.`;
+    return fb.blockedReason === 'disputed'
+      ? `The review is blocked early at round ${fb.round} of ${fb.cap}: reviewers and author disagree: ${fb.stall}. Only a person can rule now.`
+      : `The review is blocked early: it stalled at round ${fb.round} of ${fb.cap}: ${fb.stall}. Only a person can rule now.`;
+  }
   return `${plural(fb.blocking.length, 'blocking finding')} must be fixed or answered before round ${fb.round + 1} of ${fb.cap}.`;
 };
 
@@ -72,6 +76,31 @@ const blockingLines = (f: FeedbackFinding): string[] => {
   if (f.lastWord?.how === 'reopened')
     lines.push(
       `  - Reopened in round ${f.lastWord.round} (it had been fixed${f.reopenings > 1 ? `; reopened ${f.reopenings} times` : ''}): ${text(f.lastWord.evidence)}`,
+    );
+  for (const d of f.disputes)
+    lines.push(
+      `  - Disputed for round ${d.round}: ${text(d.reason)}; ${d.ruling === null ? "awaiting the next round's ruling" : `${rulingPhrase(d.ruling, text)}: ${text(d.ruling.evidence)}`}`,
+    );
+  return lines;
+};
+
+/**
+ * The disputes the next round must rule on: the reviewers' brief. Each needs a decision whether
+ * its file was touched or not; the author's reason is theirs, shown as such.
+ */
+const pendingDisputeLines = (fb: Feedback): string[] => {
+  if (fb.pendingDisputes.length === 0) return [];
+  const lines = [
+    '',
+    `### Disputed: round ${fb.round + 1} must rule on each`,
+    '',
+    "The author disputes these findings and changed nothing for them. The next report must decide each one by its id, its file touched or not: `open` with evidence upholds the finding (answer the author's reason), `withdrawn` with evidence accepts the dispute. A report that leaves one undecided is refused.",
+  ];
+  for (const d of fb.pendingDisputes)
+    lines.push(
+      '',
+      `- \`${shownId(d.findingId)}\` **${text(d.citation)}** (${text(d.severity)}${d.blocking ? ', blocking' : ''}): ${text(d.summary)}`,
+      `  - The author's reason: ${text(d.reason)}`,
     );
   return lines;
 };
@@ -132,7 +161,13 @@ const deferredLines = (fb: Feedback): string[] => {
 const whatNow = (fb: Feedback, first: FeedbackFinding): string =>
   fb.status === 'blocked'
     ? 'The run is blocked, so it takes no more reports: a person may rule on each blocking finding (`rule`), or give the run more rounds (`extend`), after which the next round takes a report again.'
-    : `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${shownId(first.id)}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held; a fixed finding that came back is \`reopened\` with evidence of what changed.`;
+    : `Answer each one by its id in the next report's \`decisions\` (the id as shown is enough), e.g. \`{"id": "${shownId(first.id)}", "status": "fixed", "evidence": "what changed"}\`; \`open\` with evidence if it still stands, \`withdrawn\` with evidence if it never held; a fixed finding that came back is \`reopened\` with evidence of what changed.${disputeHow(fb)}`;
+
+/** How the author disputes a finding they believe wrong, when the policy allows it. */
+const disputeHow = (fb: Feedback): string =>
+  fb.disputes.allowed
+    ? ` If you believe a finding is wrong and change nothing for it, dispute it (\`dispute\`, with one line of reasoning) before the next round's review starts: that round must rule on it, \`open\` upholding it or \`withdrawn\` accepting the dispute; a blocking finding upheld over ${plural(fb.disputes.blockAfter, 'dispute')} blocks the run for a person to rule.`
+    : '';
 
 /** The feedback as Markdown; `record` says where the full record is (clearance's words, not a reviewer's). */
 export const renderFeedback = (fb: Feedback, record: string): string => {
@@ -154,6 +189,7 @@ export const renderFeedback = (fb: Feedback, record: string): string => {
   } else if (fb.status === 'converged') {
     lines.push('', 'The run is final: it takes no more rounds. New commits are reviewed by a new run.');
   }
+  lines.push(...pendingDisputeLines(fb));
   lines.push(...rerunLines(fb));
   lines.push(...deferredLines(fb));
   lines.push(

@@ -8,6 +8,7 @@ import { citationOf, findingNow } from '../projections/views/findings.js';
 import { statusOf } from '../projections/views/status.js';
 import { htmlText } from '../text/untrusted.js';
 import { describeCost } from './cost-text.js';
+import { refutedBeforePhrase, rulingPhrase } from './dispute-text.js';
 import { deferredSection, roundsSection } from './html-rounds.js';
 import { REPORT_CSS } from './html-style.js';
 import { html, type Markup } from './html-template.js';
@@ -52,6 +53,7 @@ const findingArticle = (state: RunState, found: Finding, history: RunHistory): M
 <dt>evidence</dt><dd class="evidence">${f.evidence}</dd>
 ${f.principle === null ? '' : html`<dt>principle</dt><dd>${f.principle}</dd>`}
 ${f.reproduction === null ? '' : html`<dt>reproduction</dt><dd><code>${f.reproduction.command}</code> — expected: ${f.reproduction.expected}</dd>`}
+${(f.disputes ?? []).map((d) => html`<dt>disputed</dt><dd class="dispute">for round ${d.round}: <span class="reason">${d.reason}</span>; ${d.ruling === null ? "awaiting the next round's ruling" : html`${rulingPhrase(d.ruling)}: <span class="evidence">${d.ruling.evidence}</span>`}</dd>`)}
 ${checks.map((c) => html`<dt>citation check</dt><dd class="citation-check">${c.resolved ? 'resolved' : `did not resolve${c.reason === undefined ? '' : `: ${c.reason}`}`} at the captured revision</dd>`)}
 </dl>
 <ol class="history">${historyOf(state, f).map((step) => html`<li>${stepText(step, history.recordedBy)}${step.evidence === undefined ? '' : html`: <span class="evidence">${step.evidence}</span>`}</li>`)}</ol>
@@ -71,6 +73,16 @@ const timelineItem = (t: TimelineEntry): Markup => {
     effects.push(
       html`deferred ${d.severity} ${short(d.id)} <code>${citationOf(d)}</code> to a follow-up (${{ markup: deferredCause(d, htmlText) }})`,
     );
+  for (const r of t.refuted) {
+    const before = refutedBeforePhrase(r);
+    effects.push(
+      before === null
+        ? html`refuted ${r.severity} ${short(r.id)} <code>${citationOf(r)}</code> by ${r.by.join(', ')}: ${r.evidence}`
+        : html`refuted before: ${r.severity} ${short(r.id)} <code>${citationOf(r)}</code> offered again by ${r.by.join(', ')} on unchanged code, ${before}: ${r.evidence}`,
+    );
+  }
+  for (const d of t.disputesRuled)
+    effects.push(html`dispute of ${short(d.id)} ${rulingPhrase(d.ruling)}: ${d.ruling.evidence}`);
   if (t.failure !== null) effects.push(`attempt failed (${t.failure.reason}): ${t.failure.detail}`);
   if (t.note !== null && t.failure === null) effects.push(t.note);
   if (t.convergedBy !== null) effects.push(`converged by ruling of ${t.convergedBy}`);

@@ -10,7 +10,7 @@ import { jsonText, markdownLiteral, plainText } from '../text/untrusted.js';
 const text = (s: string): string => markdownLiteral(s.replace(/\s+/g, ' '));
 
 const listed = (f: BriefFinding): string =>
-  `- \`${plainText(f.id.slice(0, 12))}\` ${text(f.citation)} (${text(f.severity)}${f.blocking ? ', blocking' : ''}): ${text(f.summary)}`;
+  `- \`${plainText(f.id.slice(0, 12))}\` ${text(f.citation)} (${text(f.severity)}${f.blocking ? ', blocking' : ''}): ${text(f.summary)}${f.disputed === null ? '' : `. Disputed by the author: ${text(f.disputed)}; decide it \`open\` to uphold it, \`withdrawn\` to accept the dispute`}`;
 
 const reportShape = (b: Brief, inputSha: string): string =>
   jsonText({
@@ -78,7 +78,7 @@ export const renderReviewBrief = (b: Brief, feedback: string): string => {
     '## To decide',
     '',
     ...(b.toDecide.length === 0
-      ? ['None: no open finding is in a file this input touched.']
+      ? ['None: no open finding is in a file this input touched, and none is disputed.']
       : b.toDecide.map(listed)),
   );
   if (b.carried.length > 0)

@@ -5,6 +5,7 @@ import { CANDIDATES_MUTATIONS } from './mutations/candidates.js';
 import { CHECKS_MUTATIONS } from './mutations/checks.js';
 import { CONTRIBUTIONS_MUTATIONS } from './mutations/contributions.js';
 import { DECISIONS_MUTATIONS } from './mutations/decisions.js';
+import { DISPUTES_MUTATIONS } from './mutations/disputes.js';
 import { IDS_MUTATIONS } from './mutations/ids.js';
 import { INPUT_MUTATIONS } from './mutations/input.js';
 import { LIFECYCLE_MUTATIONS } from './mutations/lifecycle.js';
@@ -23,6 +24,7 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
   ...BINDING_MUTATIONS,
   ...CANDIDATES_MUTATIONS,
   ...DECISIONS_MUTATIONS,
+  ...DISPUTES_MUTATIONS,
   ...IDS_MUTATIONS,
   ...INPUT_MUTATIONS,
   ...LIFECYCLE_MUTATIONS,

@@ -28,7 +28,8 @@ const severityRuleArb: fc.Arbitrary<SeverityRule> = fc
  * Custom policies: 1..5 rounds, 1..4 severities with random admission rules, some of the
  * standard stages, sometimes a token budget small enough to run out, category rules, half the
  * time stalls caught early (`stallRounds` 2 or 3), half the time CI checks, and sometimes rounds
- * allowed on unchanged input and a rule for new candidates outside the fix.
+ * allowed on unchanged input, a rule for new candidates outside the fix, and disputes off or
+ * blocking after another count.
  */
 const customPolicyFieldsArb = fc.record({
   name: fc.constant('custom'),
@@ -49,6 +50,11 @@ const customPolicyFieldsArb = fc.record({
   principleCategories: fc.constantFrom([], ['design']),
   sameInputRounds: fc.option(fc.nat({ max: 2 }), { nil: undefined }),
   newOutsideFix: fc.option(fc.constantFrom(...NEW_OUTSIDE_FIX_POLICIES), { nil: undefined }),
+  /** absent (allowed, after 2) most often; sometimes off, sometimes blocking after 1 or 3 */
+  disputes: fc.option(fc.record({ allowed: fc.boolean(), blockAfter: fc.integer({ min: 1, max: 3 }) }), {
+    nil: undefined,
+    freq: 2,
+  }),
 });
 
 /**
@@ -93,8 +99,9 @@ export const customPolicyArb: fc.Arbitrary<Policy> = fc
     fc.option(checksPolicyArb, { nil: undefined }),
   )
   .map(
-    ([{ sameInputRounds, newOutsideFix, ...policy }, stallRounds, signed, checks]): Policy => ({
+    ([{ sameInputRounds, newOutsideFix, disputes, ...policy }, stallRounds, signed, checks]): Policy => ({
       ...policy,
+      ...(disputes === undefined ? {} : { disputes }),
       ...(sameInputRounds === undefined ? {} : { sameInputRounds }),
       ...(newOutsideFix === undefined ? {} : { newOutsideFix }),
       ...(stallRounds === undefined ? {} : { stallRounds }),

@@ -23,7 +23,9 @@ import { evolveUnsigned as evolve } from '../projections/evolve.js';
 import { findingOf, findingsInOrder } from '../projections/finding-index.js';
 import { requiredChecksOf } from '../projections/rules/checks.js';
 import { overrun } from '../projections/rules/cost-bounds.js';
+import { refutedBefore } from '../projections/rules/refuted-before.js';
 import { isFinal, type RunState } from '../projections/state.js';
+import { toArray } from '../projections/vec.js';
 import { citationOf } from '../projections/views/findings.js';
 
 /** The small world generated reviews live in: few names, so ids and files collide often. */
@@ -55,8 +57,14 @@ export type RoundChoices = Readonly<{
       severity: number;
       bySection: boolean;
       reproduce: boolean;
+      /** its own report refutes it (`verdict: refuted`): kept on the record, never a finding */
+      refuted: boolean;
     }>
   >;
+  /** before the capture, the author disputes the open finding at this index (of the open ones), if any */
+  dispute: number | null;
+  /** offer again, word for word, the refuted candidate or withdrawn finding at this index, if any */
+  reoffer: number | null;
   /** the decisions on open findings, in turn */
   statuses: ReadonlyArray<(typeof OPEN_FINDING_DECISIONS)[number]>;
   /** reopen the fixed finding at this index (of those fixed), if there is one */
@@ -98,8 +106,20 @@ export const roundChoicesArb: fc.Arbitrary<RoundChoices> = fc.record({
       severity: fc.nat({ max: 7 }),
       bySection: fc.boolean(),
       reproduce: fc.boolean(),
+      refuted: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
+      ),
     }),
     { maxLength: 6 },
+  ),
+  dispute: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.nat({ max: 5 }) },
+  ),
+  reoffer: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.nat({ max: 5 }) },
   ),
   statuses: fc.array(fc.constantFrom(...OPEN_FINDING_DECISIONS), { minLength: 1, maxLength: 6 }),
   reopen: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat({ max: 3 }) }),
@@ -269,7 +289,7 @@ export const buildReport = (
       category,
       summary: at(SUMMARIES, c.summary),
       severity: at(severities, c.severity),
-      confirmed: true,
+      ...(c.refuted ? { verdict: 'refuted' as const } : { confirmed: true }),
       evidence: `seen at ${file}:${c.line}`,
       ...(policy.principleCategories.includes(category) ? { principle: 'single responsibility' } : {}),
       ...(c.reproduce ? { reproduction: { command: `npm test -- ${file}`, expected: 'fails' } } : {}),
@@ -279,13 +299,26 @@ export const buildReport = (
     ids.add(id);
     candidates.push(candidate);
   }
+  const again = choices.reoffer === null ? undefined : offeredAgain(state, choices.reoffer);
+  if (again !== undefined && !ids.has(findingId(again))) {
+    ids.add(findingId(again));
+    candidates.push({
+      ...again,
+      ...(policy.principleCategories.includes(again.category) ? { principle: 'single responsibility' } : {}),
+    });
+  }
+  const disputed = new Set(state.disputed);
   const decisions: Decision[] = [];
   for (const f of findingsInOrder(state)) {
     if (f.status !== 'open') continue;
     const status = at(choices.statuses, decisions.length);
     if (touched.has(renamed.get(f.file) ?? f.file))
       decisions.push({ id: f.id, status, evidence: `round ${round}: ${status}` });
-    else if (choices.decideUntouched && policy.untouchedDecisions.length > 0) {
+    else if (disputed.has(f.id)) {
+      // a disputed finding needs a decision, its file touched or not: open upholds it, withdrawn accepts it
+      const ruling = status === 'fixed' ? 'open' : status;
+      decisions.push({ id: f.id, status: ruling, evidence: `round ${round}: ${ruling} on the dispute` });
+    } else if (choices.decideUntouched && policy.untouchedDecisions.length > 0) {
       const allowed = at(policy.untouchedDecisions, decisions.length);
       decisions.push({ id: f.id, status: allowed, evidence: `round ${round}: ${allowed} without a touch` });
     }
@@ -321,6 +354,46 @@ export const buildReport = (
     ...(citations === undefined ? {} : { citations }),
     status,
   };
+};
+
+/**
+ * A candidate kept out of the findings before, as its reviewer offered it (the refuted ones and
+ * the withdrawn findings, in turn): offered again word for word, it is refuted before on unchanged
+ * code. A withdrawn finding is offered again only where it would be (elsewhere its id is
+ * `existing-finding`), and a refuted one only while no finding took its id since.
+ */
+const offeredAgain = (state: RunState, pick: number): Candidate | undefined => {
+  const held: Candidate[] = [
+    ...toArray(state.refuted).map((r) => ({
+      file: r.file,
+      ...(r.line === null ? { section: r.section ?? 'Intro' } : { line: r.line }),
+      category: r.category,
+      summary: r.summary,
+      severity: r.severity,
+      confirmed: true as const,
+      evidence: r.claim,
+    })),
+    ...findingsInOrder(state)
+      .filter((f) => f.status === 'withdrawn')
+      .map((f) => ({
+        file: f.file,
+        ...(f.line === null ? { section: f.section ?? 'Intro' } : { line: f.line }),
+        category: f.category,
+        summary: f.summary,
+        severity: f.severity,
+        confirmed: true as const,
+        evidence: f.evidence,
+      })),
+  ].filter((c) => {
+    const f = findingOf(state, findingId(c));
+    if (f === undefined) return Object.hasOwn(state.run?.policy.severities ?? {}, c.severity);
+    return (
+      f.status === 'withdrawn' &&
+      state.capture !== null &&
+      refutedBefore(state, state.capture, { candidate: c, id: f.id, index: 0 }) !== null
+    );
+  });
+  return held.length === 0 ? undefined : at(held, pick);
 };
 
 /** Complete only if the round did all its work: every stage if it ran any, within the budget. */
@@ -374,7 +447,19 @@ export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArr
     current = next.right;
     return true;
   };
-  const capture = buildCapture(state, choices);
+  if (choices.dispute !== null) {
+    const open = findingsInOrder(current).filter((f) => f.status === 'open');
+    if (open.length > 0)
+      push({
+        type: 'finding.disputed',
+        data: {
+          findingId: at(open, choices.dispute).id,
+          round: current.round + 1,
+          reason: 'generated dispute',
+        },
+      });
+  }
+  const capture = buildCapture(current, choices);
   if (choices.recaptured)
     push({ type: 'revision.captured', data: { ...capture, inputSha: `stale-${capture.round}` } });
   push({ type: 'revision.captured', data: capture });

@@ -47,6 +47,10 @@ const SHARED: Readonly<Record<string, readonly [subject: string, files: Readonly
     "a round's contributions: the operation and the mutations",
     ['operations/contributions.ts', 'testing/mutations/contributions.ts'],
   ],
+  'disputes.ts': [
+    "the author's disputes: the rule, its mutations, the view",
+    ['projections/rules/disputes.ts', 'projections/views/disputes.ts', 'testing/mutations/disputes.ts'],
+  ],
   'ed25519.ts': [
     'Ed25519 verification: the verifier the decider is handed, and the entry that offers one',
     ['ed25519.ts', 'events/ed25519.ts'],

@@ -24,6 +24,7 @@ const ALL = [
   'cost',
   'reproductions',
   'reproduce',
+  'dispute',
   'checks',
   'rule',
   'extend',

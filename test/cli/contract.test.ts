@@ -28,6 +28,7 @@ const COMMANDS = [
   'cost',
   'reproductions',
   'reproduce',
+  'dispute',
   'checks',
   'rule',
   'extend',

@@ -289,6 +289,16 @@ describe('clearance schema output', () => {
       out,
     ]);
 
+    // the author disputes the finding between rounds: the next round must rule on it
+    await expectValid('dispute', [
+      ...g,
+      'dispute',
+      's',
+      findingId(repro).slice(0, 12),
+      '--reason',
+      'the pool closes it',
+    ]);
+
     // CI checks under a policy that requires them: next asks for them, checks records them
     const checked = await file('checked.json', {
       name: 'checked',

@@ -56,7 +56,7 @@ describe('the configurations docs/agents.md gives', () => {
         }),
       );
       try {
-        expect((await client.listTools()).tools).toHaveLength(13);
+        expect((await client.listTools()).tools).toHaveLength(14);
       } finally {
         await client.close();
       }
@@ -76,7 +76,7 @@ describe('the configurations docs/agents.md gives', () => {
         Object.entries(entry.headers ?? {}).map(([k, v]) => [k, v.replace(TOKEN_REFERENCE, TOKEN)]),
       );
       const client = await httpClient(url, headers);
-      expect((await client.listTools()).tools).toHaveLength(13);
+      expect((await client.listTools()).tools).toHaveLength(14);
     },
   );
 });

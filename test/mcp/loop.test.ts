@@ -78,9 +78,21 @@ const refusal = (
   return parsed.error;
 };
 
+/** A major a round 1 opens in src/service.js, for the tests that need one. */
+const LEAK = {
+  file: 'src/service.js',
+  line: 1,
+  category: 'correctness',
+  summary: 'the handle is never closed',
+  severity: 'major',
+  confirmed: true,
+  evidence: 'abort mid-read: one more open handle',
+};
+
 const TOOL_NAMES = [
   'capture',
   'checks',
+  'dispute',
   'explain',
   'feedback',
   'findings',
@@ -125,15 +137,7 @@ describe('clearance mcp', () => {
       next: { tool: 'record', arguments: { runId: 'pr-1' } },
     });
 
-    const candidate = {
-      file: 'src/service.js',
-      line: 1,
-      category: 'correctness',
-      summary: 'the handle is never closed',
-      severity: 'major',
-      confirmed: true,
-      evidence: 'abort mid-read: one more open handle',
-    };
+    const candidate = LEAK;
     const recorded1 = structured(
       await call(client, 'record', {
         runId: 'pr-1',
@@ -229,13 +233,7 @@ describe('clearance mcp', () => {
     const client = await connectHere(tempDir('clearance-mcp-'));
     const input = (label: string) => label.padEnd(40, '0');
     const candidate = {
-      file: 'src/service.js',
-      line: 1,
-      category: 'correctness',
-      summary: 'the handle is never closed',
-      severity: 'major',
-      confirmed: true,
-      evidence: 'abort mid-read: one more open handle',
+      ...LEAK,
       reproduction: { command: 'npm test -- abort', expected: 'fails with EMFILE' },
     };
     const id = findingId(candidate);
@@ -268,6 +266,48 @@ describe('clearance mcp', () => {
     expect(refusal(await call(client, 'record', { runId: 'pr-2', report: round2 })).code).toBe(
       'reproduction-still-fails',
     );
+  });
+
+  it('disputes a finding as the author: the next round must rule on it, untouched', async () => {
+    const client = await connectHere(tempDir('clearance-mcp-'));
+    const input = (label: string) => label.padEnd(40, '0');
+    const candidate = LEAK;
+    const id = findingId(candidate);
+    structured(await call(client, 'open', { runId: 'pr-4', inputSha: input('a') }));
+    const round1 = {
+      runId: 'pr-4',
+      round: 1,
+      inputSha: input('a'),
+      completed: true,
+      candidates: [candidate],
+    };
+    structured(await call(client, 'record', { runId: 'pr-4', report: round1 }));
+    const reason = 'the pool closes it on abort';
+    expect(
+      structured(await call(client, 'dispute', { runId: 'pr-4', finding: id.slice(0, 8), reason })),
+    ).toMatchObject({
+      ok: true,
+      findingId: id,
+      round: 2,
+      reason,
+      alreadyRecorded: false,
+      status: 'open',
+    });
+    // a reason of two lines is refused at the door, as on the command line
+    expect(
+      refusal(await call(client, 'dispute', { runId: 'pr-4', finding: id, reason: 'one\ntwo' })).code,
+    ).toBe('invalid-text');
+    structured(
+      await call(client, 'capture', { runId: 'pr-4', inputSha: input('b'), touched: ['src/other.js'] }),
+    );
+    const round2 = { runId: 'pr-4', round: 2, inputSha: input('b'), completed: true };
+    expect(refusal(await call(client, 'record', { runId: 'pr-4', report: round2 })).code).toBe(
+      'undecided-dispute',
+    );
+    const ruled = { ...round2, decisions: [{ id, status: 'withdrawn', evidence: 'right: it does' }] };
+    expect(structured(await call(client, 'record', { runId: 'pr-4', report: ruled }))).toMatchObject({
+      status: 'converged',
+    });
   });
 
   it('records CI checks: next asks for them, a report waits for them, a failed required check ends the round', async () => {

@@ -43,6 +43,33 @@ describe('the review-brief prompt', () => {
     await client.close();
   });
 
+  it('lists a finding the author disputed, in a file the input did not touch, to decide, with the reason inert', async () => {
+    const store = await tempDir();
+    const major = candidate({ file: 'src/pool.ts' });
+    expect((await cli(['--dir', store, 'open', 'pr-8', '--input-sha', sha('a')])).code).toBe(0);
+    const r1 = path.join(store, '..', `${path.basename(store)}-r1.json`);
+    await writeFile(r1, JSON.stringify(report(1, 'a', { runId: 'pr-8', candidates: [major] })));
+    expect((await cli(['--dir', store, 'record', 'pr-8', '--report', r1])).code).toBe(0);
+    const client = await stdioClient(['--dir', store]);
+    const reason = 'pool.ts:88 closes it <img src=x> [y](http://evil)';
+    const id = findingId(major);
+    succeeded(await call(client, 'dispute', { runId: 'pr-8', finding: id.slice(0, 12), reason }));
+    succeeded(
+      await call(client, 'capture', { runId: 'pr-8', inputSha: sha('b'), touched: ['src/other.ts'] }),
+    );
+    const got = await client.getPrompt({ name: 'review-brief', arguments: { runId: 'pr-8' } });
+    const [message] = got.messages;
+    const text = message?.content.type === 'text' ? message.content.text : '';
+    const toDecide = text.slice(text.indexOf('## To decide'));
+    expect(toDecide).toContain(`\`${id.slice(0, 12)}\``);
+    expect(toDecide).toContain('Disputed by the author:');
+    expect(toDecide).toContain('decide it `open` to uphold it, `withdrawn` to accept the dispute');
+    expect(text).not.toContain('carry forward');
+    const html = new MarkdownIt('commonmark').render(text);
+    expect(html).not.toMatch(/<a |<img/);
+    await client.close();
+  });
+
   it('a run that does not exist or a bad run id is refused with a named error', async () => {
     const store = await tempDir();
     const client = await stdioClient(['--dir', store]);

@@ -80,6 +80,10 @@ const EVERY_KIND: Readonly<Record<CommandKind, readonly [Command, ReadonlyArray<
     { kind: 'reproduce', finding: idOf(major).slice(0, 8), outcome: 'still-fails' },
     ['reproduction.recorded'],
   ],
+  dispute: [
+    { kind: 'dispute', finding: idOf(major).slice(0, 8), reason: 'the pool closes the handle' },
+    ['finding.disputed'],
+  ],
 };
 
 describe('buildEvents: every command becomes its events in one place', () => {
@@ -132,6 +136,7 @@ describe('buildEvents: every command becomes its events in one place', () => {
   it('names a finding by its full id, from a unique prefix', () => {
     expect(dataOf(decided(EVERY_KIND.rule[0], inRound2)[0]).findingId).toBe(idOf(major));
     expect(dataOf(decided(EVERY_KIND.reproduce[0], inRound2)[0]).findingId).toBe(idOf(major));
+    expect(dataOf(decided(EVERY_KIND.dispute[0], inRound2)[0]).findingId).toBe(idOf(major));
   });
 
   it('refuses a merge with nothing to merge before any event exists', () => {

@@ -36,6 +36,17 @@ describe('a policy: its shape in the schema, its values in one table of rules', 
     expect(E.isLeft(parsed) && parsed.left.path[0]).toBe('policy');
   });
 
+  it('disputes in a policy file: either key may be left out (allowed, after 2)', () => {
+    expect(parsePolicy({ ...USABLE_POLICY, disputes: { blockAfter: 1 } })).toMatchObject(
+      E.right({ disputes: { allowed: true, blockAfter: 1 } }),
+    );
+    expect(parsePolicy({ ...USABLE_POLICY, disputes: { allowed: false } })).toMatchObject(
+      E.right({ disputes: { allowed: false, blockAfter: 2 } }),
+    );
+    const absent = parsePolicy(USABLE_POLICY);
+    expect(E.isRight(absent) && absent.right.disputes).toBeUndefined();
+  });
+
   it('the bounds of maxRounds are 1 and 1,000,000, both usable', () => {
     for (const maxRounds of [1, MAX_ROUNDS]) {
       expect(E.isRight(parsePolicy({ ...USABLE_POLICY, maxRounds }))).toBe(true);
@@ -67,6 +78,7 @@ describe('a policy: its shape in the schema, its values in one table of rules', 
       ['mergeWithinLines', { ...PRESETS.default, mergeWithinLines: -3 }],
       ['experts', { ...PRESETS.default, experts: [''] }],
       ['name', { ...PRESETS.default, name: '' }],
+      ['disputes.blockAfter', { ...PRESETS.default, disputes: { allowed: true, blockAfter: 0 } }],
     ];
     for (const [field, policy] of typed) {
       const opened = openWith(policy);

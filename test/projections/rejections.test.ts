@@ -18,6 +18,7 @@ import {
   captured,
   checked,
   decision,
+  disputed,
   extended,
   failed,
   finished,
@@ -614,6 +615,40 @@ describe('every rule refuses with its own code, and leaves the state and the off
       round2Touching(major.file, other.file)
         .whenReport(report(2, 'B', { decisions: [decision(major, 'fixed')] }))
         .rejects('missing-decision', /src\/other\.js/);
+    });
+  });
+
+  describe("the author's disputes, and the round that must rule on them", () => {
+    const afterRound1Open = [...afterRound1] as const;
+    it('disputes-off: a policy that turns disputes off refuses one', () => {
+      given(
+        opened({ ...PRESETS.default, disputes: { allowed: false, blockAfter: 2 } }),
+        captured(1, 'A'),
+        roundRecorded(report(1, 'A', { candidates: [major] })),
+      )
+        .when({ kind: 'dispute', finding: idOf(major), reason: 'the pool closes it' })
+        .rejects('disputes-off', /does not allow disputes/);
+    });
+    it('duplicate-dispute: a finding is disputed once until a round rules on it', () => {
+      given(...afterRound1Open, disputed(2, idOf(major)))
+        .whenEvent(disputed(2, idOf(major), 'another reason'))
+        .rejects('duplicate-dispute', /already disputed for round 2/);
+    });
+    it('review-begun: a dispute comes before the round in progress starts its review', () => {
+      given(...afterRound1Open, captured(2, 'B'), started(2, 'planning'))
+        .whenEvent(disputed(2, idOf(major)))
+        .rejects('review-begun', /review of round 2 of run-1 has begun/);
+      given(...afterRound1Open, captured(2, 'B'), contributionRecorded(report(2, 'B'), 'ada'))
+        .whenEvent(disputed(2, idOf(major)))
+        .rejects('review-begun', /reviewers have begun/);
+    });
+    it('undecided-dispute: the round leaves a disputed finding without a decision, even untouched', () => {
+      given(...afterRound1Open, disputed(2, idOf(major)), captured(2, 'B'))
+        .whenReport(report(2, 'B'))
+        .rejects(
+          'undecided-dispute',
+          `finding ${idOf(major).slice(0, 12)} (src/service.js), which the author disputed`,
+        );
     });
   });
 

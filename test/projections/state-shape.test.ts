@@ -23,6 +23,7 @@ const FINGERPRINTS: Readonly<Record<number, string>> = {
   10: 'e99c1355f7c818ea95211f0c8b9d1964045b68abad9c268e73d21537bf003b43',
   11: 'a26d277aa753c0ca8550780a93ff98fcc2aa24f63e8a8e720dfa03b767457b59',
   12: '17a36bbe905f6bcc897790d1d433059cc8f8a9473faed246f89a93c516a51fb9',
+  13: 'f267bf1d6925242f0bbb910cceddee2083f80370ca345687e29cafacb60dbbcd',
 };
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

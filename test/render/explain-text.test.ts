@@ -8,7 +8,15 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, checksRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
+import {
+  accepted,
+  blockedRun,
+  checksRun,
+  convergedRun,
+  deferredWith,
+  disputeWith,
+  TALLY,
+} from './hostile-runs.js';
 
 /**
  * `clearance explain` prints this text to a terminal and, under `docs/github-actions.md`, to a CI
@@ -29,6 +37,19 @@ const ID = 'f'.repeat(64);
 /** Every field `renderExplanation` shows: `h` in each one that holds text, `id` in the ids and shas. */
 const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
   const mergedFrom = [{ id, reviewer: h, file: h, line: 3, category: h }];
+  const refuted = {
+    id,
+    round: 1,
+    file: h,
+    line: 4,
+    section: null,
+    category: h,
+    severity: h,
+    summary: h,
+    by: [h],
+    evidence: refutedEvidence,
+    claim: h,
+  };
   return {
     status: 'blocked',
     headline: `converged by ruling of ${h} after round 3: ${h}`,
@@ -86,19 +107,11 @@ const everyField = (h: string, id = ID, refutedEvidence = h): Explanation => {
     ],
     trend: 'flat',
     sameInput: { rounds: 1, allowed: 2, each: [{ round: 2, reason: h }] },
-    refuted: [
-      {
-        id,
-        round: 1,
-        file: h,
-        line: 4,
-        section: null,
-        category: h,
-        severity: h,
-        summary: h,
-        by: [h],
-        evidence: refutedEvidence,
-      },
+    refuted: [refuted, { ...refuted, round: 2, before: { round: 1, how: 'refuted' } }],
+    disputes: [
+      disputeWith(h, id, 2, { round: 2, status: 'open', evidence: refutedEvidence }),
+      disputeWith(h, id, 3, { round: 3, status: 'withdrawn', evidence: refutedEvidence, by: h }, 'withdrawn'),
+      disputeWith(h, id, 4, null),
     ],
     reruns: [{ round: 2, inputSha: id, findingId: id, outcome: 'still-fails', outputSha: id }],
   };
@@ -201,6 +214,11 @@ describe('explain on runs folded from hostile events', () => {
       );
       expect(text).toContain(plainText(`proposed by ${h}`));
       expect(text).toContain('rounds on unchanged input: 0 of 1 allowed');
+      // the author disputed the finding with reason h, round 2 upheld it with evidence h
+      expect(text).toContain(plainText(`disputed for round 2: ${h}; upheld in round 2: ${h.split('\n')[0]}`));
+      // the refuted candidate offered again on its untouched file was kept as refuted before
+      expect(text).toContain(plainText(`refuted before, dropped again in round 2:`));
+      expect(text).toContain(plainText(`on unchanged code; refuted in round 1: ${h.split('\n')[0]})`));
     });
   }
 

@@ -9,7 +9,15 @@ import {
   rawControls,
   runnerCommands,
 } from '../support/actions-runner.js';
-import { accepted, blockedRun, checksRun, convergedRun, deferredWith, TALLY } from './hostile-runs.js';
+import {
+  accepted,
+  blockedRun,
+  checksRun,
+  convergedRun,
+  deferredWith,
+  disputeWith,
+  TALLY,
+} from './hostile-runs.js';
 import { ACTIVE_MARKDOWN, headingsOf, literalShape, markdownShape } from './markdown-shape.js';
 
 /**
@@ -34,6 +42,11 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     mergedIn: 1,
     lastWord: { how: 'decided', round: 3, evidence: h },
     reopenings: 0,
+    disputes: [
+      { round: 2, reason: h, ruling: { round: 2, status: 'open', evidence: h } },
+      { round: 3, reason: h, ruling: { round: 3, status: 'open', evidence: h, by: h } },
+      { round: 4, reason: h, ruling: null },
+    ],
   } as const;
   return {
     round: 3,
@@ -42,6 +55,9 @@ const everyField = (h: string, status: Feedback['status'] = 'open', id = ID): Fe
     policyCap: 2,
     convergedBy: status === 'converged' ? { by: h, why: h } : null,
     stall: null,
+    blockedReason: null,
+    disputes: { allowed: true, blockAfter: 2 },
+    pendingDisputes: [disputeWith(h, id, 4, null)],
     ending: { round: 3, result: 'ci_failed', reason: h, tally: TALLY },
     failure: { round: 3, reason: 'timeout', detail: h },
     extensions: [{ round: 2, rounds: 2, why: h, by: h }],
@@ -126,6 +142,20 @@ describe('feedback on runs folded from hostile events', () => {
       /- `[0-9a-f]{12}` \*\*src\/plain\.js:10\*\* \(major, open 3 rounds\): plain( again)?\n/,
     );
     expect(md).toContain('  - Seen by: ada, plain (1 candidate(s) merged in)');
+    expect(md).toContain('  - Disputed for round 2: plain; upheld in round 2: plain');
+  });
+
+  it('a run in progress with a dispute waiting: the author hears how to dispute, the reviewers what to rule on', () => {
+    const events = blockedRun('plain');
+    const round2 = events.findIndex((e) => e.type === 'round.recorded' && e.data.round === 2);
+    const md = feedbackMarkdown(accepted(events.slice(0, round2 - 1)), 'r');
+    expect(md).toContain(
+      'If you believe a finding is wrong and change nothing for it, dispute it (`dispute`',
+    );
+    expect(headingsOf(md)).toContain('Disputed: round 2 must rule on each');
+    expect(md).toContain('its file touched or not: `open` with evidence upholds the finding');
+    expect(md).toContain("  - The author's reason: plain");
+    expect(md).toContain("  - Disputed for round 2: plain; awaiting the next round's ruling");
   });
 });
 

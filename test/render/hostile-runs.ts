@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   type Candidate,
   contributionRecorded,
+  type DisputeView,
   type DomainEvent,
   findingId,
   findingsInOrder,
@@ -53,9 +54,11 @@ const hostileCandidate = (h: string, over: Partial<Candidate> = {}): Candidate =
 
 /**
  * Blocked at its cap after three rounds: round 1 merged from two reviewers (one named `h`, one
- * absent with detail `h`): a finding both proposed (one candidate merged into it) and a refuted one;
- * round 2, reported by `h`, keeps the finding open with evidence `h` and proposes a minor, which the
- * policy defers to a follow-up (minor is admitted until round 1); a person rules on another finding
+ * absent with detail `h`): a finding both proposed (one candidate merged into it) and two refuted
+ * ones; the author disputes the finding with reason `h`; round 2, reported by `h`, keeps the
+ * finding open with evidence `h` (upholding the dispute), proposes a minor, which the policy defers
+ * to a follow-up (minor is admitted until round 1), and offers one refuted candidate again on its
+ * untouched file, kept as refuted before; a person rules on another finding
  * and extends the run; round 3 reviews round 2's input again (`sameInput`, reason `h`), its first
  * attempt fails, its reproduction still fails, and it ends `ci_failed`.
  */
@@ -79,12 +82,21 @@ export const blockedRun = (h: string): DomainEvent[] => {
     verdict: 'refuted',
   });
   const other = candidate({ file: `lib/${h}.js`, summary: `${h} other`, category: h, evidence: h });
+  const ghost = candidate({
+    file: `lib/${h}.js`,
+    line: 90,
+    summary: `${h} ghost`,
+    category: h,
+    evidence: h,
+    confirmed: undefined,
+    verdict: 'refuted',
+  });
   const late = hostileCandidate(h, { line: 50, severity: 'minor', summary: `${h} deferred` });
   const start = [
     opened(HOSTILE_POLICY),
     captured(1, 'A'),
     contributionRecorded(report(1, 'A', { candidates: [leak, refuted] }), h),
-    contributionRecorded(report(1, 'A', { candidates: [sameLine, other] }), 'ada'),
+    contributionRecorded(report(1, 'A', { candidates: [sameLine, other, ghost] }), 'ada'),
   ];
   const merge = decideMerge(accepted(start), [{ expert: `${h} absent`, reason: 'missing', detail: h }]);
   if (E.isLeft(merge)) throw new Error(`merge refused: ${merge.left.message}`);
@@ -94,9 +106,14 @@ export const blockedRun = (h: string): DomainEvent[] => {
   const otherId = findings.find((f) => f.file === other.file)?.id as string;
   return [
     ...round1,
+    { type: 'finding.disputed', data: { findingId: leakId, round: 2, reason: h } },
     captured(2, 'B', { touched: [leak.file] }),
     roundRecorded(
-      report(2, 'B', { reviewer: h, candidates: [late], decisions: [decision(leakId, 'open', h)] }),
+      report(2, 'B', {
+        reviewer: h,
+        candidates: [late, { ...ghost, verdict: 'confirmed' }],
+        decisions: [decision(leakId, 'open', h)],
+      }),
     ),
     ruled(otherId, 'withdrawn', h, h),
     extended(1, h, h),
@@ -221,3 +238,22 @@ export const deferredWith = (h: string, id: string, reason: 'until-round' | 'out
     reason,
     untilRound: reason === 'until-round' ? 2 : null,
   }) as const;
+
+/** A dispute of finding `id` for `round`, every text `h`, as `explain` and `feedback` list it. */
+export const disputeWith = (
+  h: string,
+  id: string,
+  round: number,
+  ruling: DisputeView['ruling'],
+  findingStatus: DisputeView['findingStatus'] = 'open',
+): DisputeView => ({
+  findingId: id,
+  citation: h,
+  severity: h,
+  summary: h,
+  blocking: true,
+  findingStatus,
+  round,
+  reason: h,
+  ruling,
+});

@@ -82,6 +82,23 @@ describe('the HTML report of runs folded from hostile events', () => {
         (li) => li.textContent,
       );
       expect(sameInput).toEqual([`the same input again: ${asText(h)}`]);
+      // the author's dispute and its ruling, on the finding and in the timeline; the refuted
+      // candidate offered again, kept as refuted before
+      const disputes = [...blocked.querySelectorAll('article.finding dd.dispute')].map(
+        (dd) => dd.textContent,
+      );
+      expect(disputes).toEqual([`for round 2: ${asText(h)}; upheld in round 2: ${asText(h)}`]);
+      const rounds = [...blocked.querySelectorAll('#timeline li[data-type="round.recorded"] li')].map(
+        (li) => li.textContent ?? '',
+      );
+      expect(rounds.filter((t) => t.startsWith('refuted before:'))).toHaveLength(1);
+      expect(rounds.filter((t) => t.startsWith('dispute of '))).toEqual([
+        expect.stringMatching(/^dispute of [0-9a-f]{12} upheld in round 2: /),
+      ]);
+      const disputed = [...blocked.querySelectorAll('#timeline li[data-type="finding.disputed"] li')].map(
+        (li) => li.textContent,
+      );
+      expect(disputed).toEqual([expect.stringMatching(/^dispute of [0-9a-f]{12} for round 2: /)]);
     });
 
   it('a summary holding U+202E is one <bdi> element, its text as written', () => {

@@ -55,6 +55,10 @@ export const BAD_POLICIES: ReadonlyArray<readonly [string, string, Record<string
     ['an unknown untouched decision', 'untouchedDecisions', p({ untouchedDecisions: ['maybe'] })],
     ['an unknown citations mode', 'citations', p({ citations: 'always' })],
     ['an unknown binding', 'bind', p({ bind: 'branch' })],
+    ['disputes blocking after 0', 'disputes.blockAfter', p({ disputes: { blockAfter: 0 } })],
+    ['a fractional disputes.blockAfter', 'disputes.blockAfter', p({ disputes: { blockAfter: 1.5 } })],
+    ['disputes.allowed as text', 'disputes.allowed', p({ disputes: { allowed: 'no' } })],
+    ['an unknown disputes key', 'disputes', p({ disputes: { after: 2 } })],
     ['a misspelt key', 'maxround', p({ maxround: 3 })],
   ];
 })();

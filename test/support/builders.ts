@@ -185,3 +185,9 @@ export const CHECKED_POLICY: Policy = {
   stages: [],
   checks: { required: ['test', 'lint'], optional: ['docs'], expectedSkips: ['lint'] },
 };
+
+/** The author disputes a finding for the round in progress (`round`), with a reason. */
+export const disputed = (round: number, id: string, reason = 'the pool closes the handle'): DomainEvent => ({
+  type: 'finding.disputed',
+  data: { findingId: id, round, reason },
+});

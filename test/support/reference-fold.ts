@@ -1,6 +1,9 @@
 import {
+  type Candidate,
   type Contribution,
+  type Dispute,
   type DomainEvent,
+  disputeBlockAfter,
   type FindingStatus,
   type FindingStep,
   findingId,
@@ -22,9 +25,10 @@ import { toArray } from '../../src/projections/vec.js';
  * every finding each time. Nothing in it is indexed or persistent, so it is slow and obviously
  * right; the fold is checked against it (property-tests/reference-fold.test.ts).
  *
- * It models what reads or changes findings: renames, line moves, a verifier's placement, decisions, admission (through the pure
- * `admitCandidates`, which never sees the findings), corroboration, rulings, extensions, stalls and
- * the verdict; and it judges the rules that read findings (`referenceRefusal`). The rules that never
+ * It models what reads or changes findings: renames, line moves, a verifier's placement, decisions,
+ * admission (through the pure `admitCandidates`, which never sees the findings), corroboration,
+ * rulings, extensions, stalls, disputes, candidates refuted before and the verdict; and it judges
+ * the rules that read findings (`referenceRefusal`). The rules that never
  * read a finding (binding, stages, budgets, citations, the merge's equality) it leaves to `evolve`:
  * it applies an event only when the fold accepted it.
  */
@@ -37,6 +41,8 @@ export type ReferenceFinding = {
   cited: Place | null;
   outdated: boolean;
   correction: Readonly<{ by: string; evidence: string }> | null;
+  /** its candidate's evidence: what a candidate offered again may repeat */
+  evidence: string;
   severity: string;
   blocking: boolean;
   /** whether its candidate gave a reproduction to re-run */
@@ -46,6 +52,18 @@ export type ReferenceFinding = {
   steps: FindingStep[];
   reviewers: string[];
   mergedFrom: MergedFrom[];
+  disputes: Dispute[];
+};
+
+/** A refuted candidate, or one refuted before, as the record keeps it. */
+export type ReferenceRefuted = {
+  id: string;
+  round: number;
+  file: string;
+  by: ReadonlyArray<string>;
+  evidence: string;
+  claim: string;
+  before?: { round: number; how: 'refuted' | 'withdrawn' };
 };
 
 export type ReferenceState = {
@@ -62,6 +80,11 @@ export type ReferenceState = {
   lastResult: RoundOutcome['result'] | null;
   stall: Stall | null;
   contributions: Contribution[];
+  /** ids disputed and not yet ruled on, in the order disputed */
+  disputed: string[];
+  refuted: ReferenceRefuted[];
+  /** by file: the last recorded round whose capture touched it (listed, renamed from or to) */
+  touchedIn: Record<string, number>;
 };
 
 export const referenceStart = (): ReferenceState => ({
@@ -76,6 +99,9 @@ export const referenceStart = (): ReferenceState => ({
   lastResult: null,
   stall: null,
   contributions: [],
+  disputed: [],
+  refuted: [],
+  touchedIn: {},
 });
 
 /** The codes of the rules that read findings: the ones the reference judges for itself. */
@@ -91,6 +117,8 @@ export const FINDING_RULES: ReadonlySet<string> = new Set([
   'verdict-mismatch',
   'no-reproduction',
   'invalid-move',
+  'duplicate-dispute',
+  'undecided-dispute',
 ]);
 
 const all = (s: ReferenceState): ReferenceFinding[] => Object.values(s.findings);
@@ -163,19 +191,62 @@ const touchedOf = (capture: RevisionCapturedData): Set<string> =>
 const contributionsOfRound = (s: ReferenceState): Contribution[] =>
   s.contributions.filter((c) => c.round === s.round + 1 && c.report.inputSha === s.capture?.inputSha);
 
-type Candidates = ReadonlyArray<
-  Readonly<{ sameAs?: string; file: string; category: string; summary: string }>
->;
-
-const candidatesRefusal = (s: ReferenceState, candidates: Candidates): string | null => {
+const candidatesRefusal = (s: ReferenceState, candidates: ReadonlyArray<Candidate>): string | null => {
   for (const c of candidates) {
     if (c.sameAs !== undefined) {
       const target = named(s, c.sameAs);
       if (typeof target === 'string') return target;
       if (target.status !== 'open') return 'closed-finding';
-    } else if (Object.hasOwn(s.findings, findingId(c))) return 'existing-finding';
+    } else if (Object.hasOwn(s.findings, findingId(c))) {
+      const f = s.findings[findingId(c)] as ReferenceFinding;
+      if (f.status !== 'withdrawn' || s.capture === null || repeated(s, s.capture, c) === null)
+        return 'existing-finding';
+    }
   }
   return null;
+};
+
+/** The files a capture changed: listed, and both sides of each rename. */
+const changedBy = (capture: RevisionCapturedData): string[] => [
+  ...capture.touchedFiles,
+  ...capture.renames.flatMap((r) => [r.from, r.to]),
+];
+
+/**
+ * The refutation a candidate repeats, found by scanning every refuted record and the finding of
+ * its id: the latest earlier refutation or withdrawal, when its file is unchanged since and its
+ * evidence is one said before on that id.
+ */
+const repeated = (
+  s: ReferenceState,
+  capture: RevisionCapturedData,
+  c: Candidate,
+): { round: number; how: 'refuted' | 'withdrawn'; evidence: string } | null => {
+  if (c.sameAs !== undefined || c.verdict === 'refuted') return null;
+  const id = findingId(c);
+  const records = s.refuted.filter((r) => r.id === id);
+  const f = s.findings[id];
+  const withdrawal = f?.status === 'withdrawn' ? f.steps.at(-1) : undefined;
+  const earlier = [
+    ...records.map((r) => ({
+      round: r.before?.round ?? r.round,
+      how: r.before?.how ?? ('refuted' as const),
+      evidence: r.evidence,
+    })),
+    ...(withdrawal === undefined
+      ? []
+      : [{ round: withdrawal.round, how: 'withdrawn' as const, evidence: withdrawal.evidence ?? '' }]),
+  ];
+  if (earlier.length === 0) return null;
+  const latest = earlier.reduce((a, b) => (b.round >= a.round ? b : a));
+  if (changedBy(capture).includes(c.file) || (s.touchedIn[c.file] ?? 0) > latest.round) return null;
+  const said = [
+    ...records.flatMap((r) => [r.claim, r.evidence]),
+    ...(withdrawal === undefined || f === undefined
+      ? []
+      : [f.evidence, ...f.steps.flatMap((step) => step.evidence ?? [])]),
+  ].map((e) => e.trim());
+  return said.includes(c.evidence.trim()) ? latest : null;
 };
 
 const fits = (d: Readonly<{ status: string; evidence: string }>, f: ReferenceFinding): string | null =>
@@ -194,24 +265,33 @@ const stallAfter = (
   s: ReferenceState,
   round: number,
   decisions: ReadonlyArray<Readonly<{ id: string; status: string }>>,
+  disputed: ReadonlyArray<string>,
 ): Stall | null => {
   const rounds = s.policy?.stallRounds;
-  if (rounds === undefined) return null;
   const found: Array<{ id: string; why: StallWhy }> = [];
-  for (const d of decisions) {
+  for (const d of rounds === undefined ? [] : decisions) {
     const f = s.findings[d.id];
     if (f === undefined || !f.blocking || f.status !== 'open') continue;
     const steps = f.steps.filter((step) => step.round > s.since);
-    const tail = steps.slice(-rounds);
+    const tail = steps.slice(-(rounds as number));
     const streak =
       tail.length === rounds &&
       tail.every(
         (step, i) =>
-          step.how === 'decided' && step.status === 'open' && step.round === round - rounds + 1 + i,
+          step.how === 'decided' &&
+          step.status === 'open' &&
+          step.round === round - (rounds as number) + 1 + i,
       );
     if (d.status === 'open' && streak) found.push({ id: d.id, why: 'kept-open' });
     if (d.status === 'reopened' && steps.filter((step) => step.how === 'reopened').length >= 2)
       found.push({ id: d.id, why: 'reopened-twice' });
+  }
+  // disputes the round ruled on: a blocking finding upheld past the count since the last extension
+  for (const id of disputed) {
+    const f = s.findings[id];
+    if (f === undefined || !f.blocking || f.status !== 'open' || s.policy === null) continue;
+    const upheld = f.disputes.filter((x) => x.ruling?.status === 'open' && x.ruling.round > s.since);
+    if (upheld.length >= disputeBlockAfter(s.policy)) found.push({ id, why: 'disputed' });
   }
   return found.length === 0 ? null : { round, findings: found };
 };
@@ -228,7 +308,10 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
   const next: ReferenceState = { ...s, findings: renamed(s, capture) };
   const contributions = contributionsOfRound(s);
   const [first, ...rest] = contributions;
-  const merge = first === undefined ? null : mergeContributions(policy, [first, ...rest]);
+  const merge =
+    first === undefined
+      ? null
+      : mergeContributions(policy, [first, ...rest], (c) => repeated(s, capture, c) !== null);
   const reviewer = report.reviewer ?? 'anonymous';
   const identified = report.candidates.map((candidate, index) => ({
     candidate,
@@ -236,6 +319,30 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
     index,
   }));
   const offered = identified.filter(({ candidate: c }) => c.verdict !== 'refuted');
+  // candidates that repeat a refutation on unchanged code
+  const held: ReferenceRefuted[] = offered.flatMap(({ candidate: c, id }) => {
+    const earlier = repeated(s, capture, c);
+    if (earlier === null) return [];
+    const by = merge?.provenance[id]?.reviewers ?? [reviewer];
+    return [
+      {
+        id,
+        round,
+        file: c.file,
+        by,
+        evidence: earlier.evidence,
+        claim: c.evidence,
+        before: { round: earlier.round, how: earlier.how },
+      },
+    ];
+  });
+  const heldIds = new Set(held.map((r) => r.id));
+  const refutedNow: ReferenceRefuted[] = identified
+    .filter(({ candidate: c }) => c.verdict === 'refuted')
+    .map(({ candidate: c, id }) => {
+      const why = merge?.refuted[id] ?? { by: [reviewer], evidence: c.evidence };
+      return { id, round, file: c.file, by: why.by, evidence: why.evidence, claim: c.evidence };
+    });
   const admission = admitCandidates(
     {
       policy,
@@ -245,7 +352,7 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
       touched: (file) => touched.has(file),
     },
     offered
-      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .filter(({ candidate: c, id }) => c.sameAs === undefined && !heldIds.has(id))
       .map((x) => {
         // a verifier's placement: the finding opens there, under the id its finder's place gave it
         const placed = merge?.provenance[x.id]?.placed;
@@ -260,7 +367,18 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
     const f = next.findings[d.id] as ReferenceFinding;
     const status = d.status === 'reopened' ? 'open' : d.status;
     const how = d.status === 'reopened' ? 'reopened' : 'decided';
-    next.findings[d.id] = { ...f, status, steps: [...f.steps, { round, how, status, evidence: d.evidence }] };
+    // a disputed finding's decision is the ruling on its dispute
+    const disputes = s.disputed.includes(d.id)
+      ? f.disputes.map((x, i) =>
+          i === f.disputes.length - 1 ? { ...x, ruling: { round, status, evidence: d.evidence } } : x,
+        )
+      : f.disputes;
+    next.findings[d.id] = {
+      ...f,
+      status,
+      steps: [...f.steps, { round, how, status, evidence: d.evidence }],
+      disputes,
+    };
   }
   for (const f of admission.opened) {
     const p = merge?.provenance[f.id];
@@ -272,6 +390,7 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
       cited: placed?.cited ?? null,
       outdated: false,
       correction: placed === undefined ? null : { by: placed.by, evidence: placed.evidence },
+      evidence: f.evidence,
       severity: f.severity,
       blocking: f.blocking,
       reproducible: f.reproduction !== null,
@@ -280,6 +399,7 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
       steps: toArray(f.steps),
       reviewers: p === undefined ? [] : [...p.reviewers],
       mergedFrom: p === undefined ? [] : [...p.mergedFrom],
+      disputes: [],
     };
   }
   for (const { candidate: c, id } of offered.filter(({ candidate: c }) => c.sameAs !== undefined)) {
@@ -295,7 +415,9 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
       ],
     };
   }
-  const stall = stallAfter(next, round, report.decisions);
+  const stall = stallAfter(next, round, report.decisions, s.disputed);
+  const touchedIn = { ...s.touchedIn };
+  for (const file of changedBy(capture)) touchedIn[file] = round;
   return {
     ...next,
     status: verdictOf(next, round, result, stall !== null),
@@ -305,6 +427,9 @@ const roundApplied = (s: ReferenceState, event: RoundEvent): ReferenceState => {
     lastResult: result,
     stall,
     contributions: [],
+    disputed: [],
+    refuted: [...s.refuted, ...refutedNow, ...held],
+    touchedIn,
   };
 };
 
@@ -336,12 +461,14 @@ export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string 
         if (
           d.status !== 'reopened' &&
           !touched.has(f.file) &&
-          !s.policy.untouchedDecisions.includes(d.status)
+          !s.policy.untouchedDecisions.includes(d.status) &&
+          !(s.disputed.includes(d.id) && (d.status === 'open' || d.status === 'withdrawn'))
         )
           return 'untouched-decision';
       }
       if (Object.values(moved).some((f) => f.status === 'open' && touched.has(f.file) && !decided.has(f.id)))
         return 'missing-decision';
+      if (s.disputed.some((id) => !decided.has(id))) return 'undecided-dispute';
       const after = roundApplied(s, event);
       for (const c of report.candidates)
         if (c.sameAs !== undefined && c.verdict !== 'refuted' && after.findings[c.sameAs]?.status !== 'open')
@@ -372,6 +499,14 @@ export const referenceRefusal = (s: ReferenceState, event: DomainEvent): string 
       const f = named(s, event.data.findingId);
       if (typeof f === 'string') return f;
       return f.reproducible ? null : 'no-reproduction';
+    }
+    case 'finding.disputed': {
+      // the rules before it read no finding (the run, the round, the policy): the fold's to judge
+      const f = named(s, event.data.findingId);
+      if (typeof f === 'string') return f;
+      if (f.status !== 'open') return 'closed-finding';
+      if (event.data.reason.trim() === '') return null; // empty-field, a rule that reads no finding
+      return f.disputes.at(-1)?.ruling === null ? 'duplicate-dispute' : null;
     }
     default:
       return null;
@@ -412,15 +547,24 @@ export const referenceStep = (s: ReferenceState, event: DomainEvent): ReferenceS
     case 'finding.ruled': {
       const { findingId: id, status, why, by } = event.data;
       const f = s.findings[id] as ReferenceFinding;
+      const pending = s.disputed.includes(id);
       const findings = {
         ...s.findings,
         [id]: {
           ...f,
           status,
           steps: [...f.steps, { round: s.round, how: 'ruled' as const, status, evidence: why, by }],
+          // a person's ruling answers a dispute no round ruled on
+          disputes: pending
+            ? f.disputes.map((x, i) =>
+                i === f.disputes.length - 1
+                  ? { ...x, ruling: { round: s.round, status, evidence: why, by } }
+                  : x,
+              )
+            : f.disputes,
         },
       };
-      const next = { ...s, findings };
+      const next = { ...s, findings, disputed: s.disputed.filter((x) => x !== id) };
       return !blockingOpen(next) && s.lastResult === 'complete' ? { ...next, status: 'converged' } : next;
     }
     case 'rounds.extended':
@@ -431,6 +575,18 @@ export const referenceStep = (s: ReferenceState, event: DomainEvent): ReferenceS
         extraRounds: s.extraRounds + event.data.rounds,
         since: s.round,
       };
+    case 'finding.disputed': {
+      const { findingId: id, round, reason } = event.data;
+      const f = s.findings[id] as ReferenceFinding;
+      return {
+        ...s,
+        findings: {
+          ...s.findings,
+          [id]: { ...f, disputes: [...f.disputes, { round, reason, ruling: null }] },
+        },
+        disputed: [...s.disputed, id],
+      };
+    }
     case 'contribution.recorded':
       return {
         ...s,

@@ -31,6 +31,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
   cost: async () => (await import('./read-commands.js')).registerCost,
   reproductions: async () => (await import('./read-commands.js')).registerReproductions,
   reproduce: async () => (await import('./reproduce.js')).registerReproduce,
+  dispute: async () => (await import('./dispute.js')).registerDispute,
   checks: async () => (await import('./checks.js')).registerChecks,
   rule: async () => (await import('./rule.js')).registerRule,
   extend: async () => (await import('./extend.js')).registerExtend,

@@ -100,5 +100,7 @@ export const PolicyCodecV1 = t.intersection([
       optional: t.array(t.string),
       expectedSkips: t.array(t.string),
     }),
+    /** absent in every log written before disputes existed: none was ever recorded there */
+    disputes: t.type({ allowed: t.boolean, blockAfter: t.number }),
   }),
 ]);

@@ -24,6 +24,7 @@ export const OUTPUT_SCHEMAS = {
   cost: out.CostOutput,
   reproductions: out.ReproductionsOutput,
   reproduce: out.ReproduceOutput,
+  dispute: out.DisputeOutput,
   checks: out.ChecksOutput,
   rule: out.RuleOutput,
   extend: out.ExtendOutput,

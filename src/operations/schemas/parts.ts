@@ -94,10 +94,10 @@ export const FindingView = z.strictObject({
 
 /** why a blocked run is blocked, and the stall that blocked it early */
 export const BlockedReason = z
-  .enum(['cap', 'stalled'])
+  .enum(['cap', 'stalled', 'disputed'])
   .nullable()
   .describe(
-    'while blocked: cap (its last round ended with a blocking finding open) or stalled (early, policy stallRounds); null otherwise',
+    "while blocked: cap (its last round ended with a blocking finding open), stalled (early, policy stallRounds) or disputed (early: a blocking finding upheld after the policy's count of disputes); null otherwise",
   );
 export const Stall = z
   .strictObject({
@@ -106,9 +106,9 @@ export const Stall = z
       z.strictObject({
         id: Sha,
         why: z
-          .enum(['kept-open', 'reopened-twice'])
+          .enum(['kept-open', 'reopened-twice', 'disputed'])
           .describe(
-            'kept-open: decided open in stallRounds consecutive rounds; reopened-twice: the fix is not holding',
+            "kept-open: decided open in stallRounds consecutive rounds; reopened-twice: the fix is not holding; disputed: upheld after the policy's count of disputes (disputes.blockAfter)",
           ),
       }),
     ),
@@ -189,6 +189,27 @@ export const Ruling = z.strictObject({
   status: z.enum(['fixed', 'withdrawn']),
   why: z.string(),
   by: z.string(),
+});
+
+/** A dispute as `explain` lists it. */
+export const DisputeView = z.strictObject({
+  findingId: Sha,
+  citation: z.string(),
+  severity: z.string(),
+  summary: z.string(),
+  blocking: z.boolean(),
+  findingStatus: FindingStatus.describe("the finding's status now"),
+  round: z.number().int().describe('the round in progress when the author disputed it'),
+  reason: z.string().describe("the author's reason"),
+  ruling: z
+    .strictObject({
+      round: z.number().int(),
+      status: FindingStatus.describe('open: upheld; withdrawn: the dispute accepted; fixed: moot'),
+      evidence: z.string(),
+      by: z.string().optional().describe("for a person's ruling past the cap: who made it"),
+    })
+    .nullable()
+    .describe('how a round (or a person) ruled on it; null while it waits for the next recorded round'),
 });
 
 export const Extension = z.strictObject({

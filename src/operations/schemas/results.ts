@@ -5,6 +5,7 @@ import {
   Cost,
   Deferred,
   DeferredView,
+  DisputeView,
   Extension,
   FindingStatus,
   FindingStep,
@@ -122,6 +123,28 @@ export const RecordOutput = z.strictObject({
   changed: z.array(z.strictObject({ id: Sha, from: z.string(), to: z.string() })),
   suppressed: z.array(Suppressed),
   deferred: z.array(Deferred).describe('candidates this round deferred to a follow-up'),
+  refutedBefore: z
+    .array(
+      z.strictObject({
+        id: Sha,
+        severity: z.string(),
+        citation: z.string(),
+        summary: z.string(),
+        before: z.strictObject({ round: z.number().int(), how: z.enum(['refuted', 'withdrawn']) }),
+        evidence: z.string().describe('the evidence of that earlier refutation or withdrawal'),
+      }),
+    )
+    .describe(
+      'candidates this round kept as refuted before: offered again, word for word, on a file no capture touched since the round that refuted (or withdrew) them',
+    ),
+  disputesRuled: z
+    .array(
+      z.strictObject({
+        id: Sha,
+        status: FindingStatus.describe('open: the dispute upheld; withdrawn: accepted; fixed: moot'),
+      }),
+    )
+    .describe("the author's disputes this round ruled on"),
   note: z
     .string()
     .nullable()
@@ -285,7 +308,12 @@ export const ExplainOutput = z.strictObject({
     .describe('every finding, whatever its status, a merge made from several candidates or reviewers'),
   refuted: z
     .array(z.looseObject({}))
-    .describe('refuted candidates: dropped, never findings, with who refuted them and their evidence'),
+    .describe(
+      "refuted candidates: dropped, never findings, with who refuted them and their evidence (evidence), the candidate's own (claim); one with before ({round, how: refuted or withdrawn}) was offered again on a file no capture touched since, with nothing new, and kept as refuted before",
+    ),
+  disputes: z
+    .array(DisputeView)
+    .describe("every dispute of the run: the finding, the author's reason, and how it was ruled on"),
   reruns: z
     .array(
       z.strictObject({
@@ -432,6 +460,19 @@ export const ReproduceOutput = z.strictObject({
     .boolean()
     .describe('this outcome was already on the record for this finding and input: nothing was appended'),
   pending: z.number().int().describe('reproductions still to re-run on this input'),
+});
+
+export const DisputeOutput = z.strictObject({
+  ok,
+  runId: RunId,
+  findingId: Sha.describe('the full id of the disputed finding'),
+  round: z.number().int().describe('the round in progress: the round that must rule on the dispute'),
+  reason: z.string().describe("the author's reason, as recorded"),
+  seq: Seq.nullable(),
+  alreadyRecorded: z
+    .boolean()
+    .describe('this very dispute was already on the record, waiting for its ruling: nothing was appended'),
+  status: RunStatus,
 });
 
 const CheckResult = z.strictObject({

@@ -7,6 +7,7 @@ import { placeOf } from '../citation.js';
 import { lookUp } from '../finding-index.js';
 import type { HeldCandidate, RunState } from '../state.js';
 import { namedFinding } from './finding-ref.js';
+import { refutedBefore } from './refuted-before.js';
 import { fail, isBlank, shortId } from './rule-answer.js';
 
 export type Identified = Readonly<{ candidate: Candidate; id: string; index: number }>;
@@ -98,9 +99,19 @@ const linkedFinding = (state: RunState, ref: string, index: number): E.Either<Re
 };
 
 /**
+ * A candidate that repeats a withdrawn finding on unchanged code with nothing new to say is not a
+ * finding offered again: the round keeps it on the record as refuted before (rules/refuted-before.ts).
+ */
+const repeatsWithdrawal = (state: RunState, identified: Identified): boolean =>
+  lookUp(state.findings, identified.id)?.status === 'withdrawn' &&
+  state.capture !== null &&
+  refutedBefore(state, state.capture, identified) !== null;
+
+/**
  * Every candidate must be confirmed (or carry a verdict), complete and new: an id seen twice in one
  * report, or one that already exists in the run (address those by id, in `decisions`, or link to
- * an open one with `sameAs`), refuses the whole report.
+ * an open one with `sameAs`), refuses the whole report; except the repetition of a withdrawn
+ * finding on unchanged code, which is kept as refuted before.
  */
 export const identifyCandidates = (
   state: RunState,
@@ -126,7 +137,7 @@ export const identifyCandidates = (
       if (E.isLeft(linked)) return linked;
     }
     const existing = candidate.sameAs === undefined ? lookUp(state.findings, id) : undefined;
-    if (existing !== undefined) {
+    if (existing !== undefined && !repeatsWithdrawal(state, { candidate, id, index })) {
       return fail(
         'existing-finding',
         `candidates[${index}] is finding ${shortId(id)}, which already exists (${existing.status}): address it by id in decisions${existing.status === 'fixed' ? ' (a fix that did not hold: decide it reopened, with evidence)' : ''}`,

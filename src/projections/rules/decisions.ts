@@ -54,8 +54,10 @@ export const decisionFitsFinding = (d: Decision, finding: Finding, i: number): C
  * Decisions rule on open findings whose file was touched since the last reviewed input; at most
  * one each, with evidence. Every open finding in a touched file needs one, even if its line moved.
  * Findings in untouched files carry forward, and a decision on one is refused unless the policy
- * allows that status there (issueflow: `open` or `withdrawn`, never `fixed`). A `reopened`
- * decision on a fixed finding is allowed wherever its file is: a fix can be undone from elsewhere.
+ * allows that status there (issueflow: `open` or `withdrawn`, never `fixed`), or the author
+ * disputed it (`disputed`): then `open` upholds it and `withdrawn` accepts the dispute, untouched or
+ * not (rules/disputes.ts). A `reopened` decision on a fixed finding is allowed wherever its file
+ * is: a fix can be undone from elsewhere.
  * Only the open findings of the touched files are read (the index by file), never every finding.
  */
 export const decisionsCoverTouched = (
@@ -64,6 +66,7 @@ export const decisionsCoverTouched = (
   findings: Findings,
   touched: ReadonlySet<string>,
   decisions: ReadonlyArray<Decision>,
+  disputed: ReadonlySet<string> = new Set(),
 ): Check => {
   const decided = new Map<string, number>();
   for (const [i, d] of decisions.entries()) {
@@ -92,7 +95,8 @@ export const decisionsCoverTouched = (
     if (
       d.status !== 'reopened' &&
       !touched.has(finding.file) &&
-      !policy.untouchedDecisions.includes(d.status)
+      !policy.untouchedDecisions.includes(d.status) &&
+      !(disputed.has(d.id) && (d.status === 'open' || d.status === 'withdrawn'))
     ) {
       const allowed =
         policy.untouchedDecisions.length === 0 ? 'none' : policy.untouchedDecisions.join(' or ');

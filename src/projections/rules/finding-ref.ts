@@ -91,3 +91,23 @@ export const namedFinding = (
     { openFindings: open.slice(0, DETAILED), openCount: open.length },
   );
 };
+
+/**
+ * `namedFinding`, and open: a closed one is `closed-finding`, saying what only an open finding can
+ * be (`can`: "disputed", "ruled on").
+ */
+export const namedOpenFinding = (
+  findings: Findings,
+  ref: string,
+  where: string,
+  path: Path,
+  can: string,
+): E.Either<Rejection, Finding> => {
+  const named = namedFinding(findings, ref, where, path);
+  if (E.isLeft(named) || named.right.status === 'open') return named;
+  return fail(
+    'closed-finding',
+    `finding ${shortId(named.right.id)} is already ${named.right.status}: only an open finding can be ${can}`,
+    path,
+  );
+};

@@ -176,6 +176,14 @@ const POLICY_FIELDS: ReadonlyArray<(p: Policy) => ReadonlyArray<Field>> = [
       'an integer >= 2 (the rounds a blocking finding may be decided open in a row; one is an ordinary review), or absent to turn stalls off',
     ),
   ],
+  (p) => [
+    field(
+      ['disputes', 'blockAfter'],
+      p.disputes?.blockAfter,
+      p.disputes === undefined || integerFrom(p.disputes.blockAfter, 1, MAX_ROUNDS),
+      `an integer from 1 to ${MAX_ROUNDS} (the upheld disputes of one blocking finding that block the run)`,
+    ),
+  ],
   (p) => {
     if (p.checks === undefined) return [];
     const { required, optional, expectedSkips } = p.checks;

@@ -167,6 +167,33 @@ const refutedOf = (
   return { candidates, refuted };
 };
 
+/**
+ * Candidates that repeat an earlier round's refutation on unchanged code (rules/refuted-before.ts)
+ * never enter a group either, so the round that keeps them as refuted before loses nothing they
+ * would have absorbed: each id stays in the report once, as offered, unless it lives on elsewhere.
+ */
+const repeatedOf = (
+  repeatedMembers: ReadonlyArray<Member>,
+  live: ReadonlySet<string>,
+): Readonly<{
+  candidates: Array<Readonly<{ at: number; candidate: Candidate }>>;
+  by: Record<string, string[]>;
+}> => {
+  const candidates: Array<Readonly<{ at: number; candidate: Candidate }>> = [];
+  const by: Record<string, string[]> = {};
+  for (const m of repeatedMembers) {
+    if (live.has(m.id)) continue;
+    const seen = by[m.id];
+    if (seen !== undefined) {
+      if (!seen.includes(m.reviewer)) seen.push(m.reviewer);
+      continue;
+    }
+    candidates.push({ at: m.at, candidate: m.effective });
+    by[m.id] = [m.reviewer];
+  }
+  return { candidates, by };
+};
+
 const unique = (items: ReadonlyArray<string>): string[] => [...new Set(items)];
 
 /**
@@ -210,25 +237,36 @@ const mergeDecisions = (ordered: ReadonlyArray<Contribution>, refuted: ReadonlyS
   });
 };
 
+/** Whether a candidate repeats an earlier round's refutation on unchanged code (none, for a merge alone). */
+export type Repeats = (candidate: Candidate, id: string) => boolean;
+
 /**
  * The round report several contributions stand for. Pure and total: it never refuses (the rules
  * that refuse run on each contribution as it is recorded, and on the merged report as a round).
- * One contribution merges to its own report, unchanged.
+ * One contribution merges to its own report, unchanged. `repeats` names the candidates the run
+ * refuted before (the round's state knows them): they are kept out of every group.
  */
 export const mergeContributions = (
   policy: Policy,
   contributions: readonly [Contribution, ...Contribution[]],
+  repeats: Repeats = () => false,
 ): Merge => {
   const ordered = mergeOrder(contributions);
   const first = ordered[0] as Contribution;
   const members = membersOf(policy, ordered);
-  const live = members.filter((m) => verdictOfMember(m) !== 'refuted');
+  const unrefuted = members.filter((m) => verdictOfMember(m) !== 'refuted');
+  const again = unrefuted.filter((m) => repeats(m.effective, m.id));
+  const live = unrefuted.filter((m) => !again.includes(m));
+  const liveIds = new Set(live.map((m) => m.id));
   const groups = groupCandidates(policy, live);
   const dropped = refutedOf(
     members.filter((m) => verdictOfMember(m) === 'refuted'),
-    new Set(live.map((m) => m.id)),
+    new Set(unrefuted.map((m) => m.id)),
   );
+  const held = repeatedOf(again, liveIds);
   const provenance: Record<string, Provenance> = {};
+  for (const [id, reviewers] of Object.entries(held.by))
+    provenance[id] = { reviewers: [...reviewers].sort(), mergedFrom: [] };
   const kept = groups.map((group) => {
     const kept = keptMember(policy, group);
     const placed = placementOf(kept.candidate, kept.rulings);
@@ -248,8 +286,10 @@ export const mergeContributions = (
     // a group stands where its first member came, so one contribution keeps its own order
     return { at: (group[0] as Member).at, candidate: kept.effective };
   });
-  // findings and refuted candidates in the order their first candidate came
-  const candidates = [...kept, ...dropped.candidates].sort((a, b) => a.at - b.at).map((x) => x.candidate);
+  // findings, refuted candidates and those refuted before in the order their first candidate came
+  const candidates = [...kept, ...dropped.candidates, ...held.candidates]
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.candidate);
   const refuted = dropped.refuted;
   const verified = ordered.some((c) => c.report.verifications !== undefined);
   if (ordered.length === 1 && !verified) return { report: first.report, provenance, refuted };

@@ -1,7 +1,9 @@
 import { canonicalJson } from '../../events/canonical-json.js';
 import type { DomainEvent } from '../../events/event.js';
+import { lookUp } from '../finding-index.js';
 import type { RunState } from '../state.js';
 import { at } from '../vec.js';
+import { pendingDispute } from './disputes.js';
 import { rerunsOn } from './reproductions.js';
 
 /**
@@ -18,7 +20,9 @@ import { rerunsOn } from './reproductions.js';
  * - a capture: it is exactly the capture already waiting for the next round (capturing it again
  *   would restart that round's stages for nothing);
  * - CI checks: they are exactly the checks last recorded, for the same round and input (the retry
- *   of a record whose required failure ended the round included).
+ *   of a record whose required failure ended the round included);
+ * - a dispute: the finding's dispute still waiting for its ruling is this very one (round and
+ *   reason); another reason for it is still refused.
  *
  * A stage started again after a failure is a new attempt, never a retry, so stage events are not.
  */
@@ -44,6 +48,11 @@ export const alreadyRecorded = (state: RunState, event: DomainEvent): boolean =>
       return state.capture !== null && canonicalJson(state.capture) === canonicalJson(event.data);
     case 'checks.recorded':
       return state.checks !== null && canonicalJson(state.checks) === canonicalJson(event.data);
+    case 'finding.disputed': {
+      const finding = lookUp(state.findings, event.data.findingId);
+      const pending = finding === undefined ? undefined : pendingDispute(finding);
+      return pending?.round === event.data.round && pending.reason === event.data.reason;
+    }
     default:
       return false;
   }

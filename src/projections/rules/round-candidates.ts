@@ -1,13 +1,16 @@
 import * as E from '#either';
+import type { RevisionCapturedData } from '../../events/event.js';
 import type { Rejection } from '../../events/rejection.js';
 import { type Findings, lookUp, putFinding } from '../finding-index.js';
-import type { Finding, Refuted } from '../state.js';
+import type { Finding, Refuted, RunState } from '../state.js';
 import { heldOf, type Identified } from './candidates.js';
 import type { Merge } from './merge.js';
+import { refutedBefore } from './refuted-before.js';
 import { fail } from './rule-answer.js';
 
-// What a round does with the candidates that open no finding: the refuted ones (kept on the
-// record) and the ones linked `sameAs` to an open finding (which they corroborate).
+// What a round does with the candidates that open no finding: the refuted ones and the ones
+// refuted before (kept on the record) and the ones linked `sameAs` to an open finding (which they
+// corroborate).
 
 /**
  * The round's refuted candidates: never findings, kept on the record with who refuted them and why
@@ -26,8 +29,41 @@ export const refutedIn = (
         by: [reviewer],
         evidence: identified.candidate.evidence,
       };
-      return { ...heldOf(identified, round), by: why.by, evidence: why.evidence };
+      return {
+        ...heldOf(identified, round),
+        by: why.by,
+        evidence: why.evidence,
+        claim: identified.candidate.evidence,
+      };
     });
+
+/**
+ * The round's candidates that repeat a refutation, as the records they are kept as: by the
+ * reviewers who offered them again, naming the earlier round and evidence. (A merge keeps them out
+ * of its groups, so none of them absorbed another candidate: nothing is lost with them.)
+ */
+export const heldAsRefutedBefore = (
+  state: RunState,
+  capture: RevisionCapturedData,
+  round: number,
+  offered: ReadonlyArray<Identified>,
+  merge: Merge | null,
+  reviewers: ReadonlyArray<string>,
+): ReadonlyArray<Refuted> =>
+  offered.flatMap((identified) => {
+    const provenance = merge?.provenance[identified.id];
+    const earlier = refutedBefore(state, capture, identified);
+    if (earlier === null) return [];
+    return [
+      {
+        ...heldOf(identified, round),
+        by: provenance?.reviewers ?? reviewers,
+        evidence: earlier.evidence,
+        claim: identified.candidate.evidence,
+        before: { round: earlier.round, how: earlier.how },
+      },
+    ];
+  });
 
 /**
  * A candidate linked by `sameAs` opens nothing: it corroborates the finding it names, which lists

@@ -24,13 +24,15 @@ import { citationsResolve } from './citations.js';
 import { heardFrom, panelOf, panelOfNextRound } from './contribution.js';
 import { overrun } from './cost-bounds.js';
 import { decisionsCoverTouched } from './decisions.js';
+import { disputedIds, disputesDecided, ruleOnDisputes } from './disputes.js';
 import { acceptingRounds } from './lifecycle.js';
 import { followLines } from './line-moves.js';
 import { ANONYMOUS, type Merge, mergeContributions } from './merge.js';
 import { nextRoundOf } from './next-round.js';
 import { emptyReportSaysWhatItSkipped } from './not-examined.js';
+import { keepRefuted, markTouched, repeatsIn } from './refuted-before.js';
 import { fixedOnlyIfReproductionPasses } from './reproductions.js';
-import { linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
+import { heldAsRefutedBefore, linkCorroborations, linkedStayOpen, refutedIn } from './round-candidates.js';
 import { fail } from './rule-answer.js';
 import { stallOf } from './stall.js';
 import { declaredVerdictAgrees, deriveStatus } from './status.js';
@@ -135,7 +137,7 @@ const closedByItsPanel = (
   if (first === undefined) {
     return E.right({ merge: null, panel: absent.length === 0 ? null : panelOf(round, [], absent) });
   }
-  const merge = mergeContributions(policy, [first, ...rest]);
+  const merge = mergeContributions(policy, [first, ...rest], repeatsIn(state));
   if (reportSha(merge.report) !== reportShaOffered) {
     return fail(
       'merge-mismatch',
@@ -208,8 +210,17 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   if (E.isLeft(cited)) return cited;
   const moved = followLines(renameFiles(state.findings, capture.right), capture.right);
   const touched = touchedBy(capture.right);
-  const decided = decisionsCoverTouched(round, run.right, moved, touched, report.decisions);
+  const decided = decisionsCoverTouched(
+    round,
+    run.right,
+    moved,
+    touched,
+    report.decisions,
+    disputedIds(state),
+  );
   if (E.isLeft(decided)) return decided;
+  const answered = disputesDecided(state, round, report.decisions);
+  if (E.isLeft(answered)) return answered;
   const reproduced = fixedOnlyIfReproductionPasses(state, round, report.inputSha, report.decisions);
   if (E.isLeft(reproduced)) return reproduced;
   const scoped = emptyReportSaysWhatItSkipped(policy, report);
@@ -218,6 +229,8 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
   const reviewer = report.reviewer ?? ANONYMOUS;
   const offered = candidates.right.filter(({ candidate: c }) => c.verdict !== 'refuted');
   const linked = offered.filter(({ candidate: c }) => c.sameAs !== undefined);
+  const repeated = heldAsRefutedBefore(state, capture.right, round, offered, merge, [reviewer]);
+  const held = new Set(repeated.map((r) => r.id));
   const inFix = (file: string) => touched.has(file);
   const admission = admitCandidates(
     {
@@ -230,7 +243,7 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
         merge?.provenance[id]?.reviewers ?? (report.reviewer === undefined ? [] : [report.reviewer]),
     },
     offered
-      .filter(({ candidate: c }) => c.sameAs === undefined)
+      .filter(({ candidate: c, id }) => c.sameAs === undefined && !held.has(id))
       .map((x) => ({
         ...x,
         candidate: {
@@ -239,11 +252,11 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
         },
       })),
   );
-  const decidedFindings = applyDecisions(
+  const decidedFindings = ruleOnDisputes(
+    state,
+    applyDecisions(round, moved, report.decisions, withProvenance(admission.opened, merge)),
     round,
-    moved,
     report.decisions,
-    withProvenance(admission.opened, merge),
   );
   const stillOpen = linkedStayOpen(decidedFindings, linked);
   if (E.isLeft(stillOpen)) return stillOpen;
@@ -275,7 +288,9 @@ export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either
     suppressed: pushAll(state.suppressed, admission.suppressed),
     deferred: pushAll(state.deferred, admission.deferred),
     sameInputRounds: state.sameInputRounds + (capture.right.sameInput === undefined ? 0 : 1),
-    refuted: pushAll(state.refuted, refutedIn(round, candidates.right, merge, reviewer)),
+    ...keepRefuted(state, [...refutedIn(round, candidates.right, merge, reviewer), ...repeated]),
+    touchedIn: markTouched(state.touchedIn, capture.right, round),
+    disputed: [],
     contributions: [],
     absent: [],
     panels: panel.right.panel === null ? state.panels : push(state.panels, panel.right.panel),

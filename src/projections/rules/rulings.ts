@@ -6,8 +6,9 @@ import { checkRulingSignature } from '../../events/ruling-signature.js';
 import { putFinding } from '../finding-index.js';
 import { maxRoundsOf, type RunState } from '../state.js';
 import { last, push } from '../vec.js';
-import { namedFinding } from './finding-ref.js';
-import { fail, isBlank, shortId } from './rule-answer.js';
+import { withRuling } from './disputes.js';
+import { namedOpenFinding } from './finding-ref.js';
+import { fail, isBlank } from './rule-answer.js';
 
 /**
  * Past the cap, or after a stall, only a person decides: these are accepted only once the run is
@@ -66,24 +67,30 @@ export const onFindingRuled = (
   const checks = [blockedRun(state, 'a ruling'), signed(event.data)];
   for (const check of checks) if (E.isLeft(check)) return check;
   const { findingId, status, why, by } = event.data;
-  const named = namedFinding(state.findings, findingId, "the ruling's finding", ['findingId']);
+  const named = namedOpenFinding(
+    state.findings,
+    findingId,
+    "the ruling's finding",
+    ['findingId'],
+    'ruled on',
+  );
   if (E.isLeft(named)) return named;
   const finding = named.right;
-  if (finding.status !== 'open') {
-    return fail(
-      'closed-finding',
-      `finding ${shortId(findingId)} is already ${finding.status}: only an open finding can be ruled on`,
-      ['findingId'],
-    );
-  }
   // a decision the rules would take, then whether its signer made it, here
   const key = signedBy(state, event, verify);
   if (E.isLeft(key)) return key;
-  const findings = putFinding(state.findings, {
-    ...finding,
-    status,
-    steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
-  });
+  // a dispute no round ruled on (the rounds ended without a report) is answered by this ruling
+  const findings = putFinding(
+    state.findings,
+    withRuling(
+      {
+        ...finding,
+        status,
+        steps: push(finding.steps, { round: state.round, how: 'ruled' as const, status, evidence: why, by }),
+      },
+      { round: state.round, status, evidence: why, by },
+    ),
+  );
   const lastComplete = last(state.outcomes)?.result === 'complete';
   const converges = findings.openBlocking === 0 && lastComplete;
   return E.right({
@@ -98,6 +105,9 @@ export const onFindingRuled = (
       ...(key.right === null ? {} : { signedBy: key.right }),
     }),
     ...(converges ? { status: 'converged' as const, convergedBy: { by, why } } : {}),
+    ...(state.disputed.includes(findingId)
+      ? { disputed: state.disputed.filter((id) => id !== findingId) }
+      : {}),
   });
 };
 

@@ -2,11 +2,13 @@ import type { Decision } from '../../events/report-types.js';
 import { type Findings, lookUp } from '../finding-index.js';
 import type { FindingStep, RunState, Stall, StallWhy } from '../state.js';
 import { at, last, type Vec } from '../vec.js';
+import { upheldPastLimit } from './disputes.js';
 
 /**
  * Stalls caught before the cap (policy `stallRounds`; off when absent, so a log that pinned a
- * policy without it folds exactly as it always did). A round stalls the run when one of the
- * blocking findings it decided
+ * policy without it folds exactly as it always did), and disputes upheld past the policy's count
+ * (`disputed`, rules/disputes.ts: a log written before disputes holds none). A round stalls the
+ * run when one of the blocking findings it decided
  *
  * - has been decided `open` in `stallRounds` consecutive rounds, this one the last: every round
  *   from `round - stallRounds + 1` to `round` recorded an `open` decision on it (a round that
@@ -28,8 +30,22 @@ export const stallOf = (
   decisions: ReadonlyArray<Decision>,
 ): Stall | null => {
   const rounds = state.run?.policy.stallRounds;
-  if (rounds === undefined) return null;
   const since = last(state.extensions)?.round ?? 0;
+  const stalled = [
+    ...(rounds === undefined ? [] : streaksOf(findings, decisions, since, round, rounds)),
+    ...upheldPastLimit(state, findings),
+  ];
+  return stalled.length === 0 ? null : { round, findings: stalled };
+};
+
+/** The blocking findings the round decided that kept open `rounds` rounds running, or reopened twice. */
+const streaksOf = (
+  findings: Findings,
+  decisions: ReadonlyArray<Decision>,
+  since: number,
+  round: number,
+  rounds: number,
+): ReadonlyArray<Readonly<{ id: string; why: StallWhy }>> => {
   const stalled: Array<Readonly<{ id: string; why: StallWhy }>> = [];
   for (const d of decisions) {
     const finding = lookUp(findings, d.id);
@@ -39,7 +55,7 @@ export const stallOf = (
     if (d.status === 'reopened' && reopenedTwice(finding.steps, since))
       stalled.push({ id: d.id, why: 'reopened-twice' });
   }
-  return stalled.length === 0 ? null : { round, findings: stalled };
+  return stalled;
 };
 
 /**

@@ -1,6 +1,7 @@
 import { citationOf } from '../citation.js';
-import { openFindingsIn } from '../finding-index.js';
+import { lookUp, openFindingsIn } from '../finding-index.js';
 import { touchedBy } from '../rules/capture.js';
+import { pendingDispute } from '../rules/disputes.js';
 import { type Finding, isFinal, maxRoundsOf, type RunState, type RunStatus } from '../state.js';
 import { openFindings } from './findings.js';
 
@@ -11,14 +12,16 @@ export type BriefFinding = Readonly<{
   severity: string;
   blocking: boolean;
   summary: string;
+  /** the author's reason, while a dispute of it waits for this round's ruling */
+  disputed: string | null;
 }>;
 
 /**
  * What the reviewer of the next round is asked, read off the state: the input to review (or that
  * none is captured yet, or that the run is final), what the report must say (the severities the
  * policy knows, which decisions an untouched file may take, whether an empty report must say what
- * it did not examine), and the open findings it must decide (those in files the input touched)
- * and may leave (the rest). Data only: `src/render/review-brief.ts` writes it.
+ * it did not examine), and the open findings it must decide (those in files the input touched,
+ * and those the author disputed, wherever they are) and may leave (the rest). Data only: `src/render/review-brief.ts` writes it.
  */
 export type Brief = Readonly<{
   runId: string;
@@ -31,7 +34,7 @@ export type Brief = Readonly<{
   severities: ReadonlyArray<Readonly<{ name: string; blocks: boolean }>>;
   untouchedDecisions: ReadonlyArray<string>;
   notExaminedRequired: boolean;
-  /** open findings in a file the input touched: each needs a decision */
+  /** open findings in a file the input touched, and those disputed: each needs a decision */
   toDecide: ReadonlyArray<BriefFinding>;
   /** the other open findings: they carry forward undecided */
   carried: ReadonlyArray<BriefFinding>;
@@ -52,8 +55,13 @@ export const briefOf = (state: RunState): Brief | null => {
     severity: f.severity,
     blocking: f.blocking,
     summary: f.summary,
+    disputed: pendingDispute(f)?.reason ?? null,
   });
-  const toDecide = [...touched].flatMap((file) => openFindingsIn(state, file)).map(shown);
+  const inTouched = [...touched].flatMap((file) => openFindingsIn(state, file));
+  const disputed = state.disputed
+    .map((id) => lookUp(state.findings, id))
+    .filter((f): f is Finding => f !== undefined && !inTouched.includes(f));
+  const toDecide = capture === null ? [] : [...inTouched, ...disputed].map(shown);
   const deciding = new Set(toDecide.map((f) => f.id));
   return {
     runId: run.runId,

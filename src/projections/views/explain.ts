@@ -17,6 +17,7 @@ import {
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { type DeferredView, deferredOf } from './deferred.js';
+import { type DisputeView, disputesOf } from './disputes.js';
 import { historyOf } from './finding-history.js';
 import {
   citationOf,
@@ -82,8 +83,13 @@ export type Explanation = Readonly<{
   panels: ReadonlyArray<Panel>;
   /** every finding, whatever its status, that a merge made from several candidates or reviewers */
   merges: ReadonlyArray<MergeReason>;
-  /** refuted candidates: dropped, never findings, with who refuted them and why */
+  /**
+   * refuted candidates: dropped, never findings, with who refuted them and why; and candidates
+   * refuted before (`before`), offered again on unchanged code with nothing new
+   */
   refuted: ReadonlyArray<Refuted>;
+  /** every dispute of the run: the finding, the author's reason, and how it was ruled on */
+  disputes: ReadonlyArray<DisputeView>;
   /** every reproduction re-run at the start of a re-review, and what it did */
   reruns: ReadonlyArray<Rerun>;
   /** candidates deferred to a follow-up: kept whole, never findings, never blocking */
@@ -144,7 +150,7 @@ const headlineOf = (state: RunState, blocking: number): string => {
         : `converged at round ${state.round} of ${cap}: no blocking finding is open`;
     case 'blocked':
       return state.stall !== null
-        ? `blocked early at round ${state.round} of ${cap}: stalled, ${describeStall(state, state.stall)}; only a person can go on`
+        ? `blocked early at round ${state.round} of ${cap}: ${blockedReasonOf(state)}, ${describeStall(state, state.stall)}; only a person can go on`
         : `blocked at round ${state.round}, the cap of ${cap} rounds: ${findings} still open${lastIncomplete}; exhaustion is never convergence`;
     default:
       return state.round === 0
@@ -170,6 +176,7 @@ export const explain = (state: RunState): Explanation => {
     panels: toArray(state.panels),
     merges: mergedFindings(state),
     refuted: toArray(state.refuted),
+    disputes: disputesOf(state),
     reruns: toArray(state.reruns),
     deferred: deferredOf(state),
     rounds: roundRowsOf(state),

@@ -1,6 +1,8 @@
 import type { ReproductionOutcome } from '../../events/event.js';
+import { disputeBlockAfter, disputesAllowed } from '../../events/policy.js';
 import { findingOf } from '../finding-index.js';
 import {
+  type Dispute,
   type Extension,
   type Finding,
   type FindingStatus,
@@ -12,10 +14,11 @@ import {
 } from '../state.js';
 import { last as lastOf, toArray } from '../vec.js';
 import { type DeferredView, deferredOf } from './deferred.js';
+import { type DisputeView, pendingDisputesOf } from './disputes.js';
 import { reopeningsOf, roundsOpenOf } from './finding-history.js';
 import { citationOf, openBlockingFindings, openFindings } from './findings.js';
 import { latestReruns, reproductionsPending } from './reproductions.js';
-import { describeStall } from './stall.js';
+import { type BlockedReason, blockedReasonOf, describeStall } from './stall.js';
 
 /** A blocking finding as the brief shows it: where, what, why it is still open, who saw it. */
 export type FeedbackFinding = Readonly<{
@@ -31,6 +34,8 @@ export type FeedbackFinding = Readonly<{
   /** the last round's word on it, when that round decided it open or reopened it */
   lastWord: Readonly<{ how: 'decided' | 'reopened'; round: number; evidence: string }> | null;
   reopenings: number;
+  /** the author's disputes of it, oldest first, each with its ruling (null: awaiting one) */
+  disputes: ReadonlyArray<Dispute>;
 }>;
 
 /** A re-run reproduction, with the status of the finding it belongs to. */
@@ -58,6 +63,12 @@ export type Feedback = Readonly<{
   convergedBy: Readonly<{ by: string; why: string }> | null;
   /** while blocked by a stall: the findings that stalled it, in words */
   stall: string | null;
+  /** while blocked: by the cap, a stall, or a finding upheld over the author's disputes */
+  blockedReason: BlockedReason | null;
+  /** whether the policy lets the author dispute a finding, and how many upheld disputes block */
+  disputes: Readonly<{ allowed: boolean; blockAfter: number }>;
+  /** the disputes the next recorded round must rule on, in the order they were made */
+  pendingDisputes: ReadonlyArray<DisputeView>;
   /** the last round, when it ended without a complete review */
   ending: RoundOutcome | null;
   failure: RoundFailure | null;
@@ -95,6 +106,7 @@ const feedbackFinding = (state: RunState, f: Finding): FeedbackFinding => ({
   mergedIn: f.mergedFrom?.length ?? 0,
   lastWord: lastWordOf(f),
   reopenings: reopeningsOf(f),
+  disputes: f.disputes ?? [],
 });
 
 /** How the last round ended, when it did not end with a complete review. */
@@ -112,6 +124,12 @@ export const feedbackOf = (state: RunState): Feedback => {
     policyCap: state.run?.policy.maxRounds ?? 0,
     convergedBy: state.status === 'converged' ? state.convergedBy : null,
     stall: state.status === 'blocked' && state.stall !== null ? describeStall(state, state.stall) : null,
+    blockedReason: blockedReasonOf(state),
+    disputes:
+      state.run === null
+        ? { allowed: false, blockAfter: 0 }
+        : { allowed: disputesAllowed(state.run.policy), blockAfter: disputeBlockAfter(state.run.policy) },
+    pendingDisputes: pendingDisputesOf(state),
     ending: endingOf(state),
     failure: state.lastFailure,
     extensions: toArray(state.extensions),

@@ -8,7 +8,7 @@ import {
   requiredFailures,
 } from '../rules/checks.js';
 import type { RunState, RunStatus } from '../state.js';
-import { describeStall } from './stall.js';
+import { blockedReasonOf, describeStall } from './stall.js';
 
 export type { GateObservation };
 
@@ -96,7 +96,9 @@ export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
     return refuse('no-review', `run ${runId} has no recorded round: nothing was reviewed`);
   if (status !== 'converged') {
     const stalled =
-      status === 'blocked' && state.stall !== null ? ` (stalled: ${describeStall(state, state.stall)})` : '';
+      status === 'blocked' && state.stall !== null
+        ? ` (${blockedReasonOf(state)}: ${describeStall(state, state.stall)})`
+        : '';
     return refuse(
       'not-converged',
       `run ${runId} is ${status}${stalled} after round ${state.round}, not converged: only a converged review approves`,

@@ -3,7 +3,7 @@ import { checksOn, requiredChecksOf } from '../rules/checks.js';
 import { depleted, overrun } from '../rules/cost-bounds.js';
 import { maxRoundsOf, type RunState, type RunStatus } from '../state.js';
 import { type ReproductionToRun, reproductionsPending } from './reproductions.js';
-import { describeStall } from './stall.js';
+import { blockedReasonOf, describeStall } from './stall.js';
 
 /** The driver's one question after any crash or restart: what now? Its next move. */
 export type NextMove =
@@ -76,7 +76,7 @@ export const nextMove = (state: RunState): NextMove => {
       status: 'blocked',
       why:
         state.stall !== null
-          ? `blocked early at round ${state.round}: stalled, ${describeStall(state, state.stall)}; only a person can go on, by ruling on the findings or extending the run`
+          ? `blocked early at round ${state.round}: ${blockedReasonOf(state)}, ${describeStall(state, state.stall)}; only a person can go on, by ruling on the findings or extending the run`
           : `blocked at round ${state.round}, the cap of ${maxRoundsOf(state)}: only a person can go on, by ruling on the findings or extending the run`,
       next: { ...stepTo('rule', run.runId), or: stepTo('extend', run.runId) },
     };
