@@ -12,13 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import {
+  createDecider,
   encodeEvents,
   findingId,
-  initialState,
   operations,
   PRESETS,
   roundRecorded,
-  step,
   ZERO_HASH,
 } from '../lib/index.js';
 import { checkpointOf } from '../lib/store/catch-up.js';
@@ -156,12 +155,13 @@ export const SCENARIOS = {
 };
 
 /** The state-only fold `status` does: each event through `evolve`, refusals counted, nothing kept. */
+const { evolve, initialState } = createDecider();
 const foldState = (events, state = initialState) => {
   let refused = 0;
   for (const event of events) {
-    const after = step(state, event);
-    if (after.rejection !== null) refused += 1;
-    state = after.state;
+    const after = evolve(state, event);
+    if (after._tag === 'Left') refused += 1;
+    else state = after.right;
   }
   if (refused > 0) throw new Error(`bench: ${refused} events were refused; the scenario is wrong`);
   return state;
