@@ -3,6 +3,7 @@ import { sha256Hex } from '../events/sha256.js';
 import type { RunState } from '../projections/state.js';
 import type { FoldCheckpoint, LogFile } from './checkpoint.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart } from './log-format.js';
+import { chainedLinesDecider } from './node-decider.js';
 import { scanAndStep } from './scan.js';
 
 /** A log folded to its end: what the scan found, the state, and how many events it holds. */
@@ -100,7 +101,9 @@ export const catchUp = (
 
 /**
  * Check and fold `bytes`, the log from `from` on: from a checkpoint's state and counts, or from
- * the initial state (then `from` is the log's start). Any store's catch-up ends here.
+ * the initial state (then `from` is the log's start). Any store's catch-up ends here: each line is
+ * checked against the chain before its event is folded, so the rules take a carried report's
+ * `reportSha` as the line records it (`chainedLinesDecider`).
  */
 export const foldFrom = (
   bytes: Buffer,
@@ -108,7 +111,10 @@ export const foldFrom = (
   checkpoint: Pick<FoldCheckpoint, 'state' | 'events' | 'refused'> | null,
   from: ScanStart,
 ): CaughtUp => {
-  return { ...scanAndStep(bytes, head, checkpoint, from), fromCheckpoint: checkpoint !== null };
+  return {
+    ...scanAndStep(chainedLinesDecider.evolve, bytes, head, checkpoint, from),
+    fromCheckpoint: checkpoint !== null,
+  };
 };
 
 /**

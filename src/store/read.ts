@@ -68,7 +68,8 @@ export const foldRunFromStart = async (
 ): Promise<RunStateRead> => {
   const { bytes, ...located } = await store.readLog(runId);
   const outputs: string[] = [];
-  const scanned = scanAndStep(bytes, located.head.head, null, LOG_START, (event) => {
+  // every rule derived again, the reportSha of each carried report included: this is `verify`'s read
+  const scanned = scanAndStep(nodeDecider.evolve, bytes, located.head.head, null, LOG_START, (event) => {
     const output = outputShaOf(event);
     if (output !== null) outputs.push(output);
   });
