@@ -26,16 +26,16 @@ const forged = { ...round1, data: { ...round1.data, reportSha: sha256Hex('not th
 describe('a carried reportSha: derived by verify and every offer, taken from the chained line by a read', () => {
   it('the decider of a read takes it as recorded; the default decider derives it', () => {
     const events = [opened(), captured(1, 'A')];
-    const foldWith = (d: ReturnType<typeof createDecider>) =>
-      [...events, forged].reduce(
-        (s, e) => {
-          const next = d.evolve(s.state, e);
-          return next._tag === 'Right'
-            ? { state: next.right, refused: s.refused }
-            : { ...s, refused: [...s.refused, next.left.code] };
-        },
-        { state: d.initialState, refused: [] as string[] },
-      );
+    const foldWith = (d: ReturnType<typeof createDecider>) => {
+      let state = d.initialState;
+      const refused: string[] = [];
+      for (const e of [...events, forged]) {
+        const next = d.evolve(state, e);
+        if (next._tag === 'Right') state = next.right;
+        else refused.push(next.left.code);
+      }
+      return { state, refused };
+    };
     expect(foldWith(createDecider()).refused).toEqual(['inconsistent-event']);
     const chained = foldWith(createDecider({ reportSha: 'as-chained' }));
     expect(chained.refused).toEqual([]);
