@@ -151,7 +151,7 @@ const leaveCheckpointBehind = async (admin: pg.Client, store: Store, runId: stri
 describe('an append to PostgreSQL reads O(1) rows, however long the run', () => {
   it('appends to a 13-event and a 2,000-event run fetch the same: one row, the checkpoint line', async () => {
     const url = await freshDatabase();
-    const { store, counted } = await countingClient(url);
+    const { client, store, counted } = await countingClient(url);
     const admin = await adminOn(url);
     await importLog(store, 'short', logOf('short', 12));
     await importLog(store, 'long', logOf('long', 1_999));
@@ -162,16 +162,22 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
     await expectSoundCheckpoint(admin, store, 'long');
 
     for (const runId of ['short', 'long']) {
-      // the fold (the row with the line at its checkpoint: nothing was written after it), then the write
-      const appended = await during(counted, () => store.append(runId, [failed(1_000_000)], { by, now }));
-      expect(appended).toMatchObject({ queries: 2, rows: 1, lines: 1 });
+      // a store that holds no fold of the run (a fresh process): the fold (the row with the line at
+      // its checkpoint: nothing was written after it), then the write, which answers the row's version
+      const fresh = postgresStoreOn(client);
+      const appended = await during(counted, () => fresh.append(runId, [failed(1_000_000)], { by, now }));
+      expect(appended).toMatchObject({ queries: 2, rows: 2, lines: 1 });
+      // the same store again: it holds the fold its write reached, so the write alone, no line read
+      const again = await during(counted, () => fresh.append(runId, [failed(1_000_001)], { by, now }));
+      expect(again).toMatchObject({ queries: 1, rows: 1, lines: 0 });
+      expect(again.result.appended.map((e) => e.seq)).toEqual([(appended.result.appended[0]?.seq ?? 0) + 1]);
       const status = await during(counted, () => store.foldRun(runId));
       expect(status).toMatchObject({ queries: 1, rows: 1, lines: 1, result: { fromCheckpoint: true } });
       expect(status.result.state).toEqual(await fullFold(store, runId));
-      expect(appended.result.folded.state).toEqual(status.result.state);
+      expect(again.result.folded.state).toEqual(status.result.state);
     }
     // the counter sees every line when there are: a full read of the long run
-    expect((await during(counted, () => foldRunFromStart(store, 'long'))).lines).toBe(2_001);
+    expect((await during(counted, () => foldRunFromStart(store, 'long'))).lines).toBe(2_002);
     await expectSoundCheckpoint(admin, store, 'long');
   });
 
@@ -190,8 +196,9 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
       result: { fromCheckpoint: true, lastSeq: 206, events: 206 },
     });
     expect(read.result.state).toEqual(await fullFold(store, 'r'));
+    // the checkpoint put back moved the row: the fold this store held is not written over, it folds again
     const appended = await during(counted, () => store.append('r', [failed(900)], { by, now }));
-    expect(appended).toMatchObject({ queries: 2, lines: 1 + 5 });
+    expect(appended).toMatchObject({ queries: 3, lines: 1 + 5 });
     await expectSoundCheckpoint(admin, store, 'r');
   });
 });
@@ -249,13 +256,36 @@ describe('an append whose run moved between its fold and its write', () => {
       during(counted, () => store.append('r', [failed(1)], { by, now })),
     );
     expect(raced.error).toBeNull();
-    // fold, a write that found the row moved, fold again (from the checkpoint, one line behind), write
-    expect(raced.value).toMatchObject({ queries: 4, lines: 1 + 2 });
+    // the write from the fold this store held, which found the row moved; a fold (from the
+    // checkpoint, one line behind); the write
+    expect(raced.value).toMatchObject({ queries: 3, lines: 2 });
     expect(raced.value?.result.appended.map((e) => e.seq)).toEqual([raced.otherSeq + 1]);
     const read = await foldRunFromStart(store, 'r');
     expect(read.issue).toBeNull();
     expect(read.lastSeq).toBe(raced.otherSeq + 1);
     expect(read.state.failedAttempts).toBe(18 + 1 + 1 + 1);
+  });
+
+  it("a fold held by one store is never trusted past another store's append: checked, refused and chained afresh", async () => {
+    const url = await freshDatabase();
+    const { client, store, counted } = await countingClient(url);
+    const other = postgresStoreOn(client);
+    await importLog(store, 'r', logOf('r', 20));
+    await store.append('r', [failed(-1)], { by, now });
+    const moved = await other.append('r', [failed(-2)], { by, now });
+    const seq = moved.appended[0]?.seq ?? 0;
+    // the held fold says seq 21; the run is at 22: an expected 22 is met, not refused from what was held
+    const appended = await during(counted, () =>
+      store.append('r', [failed(1)], { by, now, expectedSeq: seq }),
+    );
+    expect(appended.result.appended.map((e) => e.seq)).toEqual([seq + 1]);
+    // and an expected 21 is refused from a fresh fold (the held one would have met it)
+    const stale = await store
+      .append('r', [failed(2)], { by, now, expectedSeq: seq })
+      .catch((e: unknown) => e);
+    expect((stale as { code?: string }).code).toBe('seq-mismatch');
+    const read = await foldRunFromStart(store, 'r');
+    expect(read).toMatchObject({ issue: null, lastSeq: seq + 1 });
   });
 
   it('with an expected seq, the fold again refuses it (seq-mismatch), the other line alone written', async () => {
