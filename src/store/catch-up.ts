@@ -1,7 +1,7 @@
 import { readSync } from 'node:fs';
 import { sha256Hex } from '../events/sha256.js';
 import type { RunState } from '../projections/state.js';
-import type { FoldCheckpoint, LogFile } from './checkpoint.js';
+import type { FoldCheckpoint, LogEnd, LogFile, StoredCheckpoint } from './checkpoint.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart } from './log-format.js';
 import { chainedLinesDecider } from './node-decider.js';
 import { scanAndStep } from './scan.js';
@@ -69,31 +69,50 @@ export const lastLineHolds = (fd: number, size: number, lineStart: number, hash:
 };
 
 /**
- * Fold the log open at `fd` to its end. From `checkpoint` when it matches the log (the same file
- * not written since, and its last line still hashes as recorded): then nothing before it is
- * read again. Otherwise from the start, with the head anchor `head()` checked.
+ * Where a fold resumes: a state folded to a line of the log (`at`), and the end of the log as the
+ * appender that kept it left it (`end`, at or after `at`). In memory both are the same; the file
+ * beside the log may keep its state a few lines behind its end (`StoredCheckpoint`).
+ */
+export type Resume = Readonly<{ end: LogEnd; at: FoldCheckpoint }>;
+
+/** An appender's own checkpoint, in memory: its state is at the end. */
+export const resumeAt = (c: FoldCheckpoint): Resume => ({ end: c, at: c });
+
+export const resumeFrom = (stored: StoredCheckpoint | null): Resume | null =>
+  stored === null ? null : { end: stored.end, at: stored.at };
+
+/**
+ * Fold the log open at `fd` to its end. From `from` when it matches the log (the same file not
+ * written since its appender left it, and the line its state was folded to still hashes as
+ * recorded): then only the lines after that one are read, checked against the chain and folded,
+ * and they must end where the appender said. Otherwise from the start, with the head anchor
+ * `head()` checked.
  */
 export const catchUp = (
   fd: number,
   file: LogFile & Readonly<{ size: number }>,
-  checkpoint: FoldCheckpoint | null,
+  from: Resume | null,
   head: () => Head | null,
 ): CaughtUp => {
   const { size } = file;
-  if (checkpoint !== null && matchesFile(checkpoint, file)) {
-    const bytes = readAt(fd, checkpoint.lineStart, size - checkpoint.lineStart);
-    const known = checkpoint.size - checkpoint.lineStart;
+  if (from !== null && matchesFile(from.end, file)) {
+    const { at, end } = from;
+    const bytes = readAt(fd, at.lineStart, size - at.lineStart);
+    const known = at.size - at.lineStart;
     if (
-      bytes.length === size - checkpoint.lineStart &&
+      bytes.length === size - at.lineStart &&
       bytes[known - 1] === 0x0a &&
-      sha256Hex(bytes.subarray(0, known - 1)) === checkpoint.hash
+      sha256Hex(bytes.subarray(0, known - 1)) === at.hash
     ) {
-      return foldFrom(bytes.subarray(known), null, checkpoint, {
-        offset: checkpoint.size,
-        seq: checkpoint.seq,
-        hash: checkpoint.hash,
-        lineStart: checkpoint.lineStart,
+      const caught = foldFrom(bytes.subarray(known), null, at, {
+        offset: at.size,
+        seq: at.seq,
+        hash: at.hash,
+        lineStart: at.lineStart,
       });
+      // a damaged line after the state is reported where it is; clean lines end at the appender's end
+      if (caught.issue !== null || (caught.lastSeq === end.seq && caught.lastHash === end.hash))
+        return caught;
     }
   }
   return foldFrom(readAt(fd, 0, size), head(), null, LOG_START);
