@@ -203,6 +203,37 @@ describe('an append to PostgreSQL reads O(1) rows, however long the run', () => 
   });
 });
 
+describe('the checkpoint is written again only once the lines after it reach a quarter of its state', () => {
+  it('until then an append moves the head alone, and a fresh store folds the lines after the checkpoint', async () => {
+    const url = await freshDatabase();
+    const { client, store } = await countingClient(url);
+    const admin = await adminOn(url);
+    await importLog(store, 'r', logOf('r', 12));
+    const seen = { behind: 0, at: 0 };
+    for (let i = 0; i < 12; i += 1) {
+      await store.append('r', [failed(100 + i)], { by, now });
+      const row = await checkpointRow(admin, 'r');
+      const bytes = (row.checkpoint_state ?? '').length;
+      const sizes = await admin.query<{ head: string; at: string }>(
+        `SELECT (SELECT sum(octet_length(line) + 1) FROM clearance.events WHERE run_id = 'r') AS head,
+                checkpoint_size AS at FROM clearance.runs WHERE run_id = 'r'`,
+      );
+      const { head, at } = sizes.rows[0] as { head: string; at: string };
+      if (row.checkpoint_seq === row.last_seq) seen.at += 1;
+      else {
+        seen.behind += 1;
+        // not yet due: the lines after it are under a quarter of its state
+        expect((Number(head) - Number(at)) * 4).toBeLessThan(bytes);
+      }
+      const fresh = await postgresStoreOn(client).foldRun('r');
+      expect(fresh).toMatchObject({ fromCheckpoint: true, issue: null, lastSeq: 13 + i });
+      expect(fresh.state).toEqual(await fullFold(store, 'r'));
+    }
+    expect(seen.behind).toBeGreaterThan(0);
+    expect(seen.at).toBeGreaterThan(0);
+  });
+});
+
 /** What another append would write: `line` after the last, the head moved to it (the checkpoint left behind). */
 const appendLine = async (admin: pg.Client, line: Encoded) => {
   await admin.query("INSERT INTO clearance.events (run_id, seq, line) VALUES ('r', $1, $2)", [

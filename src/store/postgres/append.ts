@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { ClearanceError } from '../../errors.js';
 import type { AppendResult } from '../append.js';
-import type { CaughtUp } from '../catch-up.js';
+import { stateIsDue } from '../checkpoint.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../lock.js';
 import type { Encoded } from '../log-format.js';
 import type { NewRun } from '../open-run.js';
@@ -12,6 +12,7 @@ import {
   catchUpRun,
   checkpointOfCaughtUp,
   checkpointParameters,
+  checkpointRow,
   checkpointValues,
   type PgCheckpoint,
   type RunFolded,
@@ -56,11 +57,11 @@ const setLockTimeout = async (client: pg.ClientBase, timeoutMs: number): Promise
 };
 
 /**
- * The new lines, the head and the checkpoint in one statement, committed on its own, and only
- * over the version of the run's row the fold read (compare-and-set on its `xmin`): if anyone
- * changed the row since (another append, a line changed under the trigger that forgets the
- * checkpoint), nothing is written and the answer is null. Otherwise the answer is the row's
- * version this write made, which the next append of this process writes over.
+ * The new lines, the head and (when `checkpoint` is given) the checkpoint in one statement,
+ * committed on its own, and only over the version of the run's row the fold read (compare-and-set
+ * on its `xmin`): if anyone changed the row since (another append, a line changed under the
+ * trigger that forgets the checkpoint), nothing is written and the answer is null. Otherwise the
+ * answer is the row's version this write made, which the next append of this process writes over.
  */
 const writeOver = async (
   client: pg.ClientBase,
@@ -68,12 +69,13 @@ const writeOver = async (
   version: string,
   after: Readonly<{ seq: number }>,
   encoded: Encoded,
-  checkpoint: PgCheckpoint,
+  checkpoint: ReadonlyArray<string | number> | null,
 ): Promise<string | null> => {
   const lines = encoded.text.split('\n').slice(0, -1);
+  const keep = checkpoint === null ? '' : `, (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(7)})`;
   const result = await client.query<{ version: string | null; written: string }>(
     `WITH moved AS (
-       UPDATE clearance.runs SET last_seq = $4, head_hash = $5, (${CHECKPOINT_COLUMNS}) = (${checkpointParameters(7)})
+       UPDATE clearance.runs SET last_seq = $4, head_hash = $5${keep}
         WHERE run_id = $1 AND xmin = $6::text::xid
        RETURNING run_id, xmin::text AS version),
      written AS (
@@ -82,15 +84,7 @@ const writeOver = async (
          FROM moved, unnest($3::text[]) WITH ORDINALITY AS t(line, ordinality)
        RETURNING seq)
      SELECT (SELECT version FROM moved) AS version, (SELECT count(*) FROM written) AS written`,
-    [
-      runId,
-      after.seq + 1,
-      lines,
-      encoded.lastSeq,
-      encoded.lastHash,
-      version,
-      ...checkpointValues(checkpoint),
-    ],
+    [runId, after.seq + 1, lines, encoded.lastSeq, encoded.lastHash, version, ...(checkpoint ?? [])],
   );
   const row = result.rows[0];
   return row !== undefined && row.version !== null && Number(row.written) === lines.length
@@ -110,20 +104,22 @@ export type HeldFolds = Map<string, RunFolded>;
 
 /** The fold after a write: the state its plan made, at the new head, over the version it made. */
 const heldAfter = (
-  before: CaughtUp,
+  before: RunFolded,
   encoded: Encoded,
   state: RunFolded['caught']['state'],
   version: string,
+  kept: Readonly<{ bytes: number }> | null,
 ): RunFolded => {
   const bytes = Buffer.byteLength(encoded.text);
   const lastLine = encoded.text.slice(encoded.text.lastIndexOf('\n', encoded.text.length - 2) + 1);
-  const size = before.size + bytes;
+  const size = before.caught.size + bytes;
   return {
     version,
     head: { seq: encoded.lastSeq, hash: encoded.lastHash },
-    checkpointSeq: encoded.lastSeq,
+    checkpointSeq: kept === null ? before.checkpointSeq : encoded.lastSeq,
+    checkpointAt: kept === null ? before.checkpointAt : { size, bytes: kept.bytes },
     caught: {
-      ...before,
+      ...before.caught,
       size,
       lastLineStart: size - Buffer.byteLength(lastLine),
       lastSeq: encoded.lastSeq,
@@ -132,7 +128,7 @@ const heldAfter = (
       issue: null,
       beyondHead: 0,
       state,
-      events: before.events + encoded.stored.length,
+      events: before.caught.events + encoded.stored.length,
       fromCheckpoint: true,
     },
   };
@@ -190,8 +186,8 @@ export const appendPostgres = async (
         planAppend(caught.state, { seq: caught.lastSeq, hash: caught.lastHash }, eventsFor, options);
       if (plan.kind !== 'write') {
         const checkpoint = checkpointOfCaughtUp(caught);
-        // a checkpoint missing, untrusted or behind: keep the one this fold reached, as an append would
-        if (checkpoint !== null && folded.checkpointSeq !== caught.lastSeq)
+        // a checkpoint missing, untrusted or due: keep the one this fold reached, as an append would
+        if (checkpoint !== null && (folded.checkpointAt === null || stateIsDue(folded.checkpointAt, caught)))
           await keepCheckpoint(client, runId, folded.version, checkpoint);
         return {
           appended: [],
@@ -201,16 +197,30 @@ export const appendPostgres = async (
         };
       }
       const { encoded } = plan;
-      const version = await writeOver(client, runId, folded.version, { seq: caught.lastSeq }, encoded, {
-        seq: encoded.lastSeq,
-        hash: encoded.lastHash,
-        size: caught.size + Buffer.byteLength(encoded.text),
-        events: caught.events + encoded.stored.length,
-        refused: caught.refused,
-        state: plan.folded.state,
-      });
+      const size = caught.size + Buffer.byteLength(encoded.text);
+      // the state is written again only once the lines after the row's checkpoint reach a quarter of it
+      const due = folded.checkpointAt === null || stateIsDue(folded.checkpointAt, { size });
+      const checkpoint: PgCheckpoint | null = due
+        ? {
+            seq: encoded.lastSeq,
+            hash: encoded.lastHash,
+            size,
+            events: caught.events + encoded.stored.length,
+            refused: caught.refused,
+            state: plan.folded.state,
+          }
+        : null;
+      const kept = checkpoint === null ? null : checkpointRow(checkpoint);
+      const version = await writeOver(
+        client,
+        runId,
+        folded.version,
+        { seq: caught.lastSeq },
+        encoded,
+        kept?.values ?? null,
+      );
       if (version !== null) {
-        held.set(runId, heldAfter(caught, encoded, plan.folded.state, version));
+        held.set(runId, heldAfter(folded, encoded, plan.folded.state, version, kept));
         return { appended: encoded.stored, folded: plan.folded, repairedTail: null, alreadyRecorded: false };
       }
       // a held fold the row moved past is simply dropped; a fresh fold that lost a race waits its turn

@@ -37,6 +37,8 @@ export type RunFolded = Readonly<{
   caught: CaughtUp;
   /** the seq of the checkpoint the fold started from; null when it folded every line */
   checkpointSeq: number | null;
+  /** where that checkpoint's state was folded to (bytes of the log) and how long its JSON is, to say when the next is due */
+  checkpointAt: Readonly<{ size: number; bytes: number }> | null;
 }>;
 
 type Row = {
@@ -126,7 +128,13 @@ export const catchUpRun = async (client: pg.ClientBase, runId: string): Promise<
   const checkpoint = row.checkpoint_seq === null ? null : decoded(row, head);
   const caught = checkpoint === null ? null : foldAfter(row, head, checkpoint);
   if (checkpoint !== null && caught !== null)
-    return { version: row.version, head, caught, checkpointSeq: checkpoint.seq };
+    return {
+      version: row.version,
+      head,
+      caught,
+      checkpointSeq: checkpoint.seq,
+      checkpointAt: { size: checkpoint.size, bytes: (row.checkpoint_state ?? '').length },
+    };
   // the first statement read every line already when the row had no checkpoint at all
   const whole = row.checkpoint_seq === null ? row : await readRow(client, runId, 1);
   if (whole === null) return null;
@@ -136,6 +144,7 @@ export const catchUpRun = async (client: pg.ClientBase, runId: string): Promise<
     head: wholeHead,
     caught: foldFrom(Buffer.from(whole.lines ?? '', 'utf8'), wholeHead, null, LOG_START),
     checkpointSeq: null,
+    checkpointAt: null,
   };
 };
 
@@ -161,7 +170,15 @@ export const checkpointParameters = (first: number): string =>
   Array.from({ length: 8 }, (_, i) => `$${first + i}`).join(', ');
 
 /** The values of `CHECKPOINT_COLUMNS`: the state serialised generically, keyed by its line's hash and the shape version. */
-export const checkpointValues = (c: PgCheckpoint): ReadonlyArray<string | number> => {
+export const checkpointValues = (c: PgCheckpoint): ReadonlyArray<string | number> => checkpointRow(c).values;
+
+/** The values of `CHECKPOINT_COLUMNS`, and how long the state's JSON among them is (when the next is due hangs on it). */
+export const checkpointRow = (
+  c: PgCheckpoint,
+): Readonly<{ values: ReadonlyArray<string | number>; bytes: number }> => {
   const { json, sha } = encodeState(c.state);
-  return [c.seq, c.hash, STATE_SHAPE_VERSION, c.size, c.events, c.refused, json, sha];
+  return {
+    values: [c.seq, c.hash, STATE_SHAPE_VERSION, c.size, c.events, c.refused, json, sha],
+    bytes: json.length,
+  };
 };
