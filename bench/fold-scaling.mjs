@@ -224,7 +224,8 @@ export const runScalingBench = (onEach = () => undefined) => {
     'failed attempts': [20_000, 40_000, 80_000],
     captures: [20_000, 40_000, 80_000],
     'findings (opened, then 4 rounds deciding all)': [2_000, 4_000, 8_000],
-    'findings (5 opened a round, each decided twice)': [2_500, 5_000, 10_000],
+    // 200, 400 and 800 rounds
+    'findings (5 opened a round, each decided twice)': [1_000, 2_000, 4_000],
     'rounds, 1,000 open findings untouched': [2_000, 4_000, 8_000],
     'rounds, 1,000 open findings, 10 decided each round': [500, 1_000, 2_000],
     'rounds ended and extensions': [30_000, 60_000, 120_000],
@@ -332,7 +333,9 @@ const storeOf = async (dir, encoded, withCheckpoint) => {
  * anchor (readline + JSON.parse of the same file) in every repeat; each ratio is the anchor's time
  * over the side's, per repeat. `status` from the start: no checkpoint (the operation reads,
  * verifies and folds every line, then builds its view); `verify`: every byte, no checkpoint ever;
- * `status` from the checkpoint an appender leaves beside the log (only its state is read).
+ * `status` from the checkpoint an appender leaves beside the log (only its state is read). And a
+ * long-lived run (1,000 rounds, 5,000 findings, each decided twice), `status` with no checkpoint,
+ * beside readline + JSON.parse of its own file.
  */
 export const runStatusBench = async (target = 100_000, repeats = Number(process.env.BENCH_REPEATS ?? 5)) => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'clearance-fold-bench-'));
@@ -344,9 +347,19 @@ export const runStatusBench = async (target = 100_000, repeats = Number(process.
     );
     const bare = await storeOf(path.join(root, 'bare'), encoded, false);
     const kept = await storeOf(path.join(root, 'kept'), encoded, true);
+    const longLived = encodeEvents(accumulating(1_000), { seq: 0, hash: ZERO_HASH }, { at: '', by: 'bench' });
+    const long = await storeOf(path.join(root, 'long'), longLived, false);
     const sides = {
       raw: async () => {
         if ((await readlineParse(bare.log)) !== target) throw new Error('bench: readline lost lines');
+      },
+      longLivedRaw: async () => {
+        if ((await readlineParse(long.log)) !== longLived.lastSeq)
+          throw new Error('bench: readline lost lines');
+      },
+      longLived: async () => {
+        const view = await operations.status(long.context, { runId: 'scale' });
+        if (view.seq !== longLived.lastSeq) throw new Error(`bench: status read ${view.seq} events`);
       },
       status: async () => {
         const view = await operations.status(bare.context, { runId: 'scale' });
@@ -371,8 +384,9 @@ export const runStatusBench = async (target = 100_000, repeats = Number(process.
         if (rep > 0) ms[name].push(performance.now() - t);
       }
     }
-    const ratios = (name) => ms.raw.map((raw, k) => raw / ms[name][k]);
+    const ratios = (name, anchor = 'raw') => ms[anchor].map((raw, k) => raw / ms[name][k]);
     return {
+      longLived: { events: longLived.lastSeq, bytes: Buffer.byteLength(longLived.text) },
       events: target,
       bytes: Buffer.byteLength(encoded.text),
       ms,
@@ -382,6 +396,7 @@ export const runStatusBench = async (target = 100_000, repeats = Number(process.
         status: ratios('status'),
         verify: ratios('verify'),
         statusFromCheckpoint: ratios('statusFromCheckpoint'),
+        longLived: ratios('longLived', 'longLivedRaw'),
       },
     };
   } finally {
@@ -426,6 +441,9 @@ export const printStatusBench = (r) => {
   console.log(
     `          status from the checkpoint an appender leaves: ${side('statusFromCheckpoint')}; ratio ${ratioText(r.ratios.statusFromCheckpoint, null)}`,
   );
+  console.log(
+    `          a long-lived run (1,000 rounds, 5,000 findings; ${r.longLived.events.toLocaleString('en')} events, ${(r.longLived.bytes / 1e6).toFixed(1)} MB), status with no checkpoint: ${side('longLived')} against readline + JSON.parse of its file ${side('longLivedRaw')}; ratio ${ratioText(r.ratios.longLived, 0.5)}`,
+  );
 };
 
 /** Print each scenario as it is measured (the whole bench takes minutes), then the status read. */
@@ -435,4 +453,7 @@ export const printFoldScalingBench = async () => {
   printStatusBench(await runStatusBench());
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await printFoldScalingBench();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] === 'status') printStatusBench(await runStatusBench());
+  else await printFoldScalingBench();
+}

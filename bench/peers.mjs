@@ -176,6 +176,28 @@ const readRace = async (clearance, emmett, id, options) => {
   return interleave(sides, options);
 };
 
+/**
+ * What a refused append leaves behind: two events appended (the second at version 1), a stale
+ * append at 1 refused, then an append at 2, the stream's true version. In emmett-sqlite 0.42.4 the stale append, refused,
+ * still commits the stream's position (its UPDATE runs, the conflict is returned rather than
+ * thrown, and the transaction commits), so the append at 2 is refused too, and every later one.
+ */
+const staleVersionProbe = async (emmett, stream) => {
+  const event = (i) => [{ type: 'probe', data: { i } }];
+  const outcome = (p) =>
+    p.then(
+      () => 'appended',
+      (e) =>
+        e?.constructor?.name?.includes('ExpectedVersionConflict') ? 'refused' : `failed: ${e?.message}`,
+    );
+  await emmett.appendToStream(stream, event(1));
+  await emmett.appendToStream(stream, event(2), { expectedStreamVersion: 1n });
+  const stale = await outcome(emmett.appendToStream(stream, event(3), { expectedStreamVersion: 1n }));
+  const next = await outcome(emmett.appendToStream(stream, event(4), { expectedStreamVersion: 2n }));
+  const read = await emmett.readStream(stream);
+  return { stale, next, events: read.events.length };
+};
+
 const ratiosOf = (ms, side) => ms[side].map((theirs, w) => theirs / ms.clearance[w]);
 
 /** The file store against Emmett's SQLite store (WAL, synchronous = FULL, one connection). */
@@ -203,7 +225,7 @@ const sqliteRace = async (peers, options) => {
     await loadEmmettStream(emmett, 'history', events);
     forgetCheckpoints();
     const read = await readRace(clearance, emmett, 'history', options.read);
-    return { settings, append, read };
+    return { settings, append, read, probe: await staleVersionProbe(emmett, 'probe-1') };
   } finally {
     await connection.close();
     await rm(root, { recursive: true, force: true });
@@ -260,7 +282,7 @@ const postgresRace = async (peers, options) => {
     await importLog(clearance, 'history', Buffer.from(encoded.text));
     await loadEmmettStream(emmett, 'history', events);
     const read = await readRace(clearance, emmett, 'history', options.read);
-    return { settings, append, read };
+    return { settings, append, read, probe: await staleVersionProbe(emmett, 'probe-1') };
   } finally {
     await clearance?.close().catch(() => undefined);
     await emmett?.close().catch(() => undefined);
@@ -314,6 +336,10 @@ export const printPeersBench = (r) => {
     );
     console.log(
       `            read a ${READ_EVENTS.toLocaleString('en')}-event stream into state: clearance ${rate(side.read.clearance)}, Emmett ${rate(side.read.emmett)}; ratio ${ranged(readRatios)}× (${met(readRatios)}); Emmett folding with clearance's own evolve ${rate(side.read.emmettWithClearanceEvolve)}, ratio ${ranged(withOwn)}×`,
+    );
+    const p = side.probe;
+    console.log(
+      `            Emmett, a stale append then one at the stream's true version: ${p.stale}, then ${p.next} (${p.events} event(s) stored)${p.stale === 'refused' && p.next === 'refused' ? ': the refused append moved the stream on, and the stream takes no append at any version now' : ''}`,
     );
   }
 };
