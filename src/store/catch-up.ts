@@ -125,7 +125,7 @@ export const catchUp = (
  * `reportSha` as the line records it (`chainedLinesDecider`).
  */
 export const foldFrom = (
-  bytes: Buffer,
+  bytes: Buffer | string,
   head: Head | null,
   checkpoint: Pick<FoldCheckpoint, 'state' | 'events' | 'refused'> | null,
   from: ScanStart,

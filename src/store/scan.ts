@@ -17,7 +17,7 @@ const FROM_NOTHING: Tally = Object.freeze({ state: initialState, events: 0, refu
  */
 export const scanAndStep = (
   evolve: Evolve,
-  bytes: Buffer,
+  bytes: Buffer | string,
   head: Head | null,
   start: Tally | null,
   from: ScanStart = LOG_START,

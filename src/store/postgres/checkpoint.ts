@@ -7,9 +7,9 @@ import { type Head, LOG_START } from '../log-format.js';
 
 /**
  * A run's fold checkpoint in PostgreSQL: the state after line `seq`, kept in the run's own row
- * (`clearance.runs.checkpoint_*`, schema version 2) and rewritten by every append in the statement
- * that moves the head, so a fold reads the row, the line at `seq` and any after it, whatever the
- * run's length.
+ * (`clearance.runs.checkpoint_*`, schema version 2) and rewritten, when due (`stateIsDue`), in the
+ * statement that moves the head, so a fold reads the row, the line at `seq` and the few after it,
+ * whatever the run's length.
  *
  * The lines stay the only truth. A checkpoint is used only when its shape is this code's
  * `STATE_SHAPE_VERSION`, its seq lies within the log, its state hashes to its `stateSha` and
@@ -106,7 +106,7 @@ const foldAfter = (row: Row, head: Head, checkpoint: PgCheckpoint): CaughtUp | n
   const lineStart = checkpoint.size - Buffer.byteLength(at) - 1;
   // the line at the checkpoint's seq is the one it folded to (a line's hash is what chains the next)
   if (lineStart < 0 || sha256Hex(at) !== checkpoint.hash) return null;
-  const caught = foldFrom(Buffer.from(lines.slice(end + 1), 'utf8'), head, checkpoint, {
+  const caught = foldFrom(lines.slice(end + 1), head, checkpoint, {
     offset: checkpoint.size,
     seq: checkpoint.seq,
     hash: checkpoint.hash,
@@ -142,7 +142,7 @@ export const catchUpRun = async (client: pg.ClientBase, runId: string): Promise<
   return {
     version: whole.version,
     head: wholeHead,
-    caught: foldFrom(Buffer.from(whole.lines ?? '', 'utf8'), wholeHead, null, LOG_START),
+    caught: foldFrom(whole.lines ?? '', wholeHead, null, LOG_START),
     checkpointSeq: null,
     checkpointAt: null,
   };
