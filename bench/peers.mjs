@@ -150,12 +150,24 @@ const loadEmmettStream = async (emmett, id, events) => {
     );
 };
 
-const readRace = async (clearance, emmett, id, options) => {
+/**
+ * The read race. `kept` is the same stream on clearance's side with the checkpoint an append leaves
+ * (what `status` reads for a run its own appends wrote: the state, then the lines after it); it is
+ * printed beside the headline, which is the read of every line.
+ */
+const readRace = async (clearance, emmett, id, kept, options) => {
   const sides = {
     clearance: async () => {
       const read = await clearance.foldRun(id);
       if (read.issue !== null || read.events !== READ_EVENTS || read.refused !== 0 || read.fromCheckpoint)
         throw new Error('bench: clearance did not read the whole stream cleanly');
+    },
+    clearanceFromCheckpoint: async () => {
+      // as a fresh process: the checkpoint read from the store, never this process's memory
+      forgetCheckpoints();
+      const read = await clearance.foldRun(kept);
+      if (read.issue !== null || read.events !== READ_EVENTS || !read.fromCheckpoint)
+        throw new Error('bench: clearance did not read the stream from its checkpoint');
     },
     emmett: async () => {
       const { state } = await emmett.aggregateStream(id, {
@@ -223,8 +235,11 @@ const sqliteRace = async (peers, options) => {
     const events = reviewStream('history', READ_EVENTS);
     await writeRun(dir, 'history', events);
     await loadEmmettStream(emmett, 'history', events);
+    await writeRun(dir, 'kept', reviewStream('kept', READ_EVENTS));
+    // an append that writes nothing keeps the checkpoint its fold reached
+    await clearance.append('kept', [], { by });
     forgetCheckpoints();
-    const read = await readRace(clearance, emmett, 'history', options.read);
+    const read = await readRace(clearance, emmett, 'history', 'kept', options.read);
     return { settings, append, read, probe: await staleVersionProbe(emmett, 'probe-1') };
   } finally {
     await connection.close();
@@ -280,8 +295,16 @@ const postgresRace = async (peers, options) => {
     const events = reviewStream('history', READ_EVENTS);
     const encoded = encodeEvents(events, { seq: 0, hash: ZERO_HASH }, { at: new Date().toISOString(), by });
     await importLog(clearance, 'history', Buffer.from(encoded.text));
+    const keptText = encodeEvents(
+      reviewStream('kept', READ_EVENTS),
+      { seq: 0, hash: ZERO_HASH },
+      { at: '', by },
+    ).text;
+    await importLog(clearance, 'kept', Buffer.from(keptText));
+    // an append that writes nothing keeps the checkpoint its fold reached
+    await clearance.append('kept', [], { by });
     await loadEmmettStream(emmett, 'history', events);
-    const read = await readRace(clearance, emmett, 'history', options.read);
+    const read = await readRace(clearance, emmett, 'history', 'kept', options.read);
     return { settings, append, read, probe: await staleVersionProbe(emmett, 'probe-1') };
   } finally {
     await clearance?.close().catch(() => undefined);
@@ -331,11 +354,15 @@ export const printPeersBench = (r) => {
     const appendRatios = ratiosOf(side.append, 'emmett');
     const readRatios = ratiosOf(side.read, 'emmett');
     const withOwn = ratiosOf(side.read, 'emmettWithClearanceEvolve');
+    const kept = side.read.emmett.map((theirs, w) => theirs / side.read.clearanceFromCheckpoint[w]);
     console.log(
       `          ${name}: durable append of a round report at its expected version, round-robin over ${r.options.runs} streams: clearance ${rate(side.append.clearance)}, Emmett ${rate(side.append.emmett)}; ratio ${ranged(appendRatios)}× (${met(appendRatios)})`,
     );
     console.log(
       `            read a ${READ_EVENTS.toLocaleString('en')}-event stream into state: clearance ${rate(side.read.clearance)}, Emmett ${rate(side.read.emmett)}; ratio ${ranged(readRatios)}× (${met(readRatios)}); Emmett folding with clearance's own evolve ${rate(side.read.emmettWithClearanceEvolve)}, ratio ${ranged(withOwn)}×`,
+    );
+    console.log(
+      `            the same run read by clearance from the checkpoint its appends leave (state, then the lines after it; not the headline): ${rate(side.read.clearanceFromCheckpoint)}; Emmett's full read ÷ it ${ranged(kept)}×`,
     );
     const p = side.probe;
     console.log(
