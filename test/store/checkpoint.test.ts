@@ -3,6 +3,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/events/sha256.js';
 import { type DomainEvent, isClearanceError, roundRecorded } from '../../src/index.js';
+import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
 import {
   decodeCheckpoint,
   decodeState,
@@ -279,5 +280,41 @@ describe('the state line is written again only once the lines after it reach a q
     const read = foldRunFile(dir, 'run-1');
     expect(read.fromCheckpoint).toBe(false);
     expect(read.state).toEqual((await foldRunFromStart(fileStore(dir), 'run-1')).state);
+  });
+});
+
+describe('a checkpoint of format 1 (before issue 32)', () => {
+  it('is ignored, the log folded from the start, and the next append replaces it with format 2', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const stored = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (stored === null) throw new Error('no checkpoint');
+    const state = stateFromCheckpoint(dir);
+    const end = stored.end;
+    // format 1 as it was written: the header's hash and JSON, unpadded, then the state, matching the log
+    const { json, sha } = encodeState({ ...state, status: 'converged' });
+    const header = JSON.stringify({
+      format: 'clearance.fold-cache',
+      v: 1,
+      shape: STATE_SHAPE_VERSION,
+      ino: end.file.ino,
+      ctimeMs: end.file.ctimeMs,
+      size: end.size,
+      seq: end.seq,
+      hash: end.hash,
+      lineStart: end.lineStart,
+      events: end.events,
+      refused: end.refused,
+      summary: { status: 'converged', round: state.round, maxRounds: null },
+      stateSha: sha,
+    });
+    await writeFile(paths.cache, `${sha256Hex(header)} ${header}\n${json}\n`);
+    forgetCheckpoint(paths.log);
+    expect(foldRunFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    expect(readRunSummaryFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, status: 'open' });
+    await append(dir, 'run-1', [capture('after')], { by });
+    const replaced = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    expect(replaced?.end.seq).toBe(5);
+    expect(stateFromCheckpoint(dir)).toEqual((await foldRunFromStart(fileStore(dir), 'run-1')).state);
   });
 });
