@@ -152,9 +152,11 @@ export const encodeCheckpoint = (c: FoldCheckpoint): string => {
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 const isHash = (h: unknown): h is string => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h);
 
-/** A position's fields, each a count or a hash, or null. */
+/** A position's fields, each a count or a hash, its line within its size; or null. */
 const positionOf = (h: Record<string, unknown>): Omit<LogEnd, 'file'> | null =>
-  [h.size, h.seq, h.lineStart, h.events, h.refused].every(isCount) && isHash(h.hash)
+  [h.size, h.seq, h.lineStart, h.events, h.refused].every(isCount) &&
+  isHash(h.hash) &&
+  (h.lineStart as number) <= (h.size as number)
     ? {
         size: h.size as number,
         seq: h.seq as number,

@@ -115,6 +115,9 @@ describe('the fold checkpoint beside a log', () => {
     const badHeaders = [
       rehashed((h) => h.replace('"shape":', '"shape":9')),
       rehashed((h) => h.replace('"v":2', '"v":1')),
+      // a line said to start past the end of the log, or of the state's position: never read there
+      rehashed((h) => h.replace(/"lineStart":\d+/, '"lineStart":99999999')),
+      rehashed((h) => h.replace(/("state":\{[^}]*"lineStart":)\d+/, '$199999999')),
       text.replace('"size":', '"size":1'),
     ];
     // the state line alone torn or changed: the header (whose own hash holds) still serves a
