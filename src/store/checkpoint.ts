@@ -92,13 +92,15 @@ export const decodeState = (json: string, sha: string): RunState | null => {
 
 /**
  * Whether an appender at `end` writes the state again rather than the header alone: when the lines
- * a reader would fold after the stored state reach a quarter of that state's JSON. Both costs then
- * stay in proportion (a reader folds at most that much; the state is written once per that much).
+ * a reader would fold after the stored state reach `share` of that state's JSON (a quarter in a
+ * file). Both costs then stay in proportion (a reader folds at most that much; the state is
+ * written once per that much).
  */
 export const stateIsDue = (
   stored: Readonly<{ size: number; bytes: number }>,
   end: Readonly<{ size: number }>,
-) => (end.size - stored.size) * 4 >= stored.bytes;
+  share = 1 / 4,
+) => end.size - stored.size >= stored.bytes * share;
 
 // The file format's tag; it keeps its first name, since checkpoints already written carry it.
 const FORMAT = 'clearance.fold-cache';
