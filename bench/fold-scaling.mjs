@@ -12,17 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import {
+  createDecider,
   encodeEvents,
   findingId,
-  initialState,
   operations,
   PRESETS,
   roundRecorded,
-  step,
   ZERO_HASH,
 } from '../lib/index.js';
 import { checkpointOf } from '../lib/store/catch-up.js';
-import { writeCheckpoint } from '../lib/store/checkpoint.js';
+import { forgetCheckpoints, writeCheckpoint } from '../lib/store/checkpoint.js';
 import { foldRunFile } from '../lib/store/read.js';
 import { fileStore } from '../lib/store/store.js';
 
@@ -156,12 +155,13 @@ export const SCENARIOS = {
 };
 
 /** The state-only fold `status` does: each event through `evolve`, refusals counted, nothing kept. */
+const { evolve, initialState } = createDecider();
 const foldState = (events, state = initialState) => {
   let refused = 0;
   for (const event of events) {
-    const after = step(state, event);
-    if (after.rejection !== null) refused += 1;
-    state = after.state;
+    const after = evolve(state, event);
+    if (after._tag === 'Left') refused += 1;
+    else state = after.right;
   }
   if (refused > 0) throw new Error(`bench: ${refused} events were refused; the scenario is wrong`);
   return state;
@@ -224,7 +224,8 @@ export const runScalingBench = (onEach = () => undefined) => {
     'failed attempts': [20_000, 40_000, 80_000],
     captures: [20_000, 40_000, 80_000],
     'findings (opened, then 4 rounds deciding all)': [2_000, 4_000, 8_000],
-    'findings (5 opened a round, each decided twice)': [2_500, 5_000, 10_000],
+    // 200, 400 and 800 rounds
+    'findings (5 opened a round, each decided twice)': [1_000, 2_000, 4_000],
     'rounds, 1,000 open findings untouched': [2_000, 4_000, 8_000],
     'rounds, 1,000 open findings, 10 decided each round': [500, 1_000, 2_000],
     'rounds ended and extensions': [30_000, 60_000, 120_000],
@@ -332,7 +333,9 @@ const storeOf = async (dir, encoded, withCheckpoint) => {
  * anchor (readline + JSON.parse of the same file) in every repeat; each ratio is the anchor's time
  * over the side's, per repeat. `status` from the start: no checkpoint (the operation reads,
  * verifies and folds every line, then builds its view); `verify`: every byte, no checkpoint ever;
- * `status` from the checkpoint an appender leaves beside the log (only its state is read).
+ * `status` from the checkpoint an appender leaves beside the log (only its state is read). And a
+ * long-lived run (1,000 rounds, 5,000 findings, each decided twice), `status` with no checkpoint,
+ * beside readline + JSON.parse of its own file.
  */
 export const runStatusBench = async (target = 100_000, repeats = Number(process.env.BENCH_REPEATS ?? 5)) => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'clearance-fold-bench-'));
@@ -344,9 +347,37 @@ export const runStatusBench = async (target = 100_000, repeats = Number(process.
     );
     const bare = await storeOf(path.join(root, 'bare'), encoded, false);
     const kept = await storeOf(path.join(root, 'kept'), encoded, true);
+    const longEvents = accumulating(1_000);
+    const longLived = encodeEvents(longEvents, { seq: 0, hash: ZERO_HASH }, { at: '', by: 'bench' });
+    const long = await storeOf(path.join(root, 'long'), longLived, false);
+    // the same run as its own appends leave it: its last 200 events appended one by one, so the
+    // checkpoint's state lags the end by what the appends' cadence left
+    const upTo = encodeEvents(
+      longEvents.slice(0, -200),
+      { seq: 0, hash: ZERO_HASH },
+      { at: '', by: 'bench' },
+    );
+    const longKept = await storeOf(path.join(root, 'long-kept'), upTo, false);
+    await longKept.context.store.append('scale', [], { by: 'bench' });
+    for (const event of longEvents.slice(-200))
+      await longKept.context.store.append('scale', [event], { by: 'bench' });
     const sides = {
       raw: async () => {
         if ((await readlineParse(bare.log)) !== target) throw new Error('bench: readline lost lines');
+      },
+      longLivedRaw: async () => {
+        if ((await readlineParse(long.log)) !== longLived.lastSeq)
+          throw new Error('bench: readline lost lines');
+      },
+      longLivedFromCheckpoint: async () => {
+        // as a fresh process: the checkpoint file, never this process's memory
+        forgetCheckpoints();
+        const view = await operations.status(longKept.context, { runId: 'scale' });
+        if (view.seq !== longLived.lastSeq) throw new Error(`bench: status read ${view.seq} events`);
+      },
+      longLived: async () => {
+        const view = await operations.status(long.context, { runId: 'scale' });
+        if (view.seq !== longLived.lastSeq) throw new Error(`bench: status read ${view.seq} events`);
       },
       status: async () => {
         const view = await operations.status(bare.context, { runId: 'scale' });
@@ -371,8 +402,9 @@ export const runStatusBench = async (target = 100_000, repeats = Number(process.
         if (rep > 0) ms[name].push(performance.now() - t);
       }
     }
-    const ratios = (name) => ms.raw.map((raw, k) => raw / ms[name][k]);
+    const ratios = (name, anchor = 'raw') => ms[anchor].map((raw, k) => raw / ms[name][k]);
     return {
+      longLived: { events: longLived.lastSeq, bytes: Buffer.byteLength(longLived.text) },
       events: target,
       bytes: Buffer.byteLength(encoded.text),
       ms,
@@ -382,6 +414,8 @@ export const runStatusBench = async (target = 100_000, repeats = Number(process.
         status: ratios('status'),
         verify: ratios('verify'),
         statusFromCheckpoint: ratios('statusFromCheckpoint'),
+        longLived: ratios('longLived', 'longLivedRaw'),
+        longLivedFromCheckpoint: ratios('longLivedFromCheckpoint', 'longLivedRaw'),
       },
     };
   } finally {
@@ -426,6 +460,12 @@ export const printStatusBench = (r) => {
   console.log(
     `          status from the checkpoint an appender leaves: ${side('statusFromCheckpoint')}; ratio ${ratioText(r.ratios.statusFromCheckpoint, null)}`,
   );
+  console.log(
+    `          a long-lived run (1,000 rounds, 5,000 findings; ${r.longLived.events.toLocaleString('en')} events, ${(r.longLived.bytes / 1e6).toFixed(1)} MB), status with no checkpoint: ${side('longLived')} against readline + JSON.parse of its file ${side('longLivedRaw')}; ratio ${ratioText(r.ratios.longLived, null)}`,
+  );
+  console.log(
+    `          the same run as its appends leave it, status from its checkpoint (its state, then the lines after it): ${side('longLivedFromCheckpoint')}; ratio ${ratioText(r.ratios.longLivedFromCheckpoint, 0.5)}`,
+  );
 };
 
 /** Print each scenario as it is measured (the whole bench takes minutes), then the status read. */
@@ -435,4 +475,7 @@ export const printFoldScalingBench = async () => {
   printStatusBench(await runStatusBench());
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await printFoldScalingBench();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] === 'status') printStatusBench(await runStatusBench());
+  else await printFoldScalingBench();
+}

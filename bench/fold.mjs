@@ -1,5 +1,7 @@
 // Fold throughput: 100,000 in-memory events, folded run by run as a CI gate or an auditor would.
-import { findingId, fold, PRESETS, roundRecorded } from '../lib/index.js';
+import { createDecider, findingId, fold, PRESETS, roundRecorded } from '../lib/index.js';
+
+const { evolve } = createDecider();
 
 const candidate = (r, i, severity) => ({
   file: `src/module-${i % 7}.ts`,
@@ -63,12 +65,12 @@ export const runFoldBench = () => {
     total += run.length;
   }
   // warm up once, then measure
-  for (const run of runs.slice(0, 200)) fold(run);
+  for (const run of runs.slice(0, 200)) fold(evolve, run);
   const started = performance.now();
   let converged = 0;
   let refused = 0;
   for (const run of runs) {
-    const { state, trail } = fold(run);
+    const { state, trail } = fold(evolve, run);
     if (state.status !== 'open') converged += 1;
     refused += trail.filter((t) => t.rejection !== null).length;
   }

@@ -5,6 +5,7 @@ import { printCompletionBench, runCompletionBench } from './completion.mjs';
 import { runFoldBench } from './fold.mjs';
 import { printFoldScalingBench } from './fold-scaling.mjs';
 import { mcpHttpStatusBench, mcpStatusBench, printOperationsBench, recordPathBench } from './operations.mjs';
+import { peersBench, printPeersBench } from './peers.mjs';
 import { postgresBench, printPostgresBench } from './postgres.mjs';
 import { appendBench, concurrentBench, lockAlternativesBench, manyRunsBench, readBench } from './store.mjs';
 
@@ -120,3 +121,4 @@ if (wanted('completion')) printCompletionBench(await runCompletionBench());
 if (wanted('postgres')) printPostgresBench(await postgresBench());
 if (wanted('ops'))
   printOperationsBench(recordPathBench(), await mcpStatusBench(), await mcpHttpStatusBench());
+if (wanted('peers')) printPeersBench(await peersBench());

@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fold } from '../lib/fold.js';
+import { createDecider, fold } from '../lib/fold.js';
 import {
   append,
   appendBatch,
@@ -458,7 +458,7 @@ export const manyRunsBench = async (runs = 10_000, trials = 5) => {
       const id = `run-${String(r).padStart(5, '0')}`;
       const { events } = openRunOf(id, 13);
       const encoded = await writeRun(dir, id, events);
-      const folded = fold(encoded.stored);
+      const folded = fold(createDecider().evolve, encoded.stored);
       const file = statSync(log(dir, id));
       const size = file.size;
       const lastLine = encoded.text.slice(encoded.text.lastIndexOf('\n', encoded.text.length - 2) + 1);

@@ -25,10 +25,22 @@ import type { RunState } from './state.js';
  */
 export type Evolve = (state: RunState, event: DomainEvent) => E.Either<Rejection, RunState>;
 
-/** What a decider is made with from its host: how a signed ruling's Ed25519 signature is checked. */
+/**
+ * What a decider is made with from its host: how a signed ruling's Ed25519 signature is checked,
+ * and whether the events it folds are lines whose hash chain its caller has checked.
+ */
 export type DeciderHost = Readonly<{
   /** absent: a ruling signed under a policy that pins signers is refused as one that cannot be checked */
   verifyEd25519?: Ed25519Verify;
+  /**
+   * `derive` (the default): a carried report's `reportSha` is derived again (its canonical JSON,
+   * hashed) and must equal the one recorded. `as-chained`: it is taken as recorded, for a reader
+   * of a store's lines whose hash chain it has checked line by line: the chain binds every byte of
+   * a line, and the reportSha is a function of those bytes alone, which anyone able to write a
+   * chained line could have written right (docs/storage.md, "What each read checks"). `verify`,
+   * `import`, the every-event reads and every offer derive it.
+   */
+  reportSha?: 'derive' | 'as-chained';
 }>;
 
 /** `evolve` for a host: one handler an event type, each named after its event. */
@@ -44,7 +56,7 @@ export const evolveWith =
         );
       case 'round.recorded':
         return E.chainFirst((_: RunState) => checksRecordedBefore(state, event))(
-          E.chain(() => onRoundRecorded(state, event))(reportCostIsReal(event.data.report)),
+          E.chain(() => onRoundRecorded(state, event, host))(reportCostIsReal(event.data.report)),
         );
       case 'round.failed':
         return onRoundFailed(state, event);
@@ -61,7 +73,7 @@ export const evolveWith =
       case 'rounds.extended':
         return onRoundsExtended(state, event, host.verifyEd25519);
       case 'contribution.recorded':
-        return E.chain(() => onContributionRecorded(state, event))(reportCostIsReal(event.data.report));
+        return E.chain(() => onContributionRecorded(state, event, host))(reportCostIsReal(event.data.report));
       case 'contribution.absent':
         return onContributionAbsent(state, event);
       case 'reproduction.recorded':

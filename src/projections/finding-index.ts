@@ -42,7 +42,22 @@ export const emptyFindings: Findings = Object.freeze({
   openBlocking: 0,
 });
 
-const fileKey = (file: string): string => sha256Hex(file);
+/**
+ * The keys of the files this process has named lately: a file's findings are filed when they open
+ * and again when they close, and a touched file is looked up every round, so one name is hashed
+ * many times in a fold. Bounded, and emptied whole when full: a cache, never part of a state.
+ */
+const recentKeys = new Map<string, string>();
+const RECENT_KEYS = 4096;
+
+const fileKey = (file: string): string => {
+  const known = recentKeys.get(file);
+  if (known !== undefined) return known;
+  if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+  const key = sha256Hex(file);
+  recentKeys.set(file, key);
+  return key;
+};
 
 const isOpen = (f: Finding): boolean => f.status === 'open';
 

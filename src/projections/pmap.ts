@@ -81,35 +81,54 @@ const split = <V>(a: Entry<V>, b: Entry<V>, depth: number): Branch<V> => {
   return da < db ? [(1 << da) | (1 << db), a, b] : [(1 << da) | (1 << db), b, a];
 };
 
-/** `node` with `entry` in it, copied along the path; the key is known not to hold `entry.value` already. */
+/** Whether the last `insert` added a key (rather than replacing a value): set by it, read by `set`. */
+let inserted = false;
+
+/**
+ * `node` with `entry` in it, copied along the path, in one walk down; `node` itself when the key
+ * holds that very value already.
+ */
 const insert = <V>(node: Branch<V>, entry: Entry<V>, depth: number): Branch<V> => {
   const d = digitAt(entry.key, depth);
   if (d < 0) throw badKey(entry.key);
   const bitmap = node[0];
   const slot = slotOf(bitmap, d);
-  const copy = node.slice() as [number, ...Child<V>[]];
   if ((bitmap & (1 << d)) === 0) {
-    copy.splice(slot, 0, entry);
+    inserted = true;
+    // built in order rather than spliced: one copy, no array handed back
+    const copy = node.slice(0, slot) as [number, ...Child<V>[]];
     copy[0] = bitmap | (1 << d);
+    copy.push(entry);
+    for (let i = slot; i < node.length; i++) copy.push(node[i] as Child<V>);
     return copy;
   }
   const child = node[slot] as Child<V>;
-  if (isBranch(child)) copy[slot] = insert(child, entry, depth + 1);
-  else if (child.key === entry.key) copy[slot] = entry;
-  else copy[slot] = split(child, entry, depth + 1);
+  let next: Child<V>;
+  if (isBranch(child)) {
+    next = insert(child, entry, depth + 1);
+    if (next === child) return node;
+  } else if (child.key === entry.key) {
+    if (child.value === entry.value) return node;
+    next = entry;
+  } else {
+    inserted = true;
+    next = split(child, entry, depth + 1);
+  }
+  const copy = node.slice() as [number, ...Child<V>[]];
+  copy[slot] = next;
   return copy;
 };
 
 /**
- * The map with `key` set to `value`; `map` is untouched. Keys are 64 lowercase hex digits (a
- * digest: the digits the path reads are checked, not all 64, which would cost more than the set).
+ * The map with `key` set to `value`; `map` is untouched (and returned as it is when the key holds
+ * that very value). Keys are 64 lowercase hex digits (a digest: the digits the path reads are
+ * checked, not all 64, which would cost more than the set).
  */
 export const set = <V>(map: PMap<V>, key: string, value: V): PMap<V> => {
   if (key.length !== KEY_LENGTH) throw badKey(key);
-  const was = get(map, key);
-  if (was === value) return map;
+  inserted = false;
   const root = insert(map.root, { key, value }, 0);
-  return { size: was === undefined ? map.size + 1 : map.size, root };
+  return root === map.root ? map : { size: inserted ? map.size + 1 : map.size, root };
 };
 
 /**

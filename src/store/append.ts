@@ -2,12 +2,22 @@ import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } 
 import type { StoredEvent } from '@clearance/fold/internal/events/event.js';
 import type { Folded } from '@clearance/fold/internal/projections/fold.js';
 import { ClearanceError } from '../errors.js';
-import { catchUp, checkpointOf, lastLineHolds, matchesFile } from './catch-up.js';
+import {
+  catchUp,
+  checkpointOf,
+  lastLineHolds,
+  matchesFile,
+  type Resume,
+  resumeAt,
+  resumeFrom,
+} from './catch-up.js';
 import {
   type FoldCheckpoint,
   forgetCheckpoint,
+  type KnownState,
   readCheckpoint,
   recalledCheckpoint,
+  recalledOnDisk,
   rememberCheckpoint,
   writeCheckpoint,
 } from './checkpoint.js';
@@ -90,6 +100,8 @@ const appendLocked = (
   let writing = false;
   // the checkpoint on disk is rewritten only when this append moved past the one it started from
   let startedAt = -1;
+  // the state line the checkpoint file holds, when this append folded from it: its header alone may be rewritten
+  let onDisk: KnownState | null = null;
   let unsynced: Unsynced | null = null;
   // the last step synced under the lock: the anchor is rewritten once, for the last durable line
   let synced: Unsynced | null = null;
@@ -102,9 +114,18 @@ const appendLocked = (
     const file = fstatSync(fd);
     const fileSize = file.size;
     const recalled = recalledCheckpoint(paths.log);
-    const known = recalled !== null && matchesFile(recalled, file) ? recalled : readCheckpoint(paths.cache);
+    let known: Resume | null;
+    if (recalled !== null && matchesFile(recalled, file)) {
+      known = resumeAt(recalled);
+      onDisk = recalledOnDisk(paths.log);
+    } else {
+      const stored = readCheckpoint(paths.cache);
+      known = resumeFrom(stored);
+      onDisk = stored === null ? null : { ...stored.at, ...stored.stored };
+    }
     const caught = catchUp(fd, file, known, () => readHead(paths.head).head);
-    if (caught.fromCheckpoint && known !== null) startedAt = known.size;
+    if (caught.fromCheckpoint && known !== null) startedAt = known.end.size;
+    else onDisk = null;
     const damaged = integrityError({ issue: caught.issue, path: paths.log, runId });
     if (damaged !== null) throw damaged;
     checkExpectedSeq(runId, caught.lastSeq, options.expectedSeq);
@@ -189,8 +210,8 @@ const appendLocked = (
         const after = fstatSync(fd);
         checkpoint = { ...checkpoint, file: { ino: after.ino, ctimeMs: after.ctimeMs } };
       }
-      rememberCheckpoint(paths.log, checkpoint);
-      if (checkpoint.size !== startedAt) writeCheckpointQuietly(paths.cache, checkpoint);
+      if (checkpoint.size !== startedAt) onDisk = writeCheckpointQuietly(paths.cache, checkpoint, onDisk);
+      rememberCheckpoint(paths.log, checkpoint, onDisk);
       reached('checkpointed');
     }
     // the last step's files stay open until it is synced
@@ -198,12 +219,20 @@ const appendLocked = (
   }
 };
 
-/** The checkpoint on disk only saves work: failing to write it (a full disk, a planted link) fails nothing. */
-const writeCheckpointQuietly = (file: string, c: FoldCheckpoint): void => {
+/**
+ * The checkpoint on disk only saves work: failing to write it (a full disk, a planted link) fails
+ * nothing. Returns the state line it now holds (null when unknown).
+ */
+const writeCheckpointQuietly = (
+  file: string,
+  c: FoldCheckpoint,
+  onDisk: KnownState | null,
+): KnownState | null => {
   try {
-    writeCheckpoint(file, c);
+    return writeCheckpoint(file, c, onDisk);
   } catch {
     // ignored: the next append folds from the log
+    return null;
   }
 };
 

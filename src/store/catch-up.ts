@@ -1,8 +1,9 @@
 import { readSync } from 'node:fs';
 import { sha256Hex } from '@clearance/fold/internal/events/sha256.js';
 import type { RunState } from '@clearance/fold/internal/projections/state.js';
-import type { FoldCheckpoint, LogFile } from './checkpoint.js';
+import type { FoldCheckpoint, LogEnd, LogFile, StoredCheckpoint } from './checkpoint.js';
 import { type Head, LOG_START, type LogSummary, type ScanStart } from './log-format.js';
+import { chainedLinesDecider } from './node-decider.js';
 import { scanAndStep } from './scan.js';
 
 /** A log folded to its end: what the scan found, the state, and how many events it holds. */
@@ -68,31 +69,50 @@ export const lastLineHolds = (fd: number, size: number, lineStart: number, hash:
 };
 
 /**
- * Fold the log open at `fd` to its end. From `checkpoint` when it matches the log (the same file
- * not written since, and its last line still hashes as recorded): then nothing before it is
- * read again. Otherwise from the start, with the head anchor `head()` checked.
+ * Where a fold resumes: a state folded to a line of the log (`at`), and the end of the log as the
+ * appender that kept it left it (`end`, at or after `at`). In memory both are the same; the file
+ * beside the log may keep its state a few lines behind its end (`StoredCheckpoint`).
+ */
+export type Resume = Readonly<{ end: LogEnd; at: FoldCheckpoint }>;
+
+/** An appender's own checkpoint, in memory: its state is at the end. */
+export const resumeAt = (c: FoldCheckpoint): Resume => ({ end: c, at: c });
+
+export const resumeFrom = (stored: StoredCheckpoint | null): Resume | null =>
+  stored === null ? null : { end: stored.end, at: stored.at };
+
+/**
+ * Fold the log open at `fd` to its end. From `from` when it matches the log (the same file not
+ * written since its appender left it, and the line its state was folded to still hashes as
+ * recorded): then only the lines after that one are read, checked against the chain and folded,
+ * and they must end where the appender said. Otherwise from the start, with the head anchor
+ * `head()` checked.
  */
 export const catchUp = (
   fd: number,
   file: LogFile & Readonly<{ size: number }>,
-  checkpoint: FoldCheckpoint | null,
+  from: Resume | null,
   head: () => Head | null,
 ): CaughtUp => {
   const { size } = file;
-  if (checkpoint !== null && matchesFile(checkpoint, file)) {
-    const bytes = readAt(fd, checkpoint.lineStart, size - checkpoint.lineStart);
-    const known = checkpoint.size - checkpoint.lineStart;
+  if (from !== null && matchesFile(from.end, file)) {
+    const { at, end } = from;
+    const bytes = readAt(fd, at.lineStart, size - at.lineStart);
+    const known = at.size - at.lineStart;
     if (
-      bytes.length === size - checkpoint.lineStart &&
+      bytes.length === size - at.lineStart &&
       bytes[known - 1] === 0x0a &&
-      sha256Hex(bytes.subarray(0, known - 1)) === checkpoint.hash
+      sha256Hex(bytes.subarray(0, known - 1)) === at.hash
     ) {
-      return foldFrom(bytes.subarray(known), null, checkpoint, {
-        offset: checkpoint.size,
-        seq: checkpoint.seq,
-        hash: checkpoint.hash,
-        lineStart: checkpoint.lineStart,
+      const caught = foldFrom(bytes.subarray(known), null, at, {
+        offset: at.size,
+        seq: at.seq,
+        hash: at.hash,
+        lineStart: at.lineStart,
       });
+      // a damaged line after the state is reported where it is; clean lines end at the appender's end
+      if (caught.issue !== null || (caught.lastSeq === end.seq && caught.lastHash === end.hash))
+        return caught;
     }
   }
   return foldFrom(readAt(fd, 0, size), head(), null, LOG_START);
@@ -100,15 +120,20 @@ export const catchUp = (
 
 /**
  * Check and fold `bytes`, the log from `from` on: from a checkpoint's state and counts, or from
- * the initial state (then `from` is the log's start). Any store's catch-up ends here.
+ * the initial state (then `from` is the log's start). Any store's catch-up ends here: each line is
+ * checked against the chain before its event is folded, so the rules take a carried report's
+ * `reportSha` as the line records it (`chainedLinesDecider`).
  */
 export const foldFrom = (
-  bytes: Buffer,
+  bytes: Buffer | string,
   head: Head | null,
   checkpoint: Pick<FoldCheckpoint, 'state' | 'events' | 'refused'> | null,
   from: ScanStart,
 ): CaughtUp => {
-  return { ...scanAndStep(bytes, head, checkpoint, from), fromCheckpoint: checkpoint !== null };
+  return {
+    ...scanAndStep(chainedLinesDecider.evolve, bytes, head, checkpoint, from),
+    fromCheckpoint: checkpoint !== null,
+  };
 };
 
 /**

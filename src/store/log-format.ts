@@ -47,10 +47,12 @@ export const LOG_START: ScanStart = Object.freeze({ offset: 0, seq: 0, hash: ZER
  * Check a log line by line and hand each good event to `visit`, keeping none of them: a reader
  * that only needs the folded state never holds 100,000 events at once. Stops at the first line
  * that does not decode or chain. `from` continues a scan: `bytes` are then the log from
- * `from.offset` on, and every offset reported is the file's.
+ * `from.offset` on, and every offset reported is the file's. `bytes` may be text already decoded
+ * (PostgreSQL's lines, which the server holds as text): then it is checked as the bytes it encodes
+ * to, without encoding it first.
  */
 export const scanLog = (
-  bytes: Buffer,
+  bytes: Buffer | string,
   head: Head | null,
   visit: (event: StoredEvent) => void,
   from: ScanStart = LOG_START,
@@ -62,8 +64,11 @@ export const scanLog = (
   let issue: IntegrityIssue | null = null;
   let tornTail: TornTail | null = null;
 
-  /** Check one complete line (its text, without `\n`); null when it decodes and chains. */
-  const check = (text: string): string | null => {
+  /**
+   * Check one complete line (its text, without `\n`; `raw`, its bytes when they are at hand); null
+   * when it decodes and chains.
+   */
+  const check = (text: string, raw?: Buffer): string | null => {
     const line = lastSeq + 1;
     let value: unknown;
     try {
@@ -81,8 +86,9 @@ export const scanLog = (
     if (event.prev !== lastHash) {
       return `prev ${short(event.prev)}… is not the hash of ${line === 1 ? 'nothing (64 zeros)' : `line ${line - 1}`} (${short(lastHash)}…): a line before it was changed, removed or reordered`;
     }
-    // for valid UTF-8, hashing the decoded text hashes exactly the line's bytes
-    const hash = sha256Hex(text);
+    // for valid UTF-8, hashing the decoded text hashes exactly the line's bytes (which are hashed
+    // as they are when at hand, rather than encoded again)
+    const hash = sha256Hex(raw ?? text);
     if (head !== null && event.seq === head.seq && hash !== head.hash) {
       return `line ${line} is not the line the head anchor recorded (${short(head.hash)}…): it was changed`;
     }
@@ -93,18 +99,20 @@ export const scanLog = (
     return null;
   };
 
-  if (isUtf8(bytes)) {
+  const isText = typeof bytes === 'string';
+  if (isText || isUtf8(bytes)) {
     // the common case: decode once and walk the text, counting bytes only where a line is not ASCII
-    const text = bytes.toString('utf8');
-    const ascii = text.length === bytes.length;
+    const text = isText ? bytes : bytes.toString('utf8');
+    const length = isText ? Buffer.byteLength(text) : bytes.length;
+    const ascii = text.length === length;
     for (let at = 0; at < text.length; ) {
       const end = text.indexOf('\n', at);
       if (end === -1) {
-        tornTail = { offset: from.offset + offset, bytes: bytes.length - offset };
+        tornTail = { offset: from.offset + offset, bytes: length - offset };
         break;
       }
       const lineText = text.slice(at, end);
-      const cause = check(lineText);
+      const cause = check(lineText, ascii && !isText ? bytes.subarray(at, end) : undefined);
       if (cause !== null) {
         issue = { line: lastSeq + 1, offset: from.offset + offset, cause };
         break;
@@ -113,7 +121,7 @@ export const scanLog = (
       at = end + 1;
     }
   } else {
-    // somewhere a byte is not UTF-8: walk the bytes line by line to say where
+    // somewhere a byte is not UTF-8 (only bytes can hold one): walk them line by line to say where
     while (offset < bytes.length) {
       const end = bytes.indexOf(0x0a, offset);
       if (end === -1) {

@@ -4,7 +4,15 @@ import { outputShaOf } from '@clearance/fold/internal/events/outputs.js';
 import { type Folded, fold } from '@clearance/fold/internal/projections/fold.js';
 import { maxRoundsOf, type RunState } from '@clearance/fold/internal/projections/state.js';
 import { ClearanceError } from '../errors.js';
-import { type CaughtUp, catchUp, lastLineHolds, matchesFile, noteLogRead } from './catch-up.js';
+import {
+  type CaughtUp,
+  catchUp,
+  lastLineHolds,
+  matchesFile,
+  noteLogRead,
+  resumeAt,
+  resumeFrom,
+} from './catch-up.js';
 import { type RunSummary, readCheckpoint, readCheckpointHeader, recalledCheckpoint } from './checkpoint.js';
 import { type HeadRead, readHead } from './head.js';
 import type { TornTail } from './log-format.js';
@@ -68,7 +76,8 @@ export const foldRunFromStart = async (
 ): Promise<RunStateRead> => {
   const { bytes, ...located } = await store.readLog(runId);
   const outputs: string[] = [];
-  const scanned = scanAndStep(bytes, located.head.head, null, LOG_START, (event) => {
+  // every rule derived again, the reportSha of each carried report included: this is `verify`'s read
+  const scanned = scanAndStep(nodeDecider.evolve, bytes, located.head.head, null, LOG_START, (event) => {
     const output = outputShaOf(event);
     if (output !== null) outputs.push(output);
   });
@@ -86,7 +95,8 @@ export type RunStatusRead = CaughtUp & Readonly<{ runId: string; path: string }>
  */
 export const foldRunFile = (dir: string, runId: string): RunStatusRead => {
   const paths = runPaths(dir, runId);
-  const checkpoint = recalledCheckpoint(paths.log) ?? readCheckpoint(paths.cache);
+  const recalled = recalledCheckpoint(paths.log);
+  const checkpoint = recalled !== null ? resumeAt(recalled) : resumeFrom(readCheckpoint(paths.cache));
   // without a checkpoint the head is read first: an append writes the log before the head, so it
   // can lag what we read but never lead it (with one, a mismatch folds the log without the head)
   const head = checkpoint === null ? readHead(paths.head).head : null;

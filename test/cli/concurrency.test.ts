@@ -11,6 +11,7 @@ import { startAppender } from '../support/appender.js';
 import { candidate, decision, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { fold } from '../support/decider.js';
+import { stateFromCheckpoint } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
 
 const major = candidate();
@@ -55,8 +56,8 @@ const expectWhole = async (dir: string, runId: string, inputs: ReadonlyArray<str
   const captured = parsed.events.flatMap((e) => (e.type === 'revision.captured' ? [e.data.inputSha] : []));
   expect([...captured].sort()).toEqual([...inputs].sort());
   const checkpoint = decodeCheckpoint(await readFile(path.join(dir, 'runs', `${runId}.fold`), 'utf8'));
-  expect(checkpoint?.seq).toBe(inputs.length + 1);
-  expect(checkpoint?.state).toEqual(fold(parsed.events).state);
+  expect(checkpoint?.end.seq).toBe(inputs.length + 1);
+  expect(stateFromCheckpoint(dir, runId)).toEqual(fold(parsed.events).state);
   expect((await foldRunFromStart(fileStore(dir), runId)).state).toEqual(fold(parsed.events).state);
   return captured;
 };

@@ -180,11 +180,25 @@ const afterThreeRounds = async () => {
   const log = path.join(dir, 'runs', 'run-1.jsonl');
   const header = readCheckpointHeader(path.join(dir, 'runs', 'run-1.fold'));
   const size = (await stat(log)).size;
-  // the checkpoint is at the log's last line: what a command may read again is that line alone
+  // the checkpoint vouches for the log to its last line; what a command may read again is the line
+  // its state was folded to and the few after it (the state is written again once they grow)
   expect(header).toMatchObject({ seq: 8, size });
-  const lineStart = header?.lineStart ?? 0;
+  const lineStart = header?.state.lineStart ?? 0;
   expect(lineStart).toBeGreaterThan(0);
-  return { repo, dir, run, file, edit, nextReport, log, lineStart, lastLine: size - lineStart };
+  // the log's last line, which an append reads once more just before it writes
+  const lastLineStart = header?.lineStart ?? 0;
+  return {
+    repo,
+    dir,
+    run,
+    file,
+    edit,
+    nextReport,
+    log,
+    lineStart,
+    lastLine: size - lineStart,
+    lastLineStart,
+  };
 };
 
 type Scenario = Awaited<ReturnType<typeof afterThreeRounds>>;
@@ -306,7 +320,7 @@ describe('every read before the lock starts from the checkpoint', () => {
     expect(recorded.reads).toEqual([
       { position: 0, length: size },
       { position: 0, length: size },
-      { position: s.lineStart, length: s.lastLine },
+      { position: s.lastLineStart, length: size - s.lastLineStart },
     ]);
     const verified = await readsDuring(() => s.run('verify', 'run-1'));
     expect(verified.result.code).toBe(0);

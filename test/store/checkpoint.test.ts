@@ -3,12 +3,14 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/events/sha256.js';
 import { type DomainEvent, isClearanceError, roundRecorded } from '../../src/index.js';
+import { STATE_SHAPE_VERSION } from '../../src/projections/state.js';
 import {
   decodeCheckpoint,
   decodeState,
   encodeCheckpoint,
   encodeState,
   forgetCheckpoint,
+  HEADER_BYTES,
 } from '../../src/store/checkpoint.js';
 import {
   append,
@@ -20,7 +22,7 @@ import {
 } from '../../src/store/index.js';
 import { foldRunFile, readRunSummaryFile } from '../../src/store/read.js';
 import { cli } from '../support/cli.js';
-import { by, bytesOf, round2Fixing, runAwaitingRound2 } from '../support/store.js';
+import { by, bytesOf, round2Fixing, runAwaitingRound2, stateFromCheckpoint } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
 
 const capture = (inputSha: string): DomainEvent => ({
@@ -34,12 +36,12 @@ describe('the fold checkpoint beside a log', () => {
     const paths = await runAwaitingRound2(dir);
     const checkpoint = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
     const full = await foldRunFromStart(fileStore(dir), 'run-1');
-    expect(checkpoint).toMatchObject({
+    expect(checkpoint?.end).toMatchObject({
       seq: 4,
       size: (await bytesOf(paths.log)).length,
       hash: full.lastHash,
     });
-    expect(checkpoint?.state).toEqual(full.state);
+    expect(checkpoint?.at.seq).toBeLessThanOrEqual(4);
     forgetCheckpoint(paths.log);
     const status = foldRunFile(dir, 'run-1');
     expect(status.fromCheckpoint).toBe(true);
@@ -71,17 +73,18 @@ describe('the fold checkpoint beside a log', () => {
       events: 5,
       refused: 0,
     };
-    expect(decodeCheckpoint(encodeCheckpoint({ ...c, state: result.folded.state }))).toEqual({
-      ...c,
-      state: result.folded.state,
+    expect(decodeCheckpoint(encodeCheckpoint({ ...c, state: result.folded.state }))).toMatchObject({
+      end: c,
+      at: { ...c, state: result.folded.state },
     });
   });
 
   it('is ignored, never trusted, when it does not match the log or was written for another state shape', async () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
-    const real = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
-    if (real === null) throw new Error('no checkpoint');
+    const stored = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (stored === null) throw new Error('no checkpoint');
+    const real = { ...stored.end, state: stateFromCheckpoint(dir) };
     const lie = { ...real.state, status: 'converged' as const };
     // as a fresh process sees it: no checkpoint in memory, only the one on disk
     forgetCheckpoint(paths.log);
@@ -105,13 +108,16 @@ describe('the fold checkpoint beside a log', () => {
     const text = encodeCheckpoint({ ...real, state: lie });
     const rehashed = (edit: (header: string) => string) => {
       const [line, ...rest] = text.split('\n');
-      const header = edit((line as string).slice(65));
-      return [`${sha256Hex(header)} ${header}`, ...rest].join('\n');
+      const header = edit((line as string).trimEnd().slice(65));
+      return [`${sha256Hex(header)} ${header}`.padEnd(HEADER_BYTES - 1), ...rest].join('\n');
     };
     expect(rehashed((h) => h)).toBe(text);
     const badHeaders = [
       rehashed((h) => h.replace('"shape":', '"shape":9')),
-      rehashed((h) => h.replace('"v":1', '"v":2')),
+      rehashed((h) => h.replace('"v":2', '"v":1')),
+      // a line said to start past the end of the log, or of the state's position: never read there
+      rehashed((h) => h.replace(/"lineStart":\d+/, '"lineStart":99999999')),
+      rehashed((h) => h.replace(/("state":\{[^}]*"lineStart":)\d+/, '$199999999')),
       text.replace('"size":', '"size":1'),
     ];
     // the state line alone torn or changed: the header (whose own hash holds) still serves a
@@ -130,19 +136,20 @@ describe('the fold checkpoint beside a log', () => {
     }
     // and an appender folds the log itself, then keeps a true checkpoint again
     await append(dir, 'run-1', [capture('again')], { by });
-    expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.state.capture?.inputSha).toBe('again');
+    expect(stateFromCheckpoint(dir).capture?.inputSha).toBe('again');
   });
 
   it('keeps its state as both stores do (encodeState), and ignores a state that is JSON but no object', async () => {
     const dir = await tempDir();
     const paths = await runAwaitingRound2(dir);
-    const real = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
-    if (real === null) throw new Error('no checkpoint');
+    const stored = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (stored === null) throw new Error('no checkpoint');
+    const real = { ...stored.end, state: stateFromCheckpoint(dir) };
     // the file's format is the shared encoding's: the state line is its JSON, the header names its hash
     const [header, stateLine] = encodeCheckpoint(real).split('\n');
     const { json, sha } = encodeState(real.state);
     expect(stateLine).toBe(json);
-    expect(JSON.parse((header as string).slice(65)).stateSha).toBe(sha);
+    expect(JSON.parse((header as string).trimEnd().slice(65)).state.sha).toBe(sha);
     expect(decodeState(json, sha)).toEqual(real.state);
     forgetCheckpoint(paths.log);
     for (const notAState of ['null', '[]', '"open"', '7']) {
@@ -150,7 +157,7 @@ describe('the fold checkpoint beside a log', () => {
       // the header rewritten to vouch for it, its own hash made right: still never used
       const text = encodeCheckpoint(real).replace(`${stateLine}\n`, `${notAState}\n`);
       const [line, ...rest] = text.split('\n');
-      const edited = (line as string).slice(65).replace(sha, sha256Hex(notAState));
+      const edited = (line as string).trimEnd().slice(65).replace(sha, sha256Hex(notAState));
       await writeFile(paths.cache, [`${sha256Hex(edited)} ${edited}`, ...rest].join('\n'));
       expect(foldRunFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: real.state });
     }
@@ -207,7 +214,7 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     ]);
     expect(results[2]?.folded.state.failedAttempts).toBe(2);
     expect((await foldRunFromStart(fileStore(dir), 'run-1')).lastSeq).toBe(7);
-    expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.seq).toBe(7);
+    expect(decodeCheckpoint(await readFile(paths.cache, 'utf8'))?.end.seq).toBe(7);
     // the anchor is rewritten once, after the last step's fsync, for the last line
     expect(readHead(paths.head).head?.seq).toBe(7);
   });
@@ -228,5 +235,89 @@ describe('appendBatch: one hold of the lock, each step fsynced before it counts'
     expect((await foldRunFromStart(fileStore(dir), 'run-1')).state.status).toBe('converged');
     // the step that was synced is anchored, though the one after it was refused
     expect(readHead(paths.head).head?.seq).toBe(5);
+  });
+});
+
+describe('the state line is written again only once the lines after it reach a quarter of its size', () => {
+  const recapture = (i: number): DomainEvent => capture(`again-${i}`);
+
+  it('until then an append rewrites the header alone, and a fresh reader folds the lines after the state', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const seen = { lagging: 0, rewritten: 0 };
+    let before = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    for (let i = 0; i < 30; i += 1) {
+      await append(dir, 'run-1', [recapture(i)], { by });
+      const text = await readFile(paths.cache, 'utf8');
+      const now = decodeCheckpoint(text);
+      if (now === null || before === null) throw new Error('no checkpoint');
+      expect(now.end.seq).toBe(5 + i);
+      expect(now.end.size).toBe((await bytesOf(paths.log)).length);
+      if (now.at.seq < now.end.seq) {
+        seen.lagging += 1;
+        // the state line is the one written before, and it is not yet due
+        expect({ ...now.at, file: null }).toEqual({ ...before.at, file: null });
+        expect(now.stored).toEqual(before.stored);
+        expect((now.end.size - now.at.size) * 4).toBeLessThan(now.stored.bytes);
+      } else seen.rewritten += 1;
+      expect(stateFromCheckpoint(dir)).toEqual((await foldRunFromStart(fileStore(dir), 'run-1')).state);
+      before = now;
+    }
+    expect(seen.lagging).toBeGreaterThan(0);
+    expect(seen.rewritten).toBeGreaterThan(0);
+  });
+
+  it('a header this process writes over a state line someone else replaced is never trusted', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const stored = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (stored === null) throw new Error('no checkpoint');
+    // another state line put in place (its own header hash and state hash right), the log unwritten
+    const lie = { ...stored.at, state: { ...stored.at.state, round: 7 } };
+    await writeFile(paths.cache, encodeCheckpoint(lie));
+    // this process still knows the line it wrote: the next append (not yet due) rewrites the header alone
+    await append(dir, 'run-1', [recapture(0)], { by });
+    const after = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    expect(after).toBeNull();
+    forgetCheckpoint(paths.log);
+    const read = foldRunFile(dir, 'run-1');
+    expect(read.fromCheckpoint).toBe(false);
+    expect(read.state).toEqual((await foldRunFromStart(fileStore(dir), 'run-1')).state);
+  });
+});
+
+describe('a checkpoint of format 1 (before issue 32)', () => {
+  it('is ignored, the log folded from the start, and the next append replaces it with format 2', async () => {
+    const dir = await tempDir();
+    const paths = await runAwaitingRound2(dir);
+    const stored = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    if (stored === null) throw new Error('no checkpoint');
+    const state = stateFromCheckpoint(dir);
+    const end = stored.end;
+    // format 1 as it was written: the header's hash and JSON, unpadded, then the state, matching the log
+    const { json, sha } = encodeState({ ...state, status: 'converged' });
+    const header = JSON.stringify({
+      format: 'clearance.fold-cache',
+      v: 1,
+      shape: STATE_SHAPE_VERSION,
+      ino: end.file.ino,
+      ctimeMs: end.file.ctimeMs,
+      size: end.size,
+      seq: end.seq,
+      hash: end.hash,
+      lineStart: end.lineStart,
+      events: end.events,
+      refused: end.refused,
+      summary: { status: 'converged', round: state.round, maxRounds: null },
+      stateSha: sha,
+    });
+    await writeFile(paths.cache, `${sha256Hex(header)} ${header}\n${json}\n`);
+    forgetCheckpoint(paths.log);
+    expect(foldRunFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, state: { status: 'open' } });
+    expect(readRunSummaryFile(dir, 'run-1')).toMatchObject({ fromCheckpoint: false, status: 'open' });
+    await append(dir, 'run-1', [capture('after')], { by });
+    const replaced = decodeCheckpoint(await readFile(paths.cache, 'utf8'));
+    expect(replaced?.end.seq).toBe(5);
+    expect(stateFromCheckpoint(dir)).toEqual((await foldRunFromStart(fileStore(dir), 'run-1')).state);
   });
 });

@@ -5,7 +5,7 @@ import { append, fileStore, foldRunFromStart, listRuns, parseLog } from '../../s
 import { APPEND_STEPS, type AppendStep } from '../../src/store/lock-steps.js';
 import { sha } from '../support/builders.js';
 import { fold } from '../support/decider.js';
-import { by, runAwaitingRound2 } from '../support/store.js';
+import { by, runAwaitingRound2, stateFromCheckpoint } from '../support/store.js';
 import { tempDir } from '../support/tmp.js';
 import { type StoppingAppender, startStoppingAppender } from './stopping-appender.js';
 
@@ -36,8 +36,8 @@ const expectConsistent = async (dir: string, log: string, cache: string) => {
   expect(parsed.tornTail).toBeNull();
   expect(parsed.events.map((e) => e.seq)).toEqual(parsed.events.map((_, i) => i + 1));
   const checkpoint = decodeCheckpoint(await readFile(cache, 'utf8'));
-  expect(checkpoint?.seq).toBe(parsed.events.length);
-  expect(checkpoint?.state).toEqual(fold(parsed.events).state);
+  expect(checkpoint?.end.seq).toBe(parsed.events.length);
+  expect(stateFromCheckpoint(dir)).toEqual(fold(parsed.events).state);
   expect((await foldRunFromStart(fileStore(dir), 'run-1')).state).toEqual(fold(parsed.events).state);
   return bytes;
 };

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { PRESETS, roundRecorded } from '../../src/index.js';
+import { expect } from 'vitest';
+import { PRESETS, type RunState, roundRecorded } from '../../src/index.js';
+import { forgetCheckpoint } from '../../src/store/checkpoint.js';
 import { append, fileStore, openRun, runPaths } from '../../src/store/index.js';
+import { foldRunFile } from '../../src/store/read.js';
 import { candidate, decision, report, sha } from './builders.js';
 
 export const by = 'tester';
@@ -34,3 +37,14 @@ export const bytesOf = (file: string): Promise<Buffer> => readFile(file);
 
 /** Split a log into its lines (without the trailing newline of the last). */
 export const linesOf = (bytes: Buffer): string[] => bytes.toString('utf8').split('\n').slice(0, -1);
+
+/**
+ * The state a fresh process reads from the run's checkpoint file: its state and the lines after it
+ * folded (never the log from the start: the checkpoint must serve).
+ */
+export const stateFromCheckpoint = (dir: string, runId = 'run-1'): RunState => {
+  forgetCheckpoint(runPaths(dir, runId).log);
+  const read = foldRunFile(dir, runId);
+  expect(read).toMatchObject({ fromCheckpoint: true, issue: null });
+  return read.state;
+};

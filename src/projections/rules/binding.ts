@@ -4,6 +4,7 @@ import type { RevisionCapturedData } from '../../events/event.js';
 import { stepTo } from '../../events/next-step.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport } from '../../events/report-types.js';
+import type { DeciderHost } from '../evolve.js';
 import type { Run, RunState } from '../state.js';
 import { forNextRound, nextRoundOf } from './next-round.js';
 import { fail } from './rule-answer.js';
@@ -54,7 +55,8 @@ export const boundToNextRound = (
  * An event that carries a report (`round.recorded`, `contribution.recorded`): its round, input and
  * hash are the report's own (else clearance did not write it), the report binds to the next round
  * and the captured input, and it says it is complete. One check for both, so a round and a
- * reviewer's contribution are held to the same binding.
+ * reviewer's contribution are held to the same binding. The hash is derived again unless the host
+ * reads lines whose chain it checked (`DeciderHost.reportSha`).
  */
 export const carriedReportBinds = (
   state: RunState,
@@ -63,12 +65,13 @@ export const carriedReportBinds = (
     type: 'round.recorded' | 'contribution.recorded';
     data: Readonly<{ round: number; inputSha: string; reportSha: string; report: RoundReport }>;
   }>,
+  host: DeciderHost = {},
 ): E.Either<Rejection, RevisionCapturedData> => {
   const { report } = event.data;
   if (
     event.data.round !== report.round ||
     event.data.inputSha !== report.inputSha ||
-    event.data.reportSha !== reportShaIfCanonical(report)
+    (host.reportSha !== 'as-chained' && event.data.reportSha !== reportShaIfCanonical(report))
   ) {
     return fail(
       'inconsistent-event',

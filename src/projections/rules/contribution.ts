@@ -5,6 +5,7 @@ import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { RoundReport, Verification } from '../../events/report-types.js';
+import type { DeciderHost } from '../evolve.js';
 import type { Absentee, Contribution, Panel, Run, RunState } from '../state.js';
 import { boundToNextRound, carriedReportBinds } from './binding.js';
 import { identifyCandidates } from './candidates.js';
@@ -157,11 +158,12 @@ const verificationsNameCandidates = (
 export const onContributionRecorded = (
   state: RunState,
   event: ContributionRecorded,
+  host: DeciderHost = {},
 ): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { report, expert } = event.data;
-  const capture = carriedReportBinds(state, run.right, event);
+  const capture = carriedReportBinds(state, run.right, event, host);
   if (E.isLeft(capture)) return capture;
   const heard = notYetHeard(state, expert);
   if (E.isLeft(heard)) return heard;

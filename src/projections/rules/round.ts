@@ -5,6 +5,7 @@ import { stepTo } from '../../events/next-step.js';
 import type { Policy } from '../../events/policy.js';
 import type { Rejection } from '../../events/rejection.js';
 import type { Decision } from '../../events/report-types.js';
+import type { DeciderHost } from '../evolve.js';
 import { type Findings, lookUp, putFinding, renameFiles } from '../finding-index.js';
 import {
   type Finding,
@@ -182,11 +183,15 @@ const withProvenance = (opened: ReadonlyArray<Finding>, merge: Merge | null): Re
  * `round.recorded`: every rule of docs/design.md "The one transition function". Any failing rule refuses
  * the whole report; nothing is partially applied.
  */
-export const onRoundRecorded = (state: RunState, event: RoundRecorded): E.Either<Rejection, RunState> => {
+export const onRoundRecorded = (
+  state: RunState,
+  event: RoundRecorded,
+  host: DeciderHost = {},
+): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
   const { report } = event.data;
-  const capture = carriedReportBinds(state, run.right, event);
+  const capture = carriedReportBinds(state, run.right, event, host);
   if (E.isLeft(capture)) return capture;
   const { policy } = run.right;
   const round = report.round;

@@ -7,9 +7,9 @@ import { type Head, LOG_START } from '../log-format.js';
 
 /**
  * A run's fold checkpoint in PostgreSQL: the state after line `seq`, kept in the run's own row
- * (`clearance.runs.checkpoint_*`, schema version 2) and rewritten by every append in the statement
- * that moves the head, so a fold reads the row, the line at `seq` and any after it, whatever the
- * run's length.
+ * (`clearance.runs.checkpoint_*`, schema version 2) and rewritten, when due (`stateIsDue`), in the
+ * statement that moves the head, so a fold reads the row, the line at `seq` and the few after it,
+ * whatever the run's length.
  *
  * The lines stay the only truth. A checkpoint is used only when its shape is this code's
  * `STATE_SHAPE_VERSION`, its seq lies within the log, its state hashes to its `stateSha` and
@@ -37,6 +37,8 @@ export type RunFolded = Readonly<{
   caught: CaughtUp;
   /** the seq of the checkpoint the fold started from; null when it folded every line */
   checkpointSeq: number | null;
+  /** where that checkpoint's state was folded to (bytes of the log) and how long its JSON is, to say when the next is due */
+  checkpointAt: Readonly<{ size: number; bytes: number }> | null;
 }>;
 
 type Row = {
@@ -104,7 +106,7 @@ const foldAfter = (row: Row, head: Head, checkpoint: PgCheckpoint): CaughtUp | n
   const lineStart = checkpoint.size - Buffer.byteLength(at) - 1;
   // the line at the checkpoint's seq is the one it folded to (a line's hash is what chains the next)
   if (lineStart < 0 || sha256Hex(at) !== checkpoint.hash) return null;
-  const caught = foldFrom(Buffer.from(lines.slice(end + 1), 'utf8'), head, checkpoint, {
+  const caught = foldFrom(lines.slice(end + 1), head, checkpoint, {
     offset: checkpoint.size,
     seq: checkpoint.seq,
     hash: checkpoint.hash,
@@ -126,7 +128,13 @@ export const catchUpRun = async (client: pg.ClientBase, runId: string): Promise<
   const checkpoint = row.checkpoint_seq === null ? null : decoded(row, head);
   const caught = checkpoint === null ? null : foldAfter(row, head, checkpoint);
   if (checkpoint !== null && caught !== null)
-    return { version: row.version, head, caught, checkpointSeq: checkpoint.seq };
+    return {
+      version: row.version,
+      head,
+      caught,
+      checkpointSeq: checkpoint.seq,
+      checkpointAt: { size: checkpoint.size, bytes: (row.checkpoint_state ?? '').length },
+    };
   // the first statement read every line already when the row had no checkpoint at all
   const whole = row.checkpoint_seq === null ? row : await readRow(client, runId, 1);
   if (whole === null) return null;
@@ -134,8 +142,9 @@ export const catchUpRun = async (client: pg.ClientBase, runId: string): Promise<
   return {
     version: whole.version,
     head: wholeHead,
-    caught: foldFrom(Buffer.from(whole.lines ?? '', 'utf8'), wholeHead, null, LOG_START),
+    caught: foldFrom(whole.lines ?? '', wholeHead, null, LOG_START),
     checkpointSeq: null,
+    checkpointAt: null,
   };
 };
 
@@ -161,7 +170,15 @@ export const checkpointParameters = (first: number): string =>
   Array.from({ length: 8 }, (_, i) => `$${first + i}`).join(', ');
 
 /** The values of `CHECKPOINT_COLUMNS`: the state serialised generically, keyed by its line's hash and the shape version. */
-export const checkpointValues = (c: PgCheckpoint): ReadonlyArray<string | number> => {
+export const checkpointValues = (c: PgCheckpoint): ReadonlyArray<string | number> => checkpointRow(c).values;
+
+/** The values of `CHECKPOINT_COLUMNS`, and how long the state's JSON among them is (when the next is due hangs on it). */
+export const checkpointRow = (
+  c: PgCheckpoint,
+): Readonly<{ values: ReadonlyArray<string | number>; bytes: number }> => {
   const { json, sha } = encodeState(c.state);
-  return [c.seq, c.hash, STATE_SHAPE_VERSION, c.size, c.events, c.refused, json, sha];
+  return {
+    values: [c.seq, c.hash, STATE_SHAPE_VERSION, c.size, c.events, c.refused, json, sha],
+    bytes: json.length,
+  };
 };

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { isClearanceError } from '../../errors.js';
 import { assertRunId } from '../safe-run-id.js';
 import type { Store } from '../store.js';
-import { appendPostgres, createRunPostgres } from './append.js';
+import { appendPostgres, createRunPostgres, type HeldFolds } from './append.js';
 import { connect, describe, isBroken, postgresFailure } from './connect.js';
 import { archiveOutputPostgres, readOutputPostgres } from './objects.js';
 import { foldRunPostgres, listRunsPostgres, readLogPostgres, readRunSummaryPostgres } from './read.js';
@@ -22,12 +22,13 @@ export const postgresStoreOn = (client: pg.Client): Store => {
         throw postgresFailure(client, e);
       });
   const id = assertRunId;
+  const held: HeldFolds = new Map();
   return {
     kind: 'postgres',
     where,
     createRun: named((run) => createRunPostgres(client, where, { ...run, runId: id(run.runId) })),
     append: named((runId, eventsFor, options) =>
-      appendPostgres(client, where, id(runId), eventsFor, options),
+      appendPostgres(client, where, id(runId), eventsFor, options, held),
     ),
     readLog: named((runId) => readLogPostgres(client, where, id(runId))),
     foldRun: named((runId) => foldRunPostgres(client, where, id(runId))),
