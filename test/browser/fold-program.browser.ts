@@ -12,6 +12,8 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fencedBlocks } from '../docs/markdown.js';
+import { candidate } from '../support/builders.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
 /**
  * docs/embedding.md's program, `statusOfLog`, as an embedder ships it: bundled for a browser with
@@ -21,16 +23,6 @@ import { fencedBlocks } from '../docs/markdown.js';
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
-const CHROMIUM = process.env.CLEARANCE_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const exec = promisify(execFile);
 
 /** A run the command line makes: two rounds, a finding fixed, converged; its log and its status. */
@@ -45,15 +37,10 @@ const madeByTheCli = async (dir: string) => {
   const report = (round: number, inputSha: string, more: object) =>
     JSON.stringify({ runId: 'pr-7', round, inputSha, completed: true, candidates: [], ...more });
   await cli('open', 'pr-7', '--input-sha', sha('a'), '--by', 'ci');
-  const major = {
-    file: 'src/service.js',
+  const major = candidate({
     line: 42,
-    category: 'correctness',
     summary: 'Connection handle is not closed when the request is aborted',
-    severity: 'major',
-    confirmed: true,
-    evidence: 'close() is only called on success',
-  };
+  });
   await writeFile(path.join(dir, 'r1.json'), report(1, sha('a'), { candidates: [major] }));
   await cli('record', 'pr-7', '--report', 'r1.json', '--by', 'ci');
   await cli('capture', 'pr-7', '--input-sha', sha('b'), '--touched', 'src/service.js', '--by', 'ci');
@@ -134,7 +121,7 @@ describe('the fold in a browser, as docs/embedding.md ships it', () => {
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: CHROMIUM_ARGS,
     });
     try {
       const tab = await browser.newPage();

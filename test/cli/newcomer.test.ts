@@ -104,26 +104,16 @@ describe("clearance's own words", () => {
   it('a schema error names the field, what was expected, what was found, and the fix', async () => {
     const { dir, run, logOf } = await opened();
     const before = await logOf('pr-3');
+    const recordJson = async (name: string, body: object) =>
+      run('record', 'pr-3', '--report', await writeReport(dir, name, body), '--json');
     const { completed: _, ...noCompleted } = report(1, 'b1', { runId: 'pr-3' });
-    const refused = await run(
-      'record',
-      'pr-3',
-      '--report',
-      await writeReport(dir, 'a.json', noCompleted),
-      '--json',
-    );
+    const refused = await recordJson('a.json', noCompleted);
     expect(failureOf(refused.json).message).toBe(
       'invalid round report: completed: expected true or false, found nothing (the key is missing): add it',
     );
     const noEvidence = report(1, 'b1', { runId: 'pr-3', candidates: [candidate()] });
     const broken = { ...noEvidence, candidates: [{ ...noEvidence.candidates[0], evidence: undefined }] };
-    const evidence = await run(
-      'record',
-      'pr-3',
-      '--report',
-      await writeReport(dir, 'b.json', broken),
-      '--json',
-    );
+    const evidence = await recordJson('b.json', broken);
     expect(failureOf(evidence.json).message).toContain(
       'candidates[0].evidence: expected a string, found nothing (the key is missing): add it',
     );
