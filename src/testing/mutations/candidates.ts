@@ -33,6 +33,8 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
     apply: (c, p) =>
       changeCandidate(c, (x) => ({
         ...x,
+        // both at once, whichever of the two the generated candidate carried
+        confirmed: true,
         verdict: pickOf(['confirmed', 'plausible', 'refuted'] as const, p),
       })),
   },
