@@ -93,6 +93,18 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
     testsOnly: true,
   },
   {
+    name: 'CLEARANCE_PROPERTY_SEED',
+    meaning: "a failed property's printed seed: each property replays it first",
+    unset: 'a new seed each run',
+    testsOnly: true,
+  },
+  {
+    name: 'CLEARANCE_PROPERTY_PATH',
+    meaning: "with CLEARANCE_PROPERTY_SEED, the failure's printed path: straight to its shrunk counterexample",
+    unset: 'the whole run from the seed',
+    testsOnly: true,
+  },
+  {
     name: 'CLEARANCE_TEST_PG',
     meaning: "a postgres://… server for the PostgreSQL store's tests, whose role may create databases",
     unset: 'the suite starts a throwaway server with initdb and pg_ctl',
