@@ -116,9 +116,10 @@ export type Rerun = Readonly<{
   outputSha: string | null;
 }>;
 
-/** One reviewer's report for the round in progress; `expert` null is an anonymous contributor. */
+/** One reviewer's report for the round in progress. */
 export type Contribution = Readonly<{
   round: number;
+  /** the reviewer, null when anonymous: `expert` is the log's spelling, kept in the state and JSON */
   expert: string | null;
   reportSha: string;
   report: RoundReport;
@@ -127,6 +128,7 @@ export type Contribution = Readonly<{
 export type Absentee = Readonly<{
   round: number;
   inputSha: string;
+  /** the reviewer, in the log's spelling (`expert`) */
   expert: string;
   reason: AbsenceReason;
   detail: string;
@@ -143,6 +145,7 @@ export type PanelReport = Readonly<{
 /** Who reviewed a round that was merged from contributions, and who was absent. */
 export type Panel = Readonly<{
   round: number;
+  /** the reviewers who handed in, sorted (`contributors` and `absent[].expert`: the JSON's spellings) */
   contributors: ReadonlyArray<string>;
   /** each contribution, in the order it was recorded */
   reports: ReadonlyArray<PanelReport>;
@@ -240,7 +243,7 @@ export type RoundOutcome = Readonly<{
   reason: string | null;
   /** the required checks that did not pass, when a record of CI checks ended the round `ci_failed` */
   failedChecks?: ReadonlyArray<CheckResult>;
-  /** the reviewers absent from a partial round merged from contributions, and why */
+  /** the reviewers absent from a partial round merged from contributions, and why (`expert`: the JSON's spelling) */
   absent?: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason }>>;
   /** why the round reviewed again the input the round before reviewed (`capture --same-input`) */
   sameInput?: string;

@@ -49,7 +49,7 @@ const mergedRound = async () => {
   await panel.run(
     'contribute',
     'run-1',
-    '--expert',
+    '--reviewer',
     'ada',
     '--report',
     await panel.write('a.json', adaReport),
@@ -57,7 +57,7 @@ const mergedRound = async () => {
   await panel.run(
     'contribute',
     'run-1',
-    '--expert',
+    '--reviewer',
     'bob',
     '--report',
     await panel.write('b.json', bobReport),
@@ -104,14 +104,14 @@ describe('the views of a round from several reviewers', () => {
     const collected = await run(
       'collect',
       'run-1',
-      '--expert',
+      '--reviewer',
       `bob=${path.join(dir, 'inbox', 'bob.json')}`,
       '--timeout-ms',
       '200',
       '--json',
     );
     expect(collected.code).toBe(3);
-    await run('contribute', 'run-1', '--expert', 'ada', '--report', await write('a.json', report(1, 'A')));
+    await run('contribute', 'run-1', '--reviewer', 'ada', '--report', await write('a.json', report(1, 'A')));
     const status = await run('status', 'run-1', '--json');
     expect(status.json.panels).toEqual([]);
     expect(status.json.contributions).toMatchObject({
@@ -193,12 +193,12 @@ describe('the views of a round from several reviewers', () => {
 });
 
 describe('contributions from the command line', () => {
-  it('contribute twice, then record --merge: one finding from both, the silent expert absent, the round partial', async () => {
+  it('contribute twice, then record --merge: one finding from both, the silent reviewer absent, the round partial', async () => {
     const { run, write } = await panelRun();
     const a = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'ada',
       '--report',
       await write('a.json', report(1, 'A', { candidates: [major] })),
@@ -209,7 +209,7 @@ describe('contributions from the command line', () => {
     const b = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'bob',
       '--report',
       await write('b.json', report(1, 'A', { candidates: [sameLine] })),
@@ -253,12 +253,12 @@ describe('contributions from the command line', () => {
 
   it('a refused contribution leaves the log byte for byte as it was', async () => {
     const { run, write, log } = await panelRun();
-    await run('contribute', 'run-1', '--expert', 'ada', '--report', await write('a.json', report(1, 'A')));
+    await run('contribute', 'run-1', '--reviewer', 'ada', '--report', await write('a.json', report(1, 'A')));
     const before = await readFile(log);
     const twice = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'bob',
       '--report',
       await write('d.json', report(1, 'A', { candidates: [major, major] })),
@@ -270,7 +270,7 @@ describe('contributions from the command line', () => {
     const retried = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'ada',
       '--report',
       await write('a2.json', report(1, 'A')),
@@ -281,7 +281,7 @@ describe('contributions from the command line', () => {
     const again = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'ada',
       '--report',
       await write('a3.json', report(1, 'A', { candidates: [major] })),
@@ -306,7 +306,7 @@ describe('contributions from the command line', () => {
     });
     expect(error.message).not.toContain('clearance ');
     const said = await run('record', 'run-1', '--merge');
-    expect(said.stderr).toContain('next: clearance contribute run-1 --expert NAME --report FILE');
+    expect(said.stderr).toContain('next: clearance contribute run-1 --reviewer NAME --report FILE');
     expect(said.stderr).toContain('or: clearance record run-1 --report FILE');
     expect(await readFile(log)).toEqual(before);
   });
@@ -326,11 +326,11 @@ describe('contributions from the command line', () => {
     const collected = await run(
       'collect',
       'run-1',
-      '--expert',
+      '--reviewer',
       `ada=${inbox('ada')}`,
-      '--expert',
+      '--reviewer',
       `bob=${inbox('bob')}`,
-      '--expert',
+      '--reviewer',
       `cy=${inbox('cy')}`,
       '--timeout-ms',
       '300',

@@ -36,7 +36,7 @@ const verifiedRun = async () => {
   await run(
     'contribute',
     'run-1',
-    '--expert',
+    '--reviewer',
     'finder',
     '--report',
     await write('finder.json', report(1, 'A', { candidates: [leak, race] })),
@@ -51,7 +51,7 @@ describe('verifier verdicts from the command line', () => {
     const misspelt = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'verifier',
       '--report',
       await write(
@@ -75,7 +75,7 @@ describe('verifier verdicts from the command line', () => {
     const verifier = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'verifier',
       '--report',
       await write(

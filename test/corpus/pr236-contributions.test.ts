@@ -189,13 +189,13 @@ const replayRound = async (
     await operations.contribute(ctx, {
       runId,
       report: finderReport(runId, round, head, f, before),
-      expert: f.finder,
+      reviewer: f.finder,
     });
   for (const v of raw.verifiers)
     await operations.contribute(ctx, {
       runId,
       report: verifierReport(runId, round, head, v, filedIn(raw), before, placing),
-      expert: v.verifier,
+      reviewer: v.verifier,
     });
   await operations.record(ctx, { runId, source: { kind: 'merge' } });
   return (await foldRunFromStart(ctx.store, runId)).state;

@@ -241,7 +241,7 @@ describe('absent reviewers', () => {
     let s2 = (evolve(r1.state, captured(2, 'B')) as E.Right<RunState>).right;
     for (const who of ['ada', 'bob'])
       s2 = (evolve(s2, contributionRecorded(report(2, 'B'), who)) as E.Right<RunState>).right;
-    const r2 = merged(s2, [{ expert: 'cy', reason: 'malformed', detail: 'not JSON' }]);
+    const r2 = merged(s2, [{ reviewer: 'cy', reason: 'malformed', detail: 'not JSON' }]);
     expect(r2.state.status).toBe('blocked');
     expect(statusOf(r2.state).status).toBe('blocked');
   });

@@ -11,7 +11,7 @@ import {
   rulingsById,
 } from './verification.js';
 
-/** How an anonymous contributor is named in corroboration and `mergedFrom`. */
+/** How an anonymous reviewer is named in corroboration and `mergedFrom`. */
 export const ANONYMOUS = 'anonymous';
 
 export const reviewerOf = (c: Pick<Contribution, 'expert'>): string => c.expert ?? ANONYMOUS;
