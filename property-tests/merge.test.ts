@@ -82,9 +82,9 @@ const base: RoundReport = {
   decisions: [],
 };
 
-const contribution = (expert: string | null, report: RoundReport): Contribution => ({
+const contribution = (reviewer: string | null, report: RoundReport): Contribution => ({
   round: 2,
-  expert,
+  expert: reviewer,
   reportSha: reportSha(report),
   report,
 });
@@ -112,8 +112,8 @@ const verifiedPanelArb = fc
 
 const panelArb = fc
   .uniqueArray(fc.constantFrom('ada', 'bob', 'cy', 'dee'), { minLength: 1, maxLength: 4 })
-  .chain((experts) =>
-    fc.tuple(...experts.map((e) => reportArb.map((r) => contribution(e, r)))),
+  .chain((reviewers) =>
+    fc.tuple(...reviewers.map((e) => reportArb.map((r) => contribution(e, r)))),
   ) as fc.Arbitrary<[Contribution, ...Contribution[]]>;
 
 const shuffled = <T>(items: ReadonlyArray<T>, keys: ReadonlyArray<number>): T[] =>

@@ -32,7 +32,7 @@ const raw1 = rawRound('r1');
 const raw2 = rawRound('r2');
 const by = 'issueflow-corpus';
 
-const experts = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v) => v.verifier)];
+const reviewers = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v) => v.verifier)];
 
 /**
  * The corpus policy (pr236.ts), with the panel: the 4 finders and 8 verifiers are expected every
@@ -43,7 +43,7 @@ const experts = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v)
 const POLICY: Policy = {
   ...CORPUS_POLICY,
   name: 'issueflow-pr236-panel',
-  experts,
+  experts: reviewers,
   plausible: 'advisory-outside-fix',
   mergeWithinLines: 0,
   preExistingSeverity: 'pre-existing',
