@@ -428,8 +428,9 @@ const reproduced = () => {
 };
 
 /**
- * Verifier verdicts (v4: `contribution.recorded` v2, `round.recorded` v3). Round 1: two finders
- * hand in candidates with verdicts (plausible, and one the diff did not introduce), a verifier
+ * Verifier assessments (v4: `contribution.recorded` v2, `round.recorded` v3; the run is named
+ * `v4-verdicts`, for the field that holds them). Round 1: two finders hand in candidates with
+ * assessments (plausible, and one the diff did not introduce), a verifier
  * rules on them: confirms the major (re-graded), refutes one (dropped, kept on the record), leaves
  * one plausible. Round 2, one report: a candidate linked `sameAs` to the open major, a refuted
  * candidate of its own, and a plausible major in a file the fix did not touch, which this policy

@@ -83,7 +83,7 @@ export type Finding = Readonly<{
   reviewers?: ReadonlyArray<string>;
   /** the other candidates the merge folded into it, with the reviewer of each */
   mergedFrom?: ReadonlyArray<MergedFrom>;
-  /** the verdict it was admitted with, when it carried one (`confirmed: true` candidates have none) */
+  /** the assessment it was admitted with, when it carried one (`confirmed: true` candidates have none) */
   verdict?: 'confirmed' | 'plausible';
   /**
    * where its reviewer cited it, kept once it stands elsewhere: its line followed its code, a
@@ -424,7 +424,7 @@ export const maxRoundsOf = (state: RunState): number =>
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
-// 6: refuted candidates (`refuted`), a finding's verdict
+// 6: refuted candidates (`refuted`), a finding's assessment (`verdict`)
 // 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
 // 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
 // 9: findings held in a persistent vector with an index by id and by file and the open counts
