@@ -152,14 +152,14 @@ export const printColdStartBench = (r) => {
   );
   for (const c of r.commands) {
     const target = TARGETS[c.name];
-    const verdict =
+    const met =
       target === undefined
         ? ''
         : c.wall.ratio.max <= target && c.cpu.ratio.max <= target
           ? `  (target ≤ ${target}×) met`
           : `  (target ≤ ${target}×) MISSED`;
     console.log(
-      `          ${c.name.padEnd(20)} wall ${ms(c.wall).padStart(17)} ${ratio(c.wall.ratio).padStart(12)}   cpu ${ms(c.cpu).padStart(17)} ${ratio(c.cpu.ratio).padStart(12)}${verdict}`,
+      `          ${c.name.padEnd(20)} wall ${ms(c.wall).padStart(17)} ${ratio(c.wall.ratio).padStart(12)}   cpu ${ms(c.cpu).padStart(17)} ${ratio(c.cpu.ratio).padStart(12)}${met}`,
     );
   }
   const misses = coldStartMisses(r);

@@ -30,13 +30,13 @@ const candidateArb: fc.Arbitrary<Candidate> = fc.record({
   evidence: fc.constantFrom('seen', 'reproduced'),
 });
 
-/** A candidate in either form: the seed's `confirmed: true`, or a verdict (refuted now and then). */
-const verdictCandidateArb: fc.Arbitrary<Candidate> = fc
+/** A candidate in either form: the seed's `confirmed: true`, or an assessment (refuted now and then). */
+const assessedCandidateArb: fc.Arbitrary<Candidate> = fc
   .tuple(candidateArb, fc.constantFrom(undefined, 'confirmed', 'plausible', 'refuted'))
-  .map(([c, verdict]) => {
-    if (verdict === undefined) return c;
+  .map(([c, assessment]) => {
+    if (assessment === undefined) return c;
     const { confirmed: _, ...rest } = c;
-    return { ...rest, verdict } as Candidate;
+    return { ...rest, verdict: assessment } as Candidate;
   });
 
 /** A verifier's ruling on a key from the same pools, so it often names a candidate of the panel. */
@@ -82,14 +82,14 @@ const base: RoundReport = {
   decisions: [],
 };
 
-const contribution = (expert: string | null, report: RoundReport): Contribution => ({
+const contribution = (reviewer: string | null, report: RoundReport): Contribution => ({
   round: 2,
-  expert,
+  expert: reviewer,
   reportSha: reportSha(report),
   report,
 });
 
-/** Finders whose candidates carry verdicts, and verifiers who rule on them. */
+/** Finders whose candidates carry assessments, and verifiers who rule on them. */
 const verifiedPanelArb = fc
   .tuple(
     fc.uniqueArray(fc.constantFrom('ada', 'bob', 'cy'), { minLength: 1, maxLength: 3 }),
@@ -99,7 +99,7 @@ const verifiedPanelArb = fc
     fc.tuple(
       ...finders.map((e) =>
         fc
-          .uniqueArray(verdictCandidateArb, { maxLength: 5, selector: findingId })
+          .uniqueArray(assessedCandidateArb, { maxLength: 5, selector: findingId })
           .map((candidates) => contribution(e, { ...base, candidates })),
       ),
       ...verifiers.map((e) =>
@@ -112,8 +112,8 @@ const verifiedPanelArb = fc
 
 const panelArb = fc
   .uniqueArray(fc.constantFrom('ada', 'bob', 'cy', 'dee'), { minLength: 1, maxLength: 4 })
-  .chain((experts) =>
-    fc.tuple(...experts.map((e) => reportArb.map((r) => contribution(e, r)))),
+  .chain((reviewers) =>
+    fc.tuple(...reviewers.map((e) => reportArb.map((r) => contribution(e, r)))),
   ) as fc.Arbitrary<[Contribution, ...Contribution[]]>;
 
 const shuffled = <T>(items: ReadonlyArray<T>, keys: ReadonlyArray<number>): T[] =>
@@ -178,7 +178,7 @@ describe('the merge of a round’s contributions', () => {
   });
 
   property([verifiedPanelArb, fc.array(fc.integer(), { minLength: 1, maxLength: 8 })], { numRuns })(
-    'with verdicts and verifiers’ rulings, is still independent of arrival order',
+    'with assessments and verifiers’ rulings, is still independent of arrival order',
     (panel, keys) => {
       const reordered = shuffled(panel, keys) as [Contribution, ...Contribution[]];
       expect(mergeContributions(policy, reordered)).toEqual(mergeContributions(policy, panel));
@@ -186,7 +186,7 @@ describe('the merge of a round’s contributions', () => {
   );
 
   property([verifiedPanelArb, fc.nat(), fc.constantFrom('eve', 'zed', 'aaron')], { numRuns })(
-    'with verdicts and rulings, a duplicate contribution changes no finding, no grade and no drop',
+    'with assessments and rulings, a duplicate contribution changes no finding, no grade and no drop',
     (panel, which, newcomer) => {
       const copied = panel[which % panel.length] as Contribution;
       const before = mergeContributions(policy, panel);
@@ -236,7 +236,7 @@ describe('the merge of a round’s contributions', () => {
       }
       for (const c of panel.flatMap((x) => x.report.candidates)) {
         const on = rulings.filter((r) => findingId(r) === findingId(c));
-        // unruled: its own verdict and grade. Ruled: the strongest verdict, graded by the first
+        // unruled: its own assessment and grade. Ruled: the strongest assessment, graded by the first
         // of its rulings that blocks, else by the first that grades, else by its own severity
         const strongest = ['confirmed', 'plausible', 'refuted'].find((v) => on.some((r) => r.verdict === v));
         const winning = on.filter((r) => r.verdict === strongest && r.severity !== undefined);

@@ -147,7 +147,7 @@ const outputsOf = async (dir: string, h: string): Promise<Said[]> => {
     { argv: [...g, 'record', OPEN, '--end', 'none', '--reason', h, '--expect-seq', '1'] },
     { argv: [...g, 'record', OPEN, '--end', 'none', '--reason', h] },
     { argv: [...g, 'stage', OPEN, h, '--start'] },
-    { argv: [...g, 'contribute', OPEN, '--expert', h, '--report', '-'], stdin: hostileReport },
+    { argv: [...g, 'contribute', OPEN, '--reviewer', h, '--report', '-'], stdin: hostileReport },
     { argv: [...g, 'rule', 'run-1', h, '--withdrawn', '--why', h, '--by', h] },
     { argv: [...g, 'reproduce', OPEN, h, '--still-fails'] },
     { argv: [...g, 'capture', OPEN, '--input-sha', h, '--touched', h, '--expect-seq', '1'] },

@@ -67,8 +67,8 @@ const clearance = (args, expect = 0) => {
 const clearanceJson = (args) => JSON.parse(clearance([...args, '--json']));
 
 /** One reviewer's report handed in for the round in progress, from a file named `name`. */
-const contribute = (run, expert, name, body) =>
-  clearance(['contribute', run, '--expert', expert, '--report', file(name, body)]);
+const contribute = (run, reviewer, name, body) =>
+  clearance(['contribute', run, '--reviewer', reviewer, '--report', file(name, body)]);
 
 const file = (name, content) => {
   const at = path.join(work, name);
@@ -157,7 +157,7 @@ const stagedConverges = () => {
   ]);
   stageDone(run, 'planning', 'tokens=1200,usd=0.08');
   clearance(['stage', run, 'experts', '--start']);
-  // the driver crashed while the experts ran; on restart the running stage starts again
+  // the driver crashed while the reviewers ran; on restart the running stage starts again
   clearance(['stage', run, 'experts', '--start']);
   clearance(['stage', run, 'experts', '--fail', 'expert 2 timed out', '--cost', 'seconds=600,usd=0.1']);
   clearance(['stage', run, 'experts', '--start']);
@@ -333,7 +333,7 @@ const midRound = () => {
 };
 
 /**
- * A round from several reviewers (v3): three expected experts; two and an anonymous reviewer
+ * A round from several reviewers (v3): three expected reviewers; two and an anonymous reviewer
  * contribute (a same-line candidate of another category and one within mergeWithinLines merge into
  * the major), one is absent at the merge, so round 1 is partial; a duplicate contribution is refused. In round 2 all
  * three contribute, split on the fix (one says open), and the round stays open.
@@ -352,7 +352,7 @@ const contributed = () => {
   contribute(run, 'ada', 'c-ada-1.json', report(run, 1, sha('p1'), { candidates: [MAJOR, OTHER] }));
   contribute(run, 'bob', 'c-bob-1.json', report(run, 1, sha('p1'), { candidates: [sameLine] }));
   clearance(
-    ['contribute', run, '--expert', 'bob', '--report', file('c-bob-1b.json', report(run, 1, sha('p1')))],
+    ['contribute', run, '--reviewer', 'bob', '--report', file('c-bob-1b.json', report(run, 1, sha('p1')))],
     1,
   );
   clearance([
@@ -428,8 +428,9 @@ const reproduced = () => {
 };
 
 /**
- * Verifier verdicts (v4: `contribution.recorded` v2, `round.recorded` v3). Round 1: two finders
- * hand in candidates with verdicts (plausible, and one the diff did not introduce), a verifier
+ * Verifier assessments (v4: `contribution.recorded` v2, `round.recorded` v3; the run is named
+ * `v4-verdicts`, for the field that holds them). Round 1: two finders hand in candidates with
+ * assessments (plausible, and one the diff did not introduce), a verifier
  * rules on them: confirms the major (re-graded), refutes one (dropped, kept on the record), leaves
  * one plausible. Round 2, one report: a candidate linked `sameAs` to the open major, a refuted
  * candidate of its own, and a plausible major in a file the fix did not touch, which this policy
@@ -717,14 +718,14 @@ const disputed = () => {
     OTHER.file,
   ]);
   const { confirmed: _c, ...other } = OTHER;
-  const handIn = (expert, over) =>
+  const handIn = (reviewer, over) =>
     clearance([
       'contribute',
       run,
-      '--expert',
-      expert,
+      '--reviewer',
+      reviewer,
       '--report',
-      file(`d-${expert}-1.json`, report(run, 1, sha('d1'), over)),
+      file(`d-${reviewer}-1.json`, report(run, 1, sha('d1'), over)),
     ]);
   handIn('finder', { candidates: [MAJOR, { ...other, verdict: 'confirmed' }] });
   const { file: ttlFile, category, summary } = OTHER;

@@ -39,7 +39,7 @@ export const commandFor = (step: NextStep): string => {
         ? `clearance record ${id} --end partial --reason TEXT`
         : `clearance record ${id} --report FILE${args.partial === true ? ' --partial' : ''}`;
     case 'contribute':
-      return `clearance contribute ${id} --expert ${word(args.reviewer, 'NAME')} --report FILE`;
+      return `clearance contribute ${id} --reviewer ${word(args.reviewer, 'NAME')} --report FILE`;
     case 'merge':
       return `clearance record ${id} --merge`;
     case 'checks':

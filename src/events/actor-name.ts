@@ -4,7 +4,7 @@ import { type Rejection, rejection } from './rejection.js';
 
 /**
  * The grammar of a person's or a reviewer's name, wherever one comes in: a report's `reviewer`,
- * `--by` and `CLEARANCE_ACTOR`, a contribution's `--expert`, an MCP argument. A name is signed
+ * `--by` and `CLEARANCE_ACTOR`, a contribution's `--reviewer`, an MCP argument. A name is signed
  * into the log and printed beside what it did ("converged by ruling of …"), so it is one line of
  * printable text: not empty or only whitespace, at most 256 characters (UTF-16 code units, as
  * JSON Schema's `maxLength` counts), no control, bidi control or line separator, and well-formed
@@ -31,7 +31,7 @@ export const invalidActorText = (value: string, problem: string): string =>
   `${quoted(value)} ${problem}: a name is one line of printable text, 1 to ${ACTOR_NAME_MAX} characters (e.g. ada, or "CI bot")`;
 
 /**
- * `invalid-actor` for a name given as `field` (`--by`, `CLEARANCE_ACTOR`, `expert`), or `undefined`
+ * `invalid-actor` for a name given as `field` (`--by`, `CLEARANCE_ACTOR`, `reviewer`), or `undefined`
  * when `name` is one. Every door that takes a name calls this, so all refuse alike.
  */
 export const actorNameRejection = (name: string, field: string): Rejection | undefined => {

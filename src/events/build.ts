@@ -5,7 +5,7 @@ import type { RoundReport } from './report-types.js';
 export type RecordedOptions = Readonly<{
   /** how each candidate's citation resolved at the captured revision, when it was checked */
   citations?: ReadonlyArray<CitationCheck> | undefined;
-  /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
+  /** `partial` when the budget ran out or a reviewer handed in nothing (default `complete`) */
   result?: RoundResult | undefined;
 }>;
 
@@ -25,14 +25,14 @@ export const roundRecorded = (report: RoundReport, options: RecordedOptions = {}
   },
 });
 
-/** The event one reviewer's validated report becomes; `expert` absent means anonymous. */
-export const contributionRecorded = (report: RoundReport, expert?: string): ContributionRecorded => ({
+/** The event one reviewer's validated report becomes; no `reviewer` means anonymous (the log's `expert`). */
+export const contributionRecorded = (report: RoundReport, reviewer?: string): ContributionRecorded => ({
   type: 'contribution.recorded',
   data: {
     round: report.round,
     inputSha: report.inputSha,
     reportSha: reportSha(report),
     report,
-    ...(expert === undefined ? {} : { expert }),
+    ...(reviewer === undefined ? {} : { expert: reviewer }),
   },
 });

@@ -34,7 +34,7 @@ const NOTES: Readonly<Partial<Record<EventType, Readonly<Record<string, string>>
   },
   'round.recorded': {
     reportSha: "SHA-256 of the report's RFC 8785 canonical JSON",
-    result: 'partial: the budget ran out or an expert handed in nothing',
+    result: 'partial: the budget ran out or a reviewer handed in nothing',
   },
   'stage.finished': {
     outputSha: 'SHA-256 of the output, archived at <dir>/runs/<runId>/objects/<sha>',
@@ -43,8 +43,9 @@ const NOTES: Readonly<Partial<Record<EventType, Readonly<Record<string, string>>
   'rounds.extended': { signature: 'under a policy that pins signers: Ed25519 by the key of `by`' },
   'contribution.recorded': {
     reportSha: "SHA-256 of the report's RFC 8785 canonical JSON",
-    expert: 'the reviewer; absent for an anonymous contribution',
+    expert: "the reviewer (the log's spelling of it); absent for an anonymous contribution",
   },
+  'contribution.absent': { expert: "the reviewer who handed in nothing usable (the log's spelling of it)" },
   'reproduction.recorded': {
     round: 'the round in progress, whose input the reproduction ran on',
     findingId: 'the full id of a finding that carries a reproduction',

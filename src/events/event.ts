@@ -32,7 +32,7 @@ export type RoundRecordedData = Readonly<{
   inputSha: string;
   reportSha: string;
   report: RoundReport;
-  /** `partial`: the budget ran out or an expert handed in nothing; it counts, it never converges */
+  /** `partial`: the budget ran out or a reviewer handed in nothing; it counts, it never converges */
   result: RoundResult;
   /** how each candidate's citation resolved at the captured revision, when it was checked */
   citations?: ReadonlyArray<CitationCheck>;

@@ -87,8 +87,8 @@ export {
 export { repoPathProblem } from './repo-path.js';
 export { REPORT_LIMITS } from './report-limits.js';
 export type {
+  Assessment,
   Candidate,
-  CandidateVerdict,
   Decision,
   DecisionStatus,
   RoundReport,
@@ -96,4 +96,4 @@ export type {
   Verification,
 } from './report-types.js';
 export { sha256Hex, ZERO_HASH } from './sha256.js';
-export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
+export { ASSESSMENTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';

@@ -39,6 +39,7 @@ export const PolicySchema = z.strictObject({
   untouchedDecisions: z.array(z.enum(OPEN_FINDING_DECISIONS)).default([]),
   citations: z.enum(['required', 'optional']).optional(),
   bind: z.enum(['commit', 'tree']).optional(),
+  /** the reviewers a round expects: `experts` is their stored spelling, pinned in policies and logs */
   experts: z.array(z.string()).optional(),
   mergeWithinLines: z.number().optional(),
   stallRounds: z

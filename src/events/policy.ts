@@ -34,6 +34,7 @@ export type Cost = Frozen<t.TypeOf<typeof CostCodec>>;
 export type Budget = Cost;
 export const COST_KEYS = ['tokens', 'usd', 'seconds'] as const satisfies ReadonlyArray<keyof Cost>;
 
+/** `experts` is the reviewers' stage: the stored spelling, a name policies and logs pin. */
 export const DEFAULT_STAGES: ReadonlyArray<string> = ['planning', 'experts', 'verify', 'summarize'];
 
 export type CitationPolicy = NonNullable<Policy['citations']>;

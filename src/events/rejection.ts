@@ -67,6 +67,7 @@ export const REJECTION_CODES = [
   'duplicate-contribution',
   'no-contributions',
   'merge-mismatch',
+  // a reviewer the policy expects is unaccounted for (`expert` is the code's stored spelling)
   'expert-unaccounted',
   'absent-reviewer',
   // re-reviews re-run the last review's reproductions first

@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import type { ReportCodecV5 } from './codecs/report-v5.js';
-import type { CANDIDATE_VERDICTS, VERDICTS } from './statuses.js';
+import type { ASSESSMENTS, VERDICTS } from './statuses.js';
 
 /**
  * The round report as the log stores it at its latest version, which is what the rules read: the
@@ -11,6 +11,6 @@ export type RoundReport = t.TypeOf<typeof ReportCodecV5>;
 export type Candidate = RoundReport['candidates'][number];
 export type Decision = RoundReport['decisions'][number];
 export type Verification = NonNullable<RoundReport['verifications']>[number];
-export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
+export type Assessment = (typeof ASSESSMENTS)[number];
 export type DecisionStatus = Decision['status'];
 export type Verdict = (typeof VERDICTS)[number];

@@ -20,11 +20,11 @@ import {
 } from './report-text.js';
 import type { RoundReport } from './report-types.js';
 import { describeIssues } from './schema-issues.js';
-import { CANDIDATE_VERDICTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
+import { ASSESSMENTS, DECISION_STATUSES, VERDICTS } from './statuses.js';
 import { isTokenCount, tokenCountText } from './token-count.js';
 
 export { REPORT_LIMITS } from './report-limits.js';
-export { CANDIDATE_VERDICTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
+export { ASSESSMENTS, DECISION_STATUSES, OPEN_FINDING_DECISIONS, VERDICTS } from './statuses.js';
 
 /**
  * The codes a field's own check refuses with (its issue carries `params: { code }`), rather than
@@ -158,12 +158,12 @@ const build = () => {
       confirmed: z
         .boolean()
         .optional()
-        .describe('the seed form: true admits the candidate as confirmed; give this or a verdict, not both'),
+        .describe('the seed form: true admits the candidate as confirmed; give this or verdict, not both'),
       verdict: z
-        .enum(CANDIDATE_VERDICTS)
+        .enum(ASSESSMENTS)
         .optional()
         .describe(
-          'a verifier form instead of confirmed: confirmed or plausible count (the policy says whether plausible blocks), refuted is dropped and kept on the record',
+          'the assessment, a verifier form instead of confirmed: confirmed or plausible count (the policy says whether plausible blocks), refuted is dropped and kept on the record',
         ),
       introducedByDiff: z
         .boolean()
@@ -220,7 +220,11 @@ const build = () => {
       file: asRepoPath(text(REPORT_LIMITS.file)).describe("the candidate's file, as its finder gave it"),
       category: asOneLine(text(REPORT_LIMITS.category)).describe("the candidate's category"),
       summary: asOneLine(text(REPORT_LIMITS.summary)).describe("the candidate's summary, exactly"),
-      verdict: z.enum(CANDIDATE_VERDICTS),
+      verdict: z
+        .enum(ASSESSMENTS)
+        .describe(
+          "the verifier's assessment: confirmed or plausible keep the candidate, refuted drops it (kept on the record); the strongest of several wins",
+        ),
       evidence: text(REPORT_LIMITS.evidence).describe(
         'why: what the verifier checked, a quote, a reproduction',
       ),
@@ -266,7 +270,9 @@ const build = () => {
       verdict: z
         .enum(VERDICTS)
         .optional()
-        .describe('optional; when present it must equal the verdict clearance derives'),
+        .describe(
+          "optional: the run's status (open, converged, blocked) the report declares; when present it must equal the one clearance derives",
+        ),
       notExamined: z
         .array(text(REPORT_LIMITS.notExaminedItem))
         .max(REPORT_LIMITS.notExamined)

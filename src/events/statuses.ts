@@ -10,12 +10,14 @@ export const OPEN_FINDING_DECISIONS = ['fixed', 'open', 'withdrawn'] as const;
  */
 export const DECISION_STATUSES = [...OPEN_FINDING_DECISIONS, 'reopened'] as const;
 
-/** Where a run stands, as derived by the fold and as a report may state it. */
+/** Where a run stands, as derived by the fold and as a report may state it: its verdict. */
 export const VERDICTS = ['open', 'converged', 'blocked'] as const;
 
 /**
- * What a verifier rules on a candidate: confirmed and plausible count (the policy says whether
- * plausible blocks), refuted is dropped and kept on the record. Ordered weakest first, so the
- * strongest of several rulings is the last one here (rules/verification.ts).
+ * A candidate's assessment, what a verifier rules on it: confirmed and plausible count (the policy
+ * says whether plausible blocks), refuted is dropped and kept on the record. Ordered weakest first,
+ * so the strongest of several rulings is the last one here (rules/verification.ts). A candidate
+ * and a verification hold it in their field `verdict`, the stored spelling; in every other name
+ * "verdict" is a run's status.
  */
-export const CANDIDATE_VERDICTS = ['refuted', 'plausible', 'confirmed'] as const;
+export const ASSESSMENTS = ['refuted', 'plausible', 'confirmed'] as const;

@@ -57,7 +57,7 @@ const compact = (schema: unknown, depth: number): unknown => {
 const reportListed = (): object => ({
   ...(compact(reportJsonSchema(), 3) as Record<string, unknown>),
   description:
-    'the round report: runId, round (next round), inputSha (from capture), completed: true; candidates: new findings (confirmed: true, or verdict); decisions: one per open finding in a touched file',
+    "the round report: runId, round (next round), inputSha (from capture), completed: true; candidates: new findings (confirmed: true, or a verifier's assessment in verdict); decisions: one per open finding in a touched file",
 });
 
 const LISTED = { report: reportListed } as const;

@@ -28,7 +28,7 @@ export type StorelessContext = Pick<OperationContext, 'signal'>;
 export type Operation<I, R> = (ctx: OperationContext, input: I) => Promise<R>;
 
 /**
- * A name as given in `field` (`--by`, `CLEARANCE_ACTOR`, `expert`): one printable line of at most
+ * A name as given in `field` (`--by`, `CLEARANCE_ACTOR`, `reviewer`): one printable line of at most
  * 256 characters, or `invalid-actor` naming the field. A name is signed into the log and printed
  * beside what it did, so every door checks it before anything is read or written.
  */

@@ -16,8 +16,8 @@ export type ContributeInput = Readonly<{
   runId: string;
   /** the reviewer's report, already parsed (`parseReport`) by the door that read it */
   report: RoundReport;
-  /** who reviewed; none for an anonymous contributor */
-  expert?: string;
+  /** who reviewed; none for an anonymous reviewer */
+  reviewer?: string;
 }>;
 
 export type ContributeResult = ResultOf<typeof ContributeOutput>;
@@ -27,12 +27,12 @@ export const contribute = async (
   ctx: OperationContext,
   input: ContributeInput,
 ): Promise<ContributeResult> => {
-  if (input.expert !== undefined) checkedName(input.expert, 'expert');
+  if (input.reviewer !== undefined) checkedName(input.reviewer, 'reviewer');
   // checked by `evolve` under the lock like a round report: a refusal writes nothing
   const result = await appendCommand(
     ctx.store,
     input.runId,
-    { kind: 'contribute', report: input.report, expert: input.expert },
+    { kind: 'contribute', report: input.report, reviewer: input.reviewer },
     actorOf(ctx),
   );
   const { state } = result.folded;
@@ -40,19 +40,20 @@ export const contribute = async (
   return {
     runId: input.runId,
     round,
-    expert: input.expert ?? null,
+    expert: input.reviewer ?? null,
     seq: result.appended[0]?.seq ?? null,
     alreadyRecorded: result.alreadyRecorded,
     contributions: state.contributions.filter((c) => c.round === round).map((c) => c.expert ?? 'anonymous'),
   };
 };
 
-export type ExpertSource = Readonly<{ expert: string; path: string }>;
+/** A reviewer and where its report will be published. */
+export type ReviewerSource = Readonly<{ reviewer: string; path: string }>;
 
 export type CollectInput = Readonly<{
   runId: string;
   /** each reviewer and where its report will be published */
-  experts: ReadonlyArray<ExpertSource>;
+  reviewers: ReadonlyArray<ReviewerSource>;
   wait?: WaitOptions;
 }>;
 
@@ -73,8 +74,8 @@ const ABSENCE_OF: Readonly<Record<string, AbsenceReason>> = {
  */
 export const collect = async (ctx: OperationContext, input: CollectInput): Promise<RecordResult> => {
   const { runId } = input;
-  const sources = input.experts.map((s) => ({
-    expert: checkedName(s.expert, 'expert'),
+  const sources = input.reviewers.map((s) => ({
+    reviewer: checkedName(s.reviewer, 'reviewer'),
     path: path.resolve(s.path),
   }));
   const wait = { ...input.wait, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) };
@@ -83,13 +84,13 @@ export const collect = async (ctx: OperationContext, input: CollectInput): Promi
   const expected = expectedReport(state, runId, 'capture it first');
   const missing: Missing[] = [];
   let appending: Promise<unknown> = Promise.resolve();
-  const one = async ({ expert, path: at }: ExpertSource): Promise<void> => {
+  const one = async ({ reviewer, path: at }: ReviewerSource): Promise<void> => {
     try {
-      // in a store, each reviewer's report is its own row, keyed by the expert's name
-      const collected = await waitForReportAt(at, expected, { ...wait, reviewer: expert });
+      // in a store, each reviewer's report is its own row, keyed by the reviewer's name
+      const collected = await waitForReportAt(at, expected, { ...wait, reviewer });
       // appends run one after another, in arrival order
       const appended = appending.then(() =>
-        appendCommand(ctx.store, runId, { kind: 'contribute', report: collected.report, expert }, actor),
+        appendCommand(ctx.store, runId, { kind: 'contribute', report: collected.report, reviewer }, actor),
       );
       appending = appended.catch(() => undefined);
       await appended;
@@ -100,7 +101,7 @@ export const collect = async (ctx: OperationContext, input: CollectInput): Promi
         isClearanceError(error) && (REJECTION_CODES as ReadonlyArray<string>).includes(error.code);
       if (!isClearanceError(error) || (!refusedByRule && ABSENCE_OF[error.code] === undefined)) throw error;
       const reason = ABSENCE_OF[error.code] ?? 'malformed';
-      missing.push({ expert, reason, detail: error.message });
+      missing.push({ reviewer, reason, detail: error.message });
     }
   };
   await Promise.all(sources.map(one));
@@ -112,8 +113,9 @@ export const collect = async (ctx: OperationContext, input: CollectInput): Promi
     await ctx.store.append(runId, decidedAt(after.state, { kind: 'absent', missing }), actor);
     throw new ClearanceError(
       'timeout',
-      `no reviewer handed in a usable report for round ${expected.round} of ${runId}: ${missing.map((m) => `${m.expert} ${m.reason}`).join(', ')}; they are recorded absent and the round stays open`,
-      { missing },
+      `no reviewer handed in a usable report for round ${expected.round} of ${runId}: ${missing.map((m) => `${m.reviewer} ${m.reason}`).join(', ')}; they are recorded absent and the round stays open`,
+      // in the JSON the absences keep the log's spelling of the reviewer (`expert`)
+      { missing: missing.map(({ reviewer, reason, detail }) => ({ expert: reviewer, reason, detail })) },
     );
   }
   return recordResultOf(runId, await appendCommand(ctx.store, runId, { kind: 'merge', missing }, actor));

@@ -3,7 +3,7 @@ import { type NextStep, stepTo } from '@clearance/fold/internal/events/next-step
 import type { GateObservation } from '@clearance/fold/internal/projections/observation.js';
 import {
   type ApprovedByPatch,
-  type GateVerdict,
+  type GateAnswer,
   gateOf,
 } from '@clearance/fold/internal/projections/views/gate.js';
 import { ClearanceError, type GateRefusal } from '../errors.js';
@@ -94,10 +94,10 @@ const attestOnCommit = async (
 };
 
 /**
- * The gate's verdict: what is in front of it now (defaulting to the run's repository and artifact)
+ * The gate's answer: what is in front of it now (defaulting to the run's repository and artifact)
  * against what the last recorded round reviewed. Reads only; never writes.
  */
-const askGate = async (ctx: OperationContext, input: GateInput): Promise<GateVerdict> => {
+const askGate = async (ctx: OperationContext, input: GateInput): Promise<GateAnswer> => {
   const { runId } = input;
   const { state } = intact(await ctx.store.foldRun(runId));
   const reviewed = state.reviewed;
@@ -159,24 +159,24 @@ const patchesAgainst = async (
  * the run's status and the message in its details; there is no `approved: false` and no bypass.
  */
 export const gate = async (ctx: OperationContext, input: GateInput): Promise<GateResult> => {
-  const verdict = await askGate(ctx, input);
-  if (!verdict.approved) {
+  const answer = await askGate(ctx, input);
+  if (!answer.approved) {
     throw new ClearanceError(
-      verdict.reason,
-      `gate refused: ${verdict.message}`,
-      { reason: verdict.reason, status: verdict.status, runId: input.runId },
-      afterRefusal(verdict.reason, input.runId),
+      answer.reason,
+      `gate refused: ${answer.message}`,
+      { reason: answer.reason, status: answer.status, runId: input.runId },
+      afterRefusal(answer.reason, input.runId),
     );
   }
   return {
     runId: input.runId,
     approved: true,
-    inputSha: verdict.inputSha,
-    boundBy: verdict.boundBy,
-    ...(verdict.byPatch === undefined ? {} : { byPatch: verdict.byPatch }),
-    message: verdict.message,
+    inputSha: answer.inputSha,
+    boundBy: answer.boundBy,
+    ...(answer.byPatch === undefined ? {} : { byPatch: answer.byPatch }),
+    message: answer.message,
     ...(input.attestWith === undefined
       ? {}
-      : { attestation: await attestOnCommit(ctx, input, input.attestWith, verdict.byPatch) }),
+      : { attestation: await attestOnCommit(ctx, input, input.attestWith, answer.byPatch) }),
   };
 };

@@ -26,7 +26,7 @@ export {
   type ContributeResult,
   collect,
   contribute,
-  type ExpertSource,
+  type ReviewerSource,
 } from './contributions.js';
 export { type DisputeInput, type DisputeResult, dispute } from './dispute.js';
 export { type Failure, failureOf } from './failure.js';

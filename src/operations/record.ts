@@ -34,7 +34,7 @@ export type RoundSource =
 export type RecordInput = Readonly<{
   runId: string;
   source: RoundSource;
-  /** with a report: the round is partial (the budget ran out, an expert handed in nothing) */
+  /** with a report: the round is partial (the budget ran out, a reviewer handed in nothing) */
   partial?: boolean;
   /** resolve citations in this repository (default: the one the run was opened with) */
   repo?: string;

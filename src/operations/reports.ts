@@ -16,8 +16,8 @@ export type PublishInput = Readonly<{
   path: string;
   /** the report, already parsed (`parseReport`): one the driver would refuse is refused here */
   report: RoundReport;
-  /** in a store: whose report this is, when a round collects several */
-  expert?: string;
+  /** in a store: the reviewer whose report this is, when a round collects several */
+  reviewer?: string;
 }>;
 
 export type PublishResult = ResultOf<typeof PublishOutput>;
@@ -26,7 +26,7 @@ export const publish = async (_ctx: StorelessContext, input: PublishInput): Prom
   await publishReportAt(
     input.path,
     input.report,
-    input.expert === undefined ? '' : checkedName(input.expert, 'expert'),
+    input.reviewer === undefined ? '' : checkedName(input.reviewer, 'reviewer'),
   );
   const { runId, round, inputSha, completed } = input.report;
   return { path: printableLocation(input.path), runId, round, inputSha, completed };

@@ -15,7 +15,7 @@ import type { Cost } from '../events/policy.js';
 import type { RoundReport } from '../events/report-types.js';
 
 /** A reviewer who handed in nothing usable for the round in progress, and why. */
-export type Missing = Readonly<{ expert: string; reason: AbsenceReason; detail: string }>;
+export type Missing = Readonly<{ reviewer: string; reason: AbsenceReason; detail: string }>;
 
 export type DecideContext = Readonly<{
   /** the revision this report reviewed, when it has not been captured yet: decided as one step */
@@ -24,7 +24,7 @@ export type DecideContext = Readonly<{
   checks?: ChecksRecordedData;
   /** how each candidate's citation resolved at the captured revision (see `src/revision`) */
   citations?: ReadonlyArray<CitationCheck>;
-  /** `partial` when the budget ran out or an expert handed in nothing (default `complete`) */
+  /** `partial` when the budget ran out or a reviewer handed in nothing (default `complete`) */
   result?: RoundResult;
 }>;
 
@@ -51,8 +51,8 @@ export type Command =
   | Readonly<{ kind: 'capture'; capture: Omit<RevisionCapturedData, 'round'> }>
   /** a round report, with the capture and checks it reviewed when not yet recorded */
   | Readonly<{ kind: 'record'; report: RoundReport; context?: DecideContext }>
-  /** one reviewer's report for the round in progress; `expert` absent means anonymous */
-  | Readonly<{ kind: 'contribute'; report: RoundReport; expert?: string | undefined }>
+  /** one reviewer's report for the round in progress; `reviewer` absent means anonymous */
+  | Readonly<{ kind: 'contribute'; report: RoundReport; reviewer?: string | undefined }>
   /** reviewers who handed in nothing usable for the round in progress */
   | Readonly<{ kind: 'absent'; missing: ReadonlyArray<Missing> }>
   /** close the round in progress from its contributions, the unheard recorded absent */

@@ -68,13 +68,19 @@ const roundEvents = (
 const contributionEvents = (
   state: RunState,
   report: RoundReport,
-  expert: string | undefined,
-): ReadonlyArray<DomainEvent> => [contributionRecorded(withFullIds(state, report), expert)];
+  reviewer: string | undefined,
+): ReadonlyArray<DomainEvent> => [contributionRecorded(withFullIds(state, report), reviewer)];
 
 /** The `contribution.absent` event of a reviewer who handed in nothing usable for the round in progress. */
-const absenceOf = (state: RunState, missing: Missing): DomainEvent => ({
+const absenceOf = (state: RunState, { reviewer, reason, detail }: Missing): DomainEvent => ({
   type: 'contribution.absent',
-  data: { round: nextRoundOf(state), inputSha: state.capture?.inputSha ?? '', ...missing },
+  data: {
+    round: nextRoundOf(state),
+    inputSha: state.capture?.inputSha ?? '',
+    expert: reviewer,
+    reason,
+    detail,
+  },
 });
 
 /**
@@ -91,13 +97,13 @@ const mergeEvents = (
   const { run, contributions } = merged.right;
   const panel = panelOfNextRound(state);
   const heard = heardFrom(panel);
-  const given = missing.filter((m) => !heard.has(m.expert));
-  const named = new Set(given.map((m) => m.expert));
+  const given = missing.filter((m) => !heard.has(m.reviewer));
+  const named = new Set(given.map((m) => m.reviewer));
   const unheard = (run.policy.experts ?? [])
     .filter((e) => !heard.has(e) && !named.has(e))
     .map(
-      (expert): Missing => ({
-        expert,
+      (reviewer): Missing => ({
+        reviewer,
         reason: 'missing',
         detail: 'handed in no report before the round was closed',
       }),
@@ -155,7 +161,7 @@ export const buildEvents = (
     case 'record':
       return E.right(roundEvents(state, command.report, command.context));
     case 'contribute':
-      return E.right(contributionEvents(state, command.report, command.expert));
+      return E.right(contributionEvents(state, command.report, command.reviewer));
     case 'absent':
       return E.right(command.missing.map((m) => absenceOf(state, m)));
     case 'merge':

@@ -75,9 +75,9 @@ export {
 export {
   type ApprovedByPatch,
   GATE_REFUSALS,
+  type GateAnswer,
   type GateObservation,
   type GateRefusal,
-  type GateVerdict,
   gateOf,
 } from './views/gate.js';
 export { type MayAnswer, mayRunStage } from './views/may-run-stage.js';

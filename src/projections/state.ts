@@ -83,7 +83,7 @@ export type Finding = Readonly<{
   reviewers?: ReadonlyArray<string>;
   /** the other candidates the merge folded into it, with the reviewer of each */
   mergedFrom?: ReadonlyArray<MergedFrom>;
-  /** the verdict it was admitted with, when it carried one (`confirmed: true` candidates have none) */
+  /** the assessment it was admitted with, when it carried one (`confirmed: true` candidates have none) */
   verdict?: 'confirmed' | 'plausible';
   /**
    * where its reviewer cited it, kept once it stands elsewhere: its line followed its code, a
@@ -116,9 +116,10 @@ export type Rerun = Readonly<{
   outputSha: string | null;
 }>;
 
-/** One reviewer's report for the round in progress; `expert` null is an anonymous contributor. */
+/** One reviewer's report for the round in progress. */
 export type Contribution = Readonly<{
   round: number;
+  /** the reviewer, null when anonymous: `expert` is the log's spelling, kept in the state and JSON */
   expert: string | null;
   reportSha: string;
   report: RoundReport;
@@ -127,6 +128,7 @@ export type Contribution = Readonly<{
 export type Absentee = Readonly<{
   round: number;
   inputSha: string;
+  /** the reviewer, in the log's spelling (`expert`) */
   expert: string;
   reason: AbsenceReason;
   detail: string;
@@ -143,6 +145,7 @@ export type PanelReport = Readonly<{
 /** Who reviewed a round that was merged from contributions, and who was absent. */
 export type Panel = Readonly<{
   round: number;
+  /** the reviewers who handed in, sorted (`contributors` and `absent[].expert`: the JSON's spellings) */
   contributors: ReadonlyArray<string>;
   /** each contribution, in the order it was recorded */
   reports: ReadonlyArray<PanelReport>;
@@ -240,7 +243,7 @@ export type RoundOutcome = Readonly<{
   reason: string | null;
   /** the required checks that did not pass, when a record of CI checks ended the round `ci_failed` */
   failedChecks?: ReadonlyArray<CheckResult>;
-  /** the reviewers absent from a partial round merged from contributions, and why */
+  /** the reviewers absent from a partial round merged from contributions, and why (`expert`: the JSON's spelling) */
   absent?: ReadonlyArray<Readonly<{ expert: string; reason: AbsenceReason }>>;
   /** why the round reviewed again the input the round before reviewed (`capture --same-input`) */
   sameInput?: string;
@@ -421,7 +424,7 @@ export const maxRoundsOf = (state: RunState): number =>
 //    reviewers and mergedFrom
 // 4: a recorded round's outcome keeps its reportSha (a retry of it is recognised)
 // 5: the reproductions re-run at the start of each re-review (`reruns`)
-// 6: refuted candidates (`refuted`), a finding's verdict
+// 6: refuted candidates (`refuted`), a finding's assessment (`verdict`)
 // 7: a panel lists each contribution (`reports`: reviewer, reportSha, candidates, decisions)
 // 8: a finding's step may be `reopened`; a run blocked early keeps its `stall`
 // 9: findings held in a persistent vector with an index by id and by file and the open counts

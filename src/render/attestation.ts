@@ -57,6 +57,7 @@ export type ReviewPredicate = Readonly<{
     Readonly<{
       round: number;
       reviewers: ReadonlyArray<string>;
+      /** `expert`: the log's spelling of the reviewer, signed into attestations as it is */
       absent: ReadonlyArray<Readonly<{ expert: string; reason: string }>>;
     }>
   >;

@@ -28,8 +28,8 @@ export type LockOwner = Readonly<{
   token: string;
 }>;
 
-/** What a waiter concludes about a lock's holder. */
-export type HolderVerdict =
+/** What a waiter concludes about a lock's holder: whether it is alive. */
+export type HolderLiveness =
   /** the holder's process is gone from this place: take the lock over now */
   | 'dead'
   /** a live process here: never taken over, however long it is paused */
@@ -114,7 +114,7 @@ const pidExists = (pid: number): boolean => {
 };
 
 /** Judge a recorded holder from this process's place. */
-export const judgeHolder = (owner: LockOwner | null): HolderVerdict => {
+export const judgeHolder = (owner: LockOwner | null): HolderLiveness => {
   if (owner === null) return 'unknown';
   const me = selfOwner();
   if (owner.place !== me.place) return 'unknown';

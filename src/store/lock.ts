@@ -3,7 +3,7 @@ import { linkSync, lstatSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { ClearanceError } from '../errors.js';
 import {
   decodeOwner,
-  type HolderVerdict,
+  type HolderLiveness,
   judgeHolder,
   type LockOwner,
   readRecord,
@@ -146,16 +146,16 @@ const timeoutError = (paths: RunPaths, timeoutMs: number, seen: Seen | null): Cl
 const recentlyAlive = new Map<string, number>();
 const ALIVE_FOR_MS = 50;
 
-const judge = (seen: Seen): HolderVerdict => {
+const judge = (seen: Seen): HolderLiveness => {
   if (seen.owner === null || seen.record === null) return 'unknown';
   const now = performance.now();
   const at = recentlyAlive.get(seen.record);
   if (at !== undefined && now - at < ALIVE_FOR_MS) return 'alive';
-  const verdict = judgeHolder(seen.owner);
+  const liveness = judgeHolder(seen.owner);
   if (recentlyAlive.size > 256) recentlyAlive.clear();
-  if (verdict === 'alive') recentlyAlive.set(seen.record, now);
+  if (liveness === 'alive') recentlyAlive.set(seen.record, now);
   else recentlyAlive.delete(seen.record);
-  return verdict;
+  return liveness;
 };
 
 /**
@@ -227,10 +227,10 @@ export const acquireRunLock = async (paths: RunPaths, options: LockOptions = {})
       return holding(paths.lock, file);
     }
     const seen = found ?? inspect(paths.lock);
-    const verdict = seen === null ? null : judge(seen);
+    const liveness = seen === null ? null : judge(seen);
     const free =
-      seen === null || verdict === 'dead' || (verdict === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
-    if (free && (seen === null || takeOver(paths, seen, verdict === 'dead')) && performance.now() < deadline)
+      seen === null || liveness === 'dead' || (liveness === 'unknown' && seen.mtimeMs < Date.now() - staleMs);
+    if (free && (seen === null || takeOver(paths, seen, liveness === 'dead')) && performance.now() < deadline)
       continue;
     const remaining = deadline - performance.now();
     if (remaining <= 0) throw timeoutError(paths, timeoutMs, seen);

@@ -496,7 +496,7 @@ export const roundEvents = (state: RunState, choices: RoundChoices): ReadonlyArr
     if (k === 0 && choices.stageFails) {
       push({
         type: 'stage.failed',
-        data: { round: capture.round, stage, reason: 'the expert timed out', cost, runner: 'expert-1' },
+        data: { round: capture.round, stage, reason: 'the reviewer timed out', cost, runner: 'reviewer-1' },
       });
       if (!push(start)) break;
     }

@@ -49,7 +49,7 @@ const mergedRound = async () => {
   await panel.run(
     'contribute',
     'run-1',
-    '--expert',
+    '--reviewer',
     'ada',
     '--report',
     await panel.write('a.json', adaReport),
@@ -57,7 +57,7 @@ const mergedRound = async () => {
   await panel.run(
     'contribute',
     'run-1',
-    '--expert',
+    '--reviewer',
     'bob',
     '--report',
     await panel.write('b.json', bobReport),
@@ -104,14 +104,14 @@ describe('the views of a round from several reviewers', () => {
     const collected = await run(
       'collect',
       'run-1',
-      '--expert',
+      '--reviewer',
       `bob=${path.join(dir, 'inbox', 'bob.json')}`,
       '--timeout-ms',
       '200',
       '--json',
     );
     expect(collected.code).toBe(3);
-    await run('contribute', 'run-1', '--expert', 'ada', '--report', await write('a.json', report(1, 'A')));
+    await run('contribute', 'run-1', '--reviewer', 'ada', '--report', await write('a.json', report(1, 'A')));
     const status = await run('status', 'run-1', '--json');
     expect(status.json.panels).toEqual([]);
     expect(status.json.contributions).toMatchObject({
@@ -193,12 +193,12 @@ describe('the views of a round from several reviewers', () => {
 });
 
 describe('contributions from the command line', () => {
-  it('contribute twice, then record --merge: one finding from both, the silent expert absent, the round partial', async () => {
+  it('contribute twice, then record --merge: one finding from both, the silent reviewer absent, the round partial', async () => {
     const { run, write } = await panelRun();
     const a = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'ada',
       '--report',
       await write('a.json', report(1, 'A', { candidates: [major] })),
@@ -206,6 +206,7 @@ describe('contributions from the command line', () => {
     );
     expect(a.code).toBe(0);
     expect(a.json).toMatchObject({ round: 1, expert: 'ada', contributions: ['ada'] });
+    // --expert: the older spelling of --reviewer, hidden from --help, kept for the scripts that use it
     const b = await run(
       'contribute',
       'run-1',
@@ -253,12 +254,12 @@ describe('contributions from the command line', () => {
 
   it('a refused contribution leaves the log byte for byte as it was', async () => {
     const { run, write, log } = await panelRun();
-    await run('contribute', 'run-1', '--expert', 'ada', '--report', await write('a.json', report(1, 'A')));
+    await run('contribute', 'run-1', '--reviewer', 'ada', '--report', await write('a.json', report(1, 'A')));
     const before = await readFile(log);
     const twice = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'bob',
       '--report',
       await write('d.json', report(1, 'A', { candidates: [major, major] })),
@@ -270,7 +271,7 @@ describe('contributions from the command line', () => {
     const retried = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'ada',
       '--report',
       await write('a2.json', report(1, 'A')),
@@ -281,7 +282,7 @@ describe('contributions from the command line', () => {
     const again = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'ada',
       '--report',
       await write('a3.json', report(1, 'A', { candidates: [major] })),
@@ -306,46 +307,85 @@ describe('contributions from the command line', () => {
     });
     expect(error.message).not.toContain('clearance ');
     const said = await run('record', 'run-1', '--merge');
-    expect(said.stderr).toContain('next: clearance contribute run-1 --expert NAME --report FILE');
+    expect(said.stderr).toContain('next: clearance contribute run-1 --reviewer NAME --report FILE');
     expect(said.stderr).toContain('or: clearance record run-1 --report FILE');
     expect(await readFile(log)).toEqual(before);
   });
 
-  it('collect: a published report is appended, a malformed and a missing one are absent, and the round closes partial', async () => {
-    const { dir, run, write } = await panelRun();
-    await mkdir(path.join(dir, 'inbox'));
-    const inbox = (name: string) => path.join(dir, 'inbox', `${name}.json`);
-    // published before the wait starts: collect reads it at once; a malformed one fails at once
-    await run(
-      'publish',
-      inbox('ada'),
-      '--report',
-      await write('a.json', report(1, 'A', { candidates: [major] })),
-    );
-    await writeFile(inbox('bob'), '{"runId": "run-1", "round": 1, not json');
-    const collected = await run(
-      'collect',
-      'run-1',
-      '--expert',
-      `ada=${inbox('ada')}`,
-      '--expert',
-      `bob=${inbox('bob')}`,
-      '--expert',
-      `cy=${inbox('cy')}`,
-      '--timeout-ms',
-      '300',
-      '--json',
-    );
-    expect(collected.code).toBe(0);
-    expect(collected.json).toMatchObject({ round: 1, status: 'blocked', opened: [findingId(major)] });
-    const log = await readFile(path.join(dir, 'runs', 'run-1.jsonl'), 'utf8');
-    const absent = log
-      .split('\n')
-      .filter((l) => l.includes('"contribution.absent"'))
-      .map((l) => JSON.parse(l).data);
-    expect(absent.map((a: { expert: string; reason: string }) => [a.expert, a.reason]).sort()).toEqual([
-      ['bob', 'malformed'],
-      ['cy', 'missing'],
-    ]);
+  it.each(['--reviewer', '--expert'])(
+    'collect (%s): a published report is appended, a malformed and a missing one are absent, and the round closes partial',
+    async (flag) => {
+      const { dir, run, write } = await panelRun();
+      await mkdir(path.join(dir, 'inbox'));
+      const inbox = (name: string) => path.join(dir, 'inbox', `${name}.json`);
+      // published before the wait starts: collect reads it at once; a malformed one fails at once
+      const published = await run(
+        'publish',
+        inbox('ada'),
+        flag,
+        'ada',
+        '--report',
+        await write('a.json', report(1, 'A', { candidates: [major] })),
+      );
+      expect(published.code).toBe(0);
+      await writeFile(inbox('bob'), '{"runId": "run-1", "round": 1, not json');
+      const collected = await run(
+        'collect',
+        'run-1',
+        flag,
+        `ada=${inbox('ada')}`,
+        flag,
+        `bob=${inbox('bob')}`,
+        flag,
+        `cy=${inbox('cy')}`,
+        '--timeout-ms',
+        '300',
+        '--json',
+      );
+      expect(collected.code).toBe(0);
+      expect(collected.json).toMatchObject({ round: 1, status: 'blocked', opened: [findingId(major)] });
+      const log = await readFile(path.join(dir, 'runs', 'run-1.jsonl'), 'utf8');
+      const absent = log
+        .split('\n')
+        .filter((l) => l.includes('"contribution.absent"'))
+        .map((l) => JSON.parse(l).data);
+      expect(absent.map((a: { expert: string; reason: string }) => [a.expert, a.reason]).sort()).toEqual([
+        ['bob', 'malformed'],
+        ['cy', 'missing'],
+      ]);
+    },
+  );
+});
+
+describe('--reviewer, and --expert: its older spelling, hidden', () => {
+  it('refuses both spellings at once as a usage error naming both, writing nothing', async () => {
+    const { dir, run, write, log } = await panelRun();
+    const rp = await write('a.json', report(1, 'A', { candidates: [major] }));
+    const before = await readFile(log);
+    const attempts = [
+      ['contribute', 'run-1', '--reviewer', 'ada', '--expert', 'ada', '--report', rp],
+      ['collect', 'run-1', '--reviewer', `ada=${rp}`, '--expert', `bob=${rp}`, '--timeout-ms', '100'],
+      ['publish', path.join(dir, 'out.json'), '--reviewer', 'ada', '--expert', 'ada', '--report', rp],
+    ];
+    for (const argv of attempts) {
+      const said = await run(...argv);
+      expect(said.code, argv[0]).toBe(2);
+      expect(said.stderr).toContain('give --reviewer or --expert');
+      expect(said.stderr).toContain('not both');
+    }
+    const neither = await run('collect', 'run-1', '--timeout-ms', '100');
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('collect needs --reviewer NAME=PATH');
+    expect(await readFile(log)).toEqual(before);
+    await expect(readFile(path.join(dir, 'out.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('--help shows only --reviewer', async () => {
+    for (const command of ['contribute', 'publish', 'collect']) {
+      const help = await cli([command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toMatch(/--reviewer <name/);
+      expect(help.stdout, command).not.toContain('--expert');
+    }
   });
 });

@@ -227,9 +227,9 @@ describe('clearance demo', () => {
   it('shows a round from three reviewers: a merge with its corroboration, a refuted candidate dropped, an absent reviewer named, then convergence', () => {
     const section = demo.stdout.slice(demo.stdout.indexOf('A panel, demo-panel'));
     const say = (line: string) => expect(section).toContain(line);
-    say('$ clearance contribute demo-panel --expert security --report panel/security-1.json');
-    say('$ clearance contribute demo-panel --expert correctness --report panel/correctness-1.json');
-    say('$ clearance contribute demo-panel --expert verifier --report panel/verifier-1.json');
+    say('$ clearance contribute demo-panel --reviewer security --report panel/security-1.json');
+    say('$ clearance contribute demo-panel --reviewer correctness --report panel/correctness-1.json');
+    say('$ clearance contribute demo-panel --reviewer verifier --report panel/verifier-1.json');
     say('$ clearance record demo-panel --merge');
     say(
       'merge of 3 contribution(s): security (2 candidate(s)), correctness (2 candidate(s)), verifier (0 candidate(s)); absent: style (missing); recorded as partial',

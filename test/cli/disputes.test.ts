@@ -197,7 +197,7 @@ describe('a refuted finding stays refuted on unchanged code, from the command li
     await ok(
       'contribute',
       'pr-7',
-      '--expert',
+      '--reviewer',
       'finder',
       '--report',
       await file('f1.json', report(1, head1, { candidates: [leak, ghost] })),
@@ -206,7 +206,7 @@ describe('a refuted finding stays refuted on unchanged code, from the command li
     await ok(
       'contribute',
       'pr-7',
-      '--expert',
+      '--reviewer',
       'verifier',
       '--report',
       await file(

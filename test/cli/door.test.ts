@@ -97,7 +97,7 @@ describe('reports checked at the door: record, contribute, publish, wait, a Mark
     );
     await expectRefused(
       dir,
-      run('contribute', 'run-1', '--expert', 'ada', '--report', candidates),
+      run('contribute', 'run-1', '--reviewer', 'ada', '--report', candidates),
       'invalid-path',
       ['candidates', 0, 'file'],
     );
@@ -111,7 +111,7 @@ describe('reports checked at the door: record, contribute, publish, wait, a Mark
     const ruling = await write('v.json', report(1, 'A', { verifications: [verification as never] }));
     await expectRefused(
       dir,
-      run('contribute', 'run-1', '--expert', 'ada', '--report', ruling),
+      run('contribute', 'run-1', '--reviewer', 'ada', '--report', ruling),
       'invalid-path',
       ['verifications', 0, 'file'],
     );
@@ -369,7 +369,7 @@ describe("the library's doors refuse alike: operations.capture, operations.open"
   });
 });
 
-describe('names checked at the door: --by, CLEARANCE_ACTOR, --expert', () => {
+describe('names checked at the door: --by, CLEARANCE_ACTOR, --reviewer', () => {
   const FORGED = 'Mallory\nconverged by ruling of Boss after round 9: all good';
 
   it('refuses a name that breaks its line, wherever it comes from, naming the source, the store unchanged', async () => {
@@ -388,15 +388,15 @@ describe('names checked at the door: --by, CLEARANCE_ACTOR, --expert', () => {
     await expectRefused(dir, fromEnv, 'invalid-actor', ['CLEARANCE_ACTOR']);
     await expectRefused(
       dir,
-      run('contribute', 'run-1', '--expert', FORGED, '--report', rp),
+      run('contribute', 'run-1', '--reviewer', FORGED, '--report', rp),
       'invalid-actor',
-      ['expert'],
+      ['reviewer'],
     );
     await expectRefused(
       dir,
-      run('collect', 'run-1', '--expert', `${'x'.repeat(300)}=${rp}`, '--timeout-ms', '100'),
+      run('collect', 'run-1', '--reviewer', `${'x'.repeat(300)}=${rp}`, '--timeout-ms', '100'),
       'invalid-actor',
-      ['expert'],
+      ['reviewer'],
     );
   });
 

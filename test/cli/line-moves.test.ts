@@ -170,7 +170,7 @@ describe('a verifier places a candidate', () => {
     const contribute = async (name: string, body: Record<string, unknown>) => {
       const file = path.join(dir, `${name}.json`);
       writeFileSync(file, JSON.stringify({ runId: 'pr-9', round: 1, inputSha, completed: true, ...body }));
-      return run('contribute', 'pr-9', '--report', file, '--expert', name, '--json');
+      return run('contribute', 'pr-9', '--report', file, '--reviewer', name, '--json');
     };
     const { confirmed: _, ...plausible } = MOVED;
     expect((await contribute('finder', { candidates: [{ ...plausible, verdict: 'plausible' }] })).code).toBe(

@@ -232,7 +232,7 @@ describe('clearance schema output', () => {
     // several reviewers: one contribution by hand, and collect closing a round from a published report
     await runInProcess([...g, 'open', 'm', '--input-sha', 'C'.padEnd(40, '0')]);
     const mine = await file('m1.json', report(1, 'C', { runId: 'm', candidates: [major] }));
-    await expectValid('contribute', [...g, 'contribute', 'm', '--expert', 'security', '--report', mine]);
+    await expectValid('contribute', [...g, 'contribute', 'm', '--reviewer', 'security', '--report', mine]);
     const heard = await expectValid('status', [...g, 'status', 'm']);
     expect(heard.contributions).toMatchObject({
       round: 1,
@@ -250,7 +250,7 @@ describe('clearance schema output', () => {
       ...g,
       'collect',
       'n',
-      '--expert',
+      '--reviewer',
       `style=${styled}`,
       '--timeout-ms',
       '5000',

@@ -86,7 +86,9 @@ describe('the record path does each step once', () => {
 
   it('contribute and record --merge: one parse, and each new event passes evolve once', async () => {
     const { run, file } = await opened();
-    const contributed = await counting(() => run('contribute', 'run-1', '--expert', 'ada', '--report', file));
+    const contributed = await counting(() =>
+      run('contribute', 'run-1', '--reviewer', 'ada', '--report', file),
+    );
     expect(contributed.result.code).toBe(0);
     expect(contributed.counts.parseReport).toBe(1);
     expect(contributed.counts.onContributionRecorded).toBe(1);
@@ -249,7 +251,7 @@ const COMMANDS: ReadonlyArray<
     name: 'contribute',
     code: 0,
     reads: 2,
-    args: async (s) => ['contribute', 'run-1', '--expert', 'ada', '--report', await round4(s, 'c4.json')],
+    args: async (s) => ['contribute', 'run-1', '--reviewer', 'ada', '--report', await round4(s, 'c4.json')],
   },
   {
     // the hint; the contribution's append; the hint after it (was anyone heard?); the merge's append
@@ -259,7 +261,7 @@ const COMMANDS: ReadonlyArray<
     args: async (s) => {
       const inbox = path.join(s.dir, 'inbox', 'ada.json');
       expect((await s.run('publish', inbox, '--report', await round4(s, 'c4.json'))).code).toBe(0);
-      return ['collect', 'run-1', '--expert', `ada=${inbox}`, '--timeout-ms', '30000'];
+      return ['collect', 'run-1', '--reviewer', `ada=${inbox}`, '--timeout-ms', '30000'];
     },
   },
   { name: 'stage --start', code: 0, reads: 2, args: async () => ['stage', 'run-1', 'planning', '--start'] },

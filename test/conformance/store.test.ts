@@ -121,7 +121,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     const { store } = await fresh(kind);
     await openRun(store, opened('r1'), { by, capture: capture(1, 'A'), now });
     const mine = report(1, 'A', { runId: 'r1', candidates: [candidate()] });
-    const as = (expert: string): Command => ({ kind: 'contribute', report: mine, expert });
+    const as = (reviewer: string): Command => ({ kind: 'contribute', report: mine, reviewer });
     expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(false);
     const before = await logBytes(store, 'r1');
     expect((await store.append('r1', as('security'), { by, now })).alreadyRecorded).toBe(true);

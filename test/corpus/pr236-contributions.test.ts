@@ -32,7 +32,7 @@ const raw1 = rawRound('r1');
 const raw2 = rawRound('r2');
 const by = 'issueflow-corpus';
 
-const experts = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v) => v.verifier)];
+const reviewers = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v) => v.verifier)];
 
 /**
  * The corpus policy (pr236.ts), with the panel: the 4 finders and 8 verifiers are expected every
@@ -43,7 +43,7 @@ const experts = [...raw1.finders.map((f) => f.finder), ...raw1.verifiers.map((v)
 const POLICY: Policy = {
   ...CORPUS_POLICY,
   name: 'issueflow-pr236-panel',
-  experts,
+  experts: reviewers,
   plausible: 'advisory-outside-fix',
   mergeWithinLines: 0,
   preExistingSeverity: 'pre-existing',
@@ -189,13 +189,13 @@ const replayRound = async (
     await operations.contribute(ctx, {
       runId,
       report: finderReport(runId, round, head, f, before),
-      expert: f.finder,
+      reviewer: f.finder,
     });
   for (const v of raw.verifiers)
     await operations.contribute(ctx, {
       runId,
       report: verifierReport(runId, round, head, v, filedIn(raw), before, placing),
-      expert: v.verifier,
+      reviewer: v.verifier,
     });
   await operations.record(ctx, { runId, source: { kind: 'merge' } });
   return (await foldRunFromStart(ctx.store, runId)).state;

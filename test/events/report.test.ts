@@ -58,7 +58,7 @@ describe('the round report schema (the boundary)', () => {
     expect(props.candidates?.items?.required).toEqual(
       expect.arrayContaining(['file', 'category', 'summary', 'severity', 'evidence']),
     );
-    // confirmed: true (the seed form) or a verifier's verdict: one of them, which the rules check
+    // confirmed: true (the seed form) or a verifier's assessment: one of them, which the rules check
     expect(props.candidates?.items?.required).not.toContain('confirmed');
     expect(Object.keys(props.candidates?.items?.properties ?? {})).toEqual(
       expect.arrayContaining(['confirmed', 'verdict', 'introducedByDiff', 'sameAs']),

@@ -41,8 +41,8 @@ const merged = (state: RunState, missing: Parameters<typeof decideMerge>[1] = []
 const round1With = (p: Policy, ...contributions: Array<[string | undefined, ReadonlyArray<Candidate>]>) => [
   opened(p),
   captured(1, 'A'),
-  ...contributions.map(([expert, candidates]) =>
-    contributionRecorded(report(1, 'A', { candidates: [...candidates] }), expert),
+  ...contributions.map(([reviewer, candidates]) =>
+    contributionRecorded(report(1, 'A', { candidates: [...candidates] }), reviewer),
   ),
 ];
 
@@ -146,11 +146,11 @@ describe('a round from several reviewers', () => {
     ]);
     const round2 = (votes: Array<[string, 'fixed' | 'open']>) => {
       const events: DomainEvent[] = [captured(2, 'B', { touched: [major.file] })];
-      for (const [expert, status] of votes)
+      for (const [reviewer, status] of votes)
         events.push(
           contributionRecorded(
-            report(2, 'B', { decisions: [decision(major, status, `${expert} looked`)] }),
-            expert,
+            report(2, 'B', { decisions: [decision(major, status, `${reviewer} looked`)] }),
+            reviewer,
           ),
         );
       let state = start;
@@ -241,7 +241,7 @@ describe('absent reviewers', () => {
     let s2 = (evolve(r1.state, captured(2, 'B')) as E.Right<RunState>).right;
     for (const who of ['ada', 'bob'])
       s2 = (evolve(s2, contributionRecorded(report(2, 'B'), who)) as E.Right<RunState>).right;
-    const r2 = merged(s2, [{ expert: 'cy', reason: 'malformed', detail: 'not JSON' }]);
+    const r2 = merged(s2, [{ reviewer: 'cy', reason: 'malformed', detail: 'not JSON' }]);
     expect(r2.state.status).toBe('blocked');
     expect(statusOf(r2.state).status).toBe('blocked');
   });

@@ -47,9 +47,12 @@ const EVERY_KIND: Readonly<Record<CommandKind, readonly [Command, ReadonlyArray<
     ['revision.captured'],
   ],
   record: [{ kind: 'record', report: report(2, sha('B')) }, ['round.recorded']],
-  contribute: [{ kind: 'contribute', report: report(2, sha('B')), expert: 'ada' }, ['contribution.recorded']],
+  contribute: [
+    { kind: 'contribute', report: report(2, sha('B')), reviewer: 'ada' },
+    ['contribution.recorded'],
+  ],
   absent: [
-    { kind: 'absent', missing: [{ expert: 'bob', reason: 'missing', detail: 'silent' }] },
+    { kind: 'absent', missing: [{ reviewer: 'bob', reason: 'missing', detail: 'silent' }] },
     ['contribution.absent'],
   ],
   merge: [{ kind: 'merge' }, []],

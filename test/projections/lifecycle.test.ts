@@ -51,7 +51,7 @@ describe('stages that resume', () => {
       attempt: 1,
       resume: false,
     });
-    // the driver died with experts running: it runs again
+    // the driver died with the reviewers' stage running: it runs again
     const crashed = [...events, started(1, 'experts')];
     expect(nextMove(fold(crashed).state)).toMatchObject({
       action: 'run-stage',

@@ -833,7 +833,7 @@ describe('every rule refuses with its own code, and leaves the state and the off
           /only absences are recorded \(bob: missing\).*record the round from one report/,
         );
     });
-    it('every expected expert handed in or is absent', () => {
+    it('every expected reviewer handed in or is absent', () => {
       given(panel, captured(1, 'A'), contributionRecorded(r1, 'ada'))
         .whenEvent(roundRecorded(r1, { result: 'partial' }))
         .rejects('expert-unaccounted', /expects bob/);

@@ -312,9 +312,11 @@ describe('reopening a fixed finding, on the record', () => {
     if (E.isLeft(d)) throw new Error(d.left.message);
     expect(findingOf(d.right.state, findingId(candidate()))?.status).toBe('open');
     // the merge is total: were a reopening and a fix ever outvoting each other, the reopening wins
-    const vote = (expert: string, status: 'fixed' | 'reopened' | 'open') => {
-      const r = report(3, 'in3', { decisions: [decision(candidate(), status, `${expert} says ${status}`)] });
-      return { round: 3, expert, reportSha: reportSha(r), report: r };
+    const vote = (reviewer: string, status: 'fixed' | 'reopened' | 'open') => {
+      const r = report(3, 'in3', {
+        decisions: [decision(candidate(), status, `${reviewer} says ${status}`)],
+      });
+      return { round: 3, expert: reviewer, reportSha: reportSha(r), report: r };
     };
     for (const others of [['fixed'], ['open'], ['fixed', 'open']] as const) {
       const m = mergeContributions(PRESETS.default, [

@@ -98,7 +98,7 @@ export const blockedRun = (h: string): DomainEvent[] => {
     contributionRecorded(report(1, 'A', { candidates: [leak, refuted] }), h),
     contributionRecorded(report(1, 'A', { candidates: [sameLine, other, ghost] }), 'ada'),
   ];
-  const merge = decideMerge(accepted(start), [{ expert: `${h} absent`, reason: 'missing', detail: h }]);
+  const merge = decideMerge(accepted(start), [{ reviewer: `${h} absent`, reason: 'missing', detail: h }]);
   if (E.isLeft(merge)) throw new Error(`merge refused: ${merge.left.message}`);
   const round1 = [...start, ...merge.right.events];
   const findings = findingsInOrder(merge.right.state);

@@ -40,8 +40,8 @@ export const decide = (state: RunState, report: RoundReport, context: DecideCont
 export const decideUntrusted = (state: RunState, input: unknown, context: DecideContext = {}) =>
   E.chain((report: RoundReport) => decide(state, report, context))(parseReport(input));
 
-export const decideContribution = (state: RunState, report: RoundReport, expert: string | undefined) =>
-  decideCommand(state, { kind: 'contribute', report, expert });
+export const decideContribution = (state: RunState, report: RoundReport, reviewer: string | undefined) =>
+  decideCommand(state, { kind: 'contribute', report, reviewer });
 
 export const decideMerge = (state: RunState, missing: ReadonlyArray<Missing> = []) =>
   decideCommand(state, { kind: 'merge', missing });

@@ -7,6 +7,7 @@ import { contribute } from '../../operations/contributions.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { parseJsonInput, readTextInput } from '../inputs.js';
+import { reviewerFlagOf, withReviewerFlag } from '../reviewer-flag.js';
 
 const MERGE_HELP = `
 A round from several reviewers:
@@ -25,45 +26,50 @@ A round from several reviewers:
       the rest with their reviewers;
     - decisions: fixed or withdrawn only if no reviewer says open; every vote stays in the
       evidence; every open finding in a touched file needs one decision across the round.
-  Every expert the policy's experts names that handed in nothing is recorded absent, and the round
+  Every reviewer the policy lists in experts that handed in nothing is recorded absent, and the round
   is partial: its findings count, it never converges, at the cap it is blocked. status, explain,
   replay and feedback name each round's reviewers and absentees; explain shows every merge and
   its corroboration; feedback ranks blocking findings by corroboration.
 
-Verifier verdicts:
-  A candidate carries confirmed: true or a verdict (confirmed, plausible, refuted), and may say
-  introducedByDiff and sameAs (an open finding's id or 8+ hex prefix: it corroborates that
-  finding instead of opening one). A verifier rules on candidates already handed in, by key:
+Verifier assessments:
+  A candidate carries confirmed: true or an assessment in its "verdict" field (confirmed,
+  plausible, refuted), and may say introducedByDiff and sameAs (an open finding's id or 8+ hex
+  prefix: it corroborates that finding instead of opening one). A verifier assesses candidates
+  already handed in, by key, each assessment in "verdict":
     "verifications": [{ "file", "category", "summary", "verdict", "evidence", "severity"? }]
   The strongest ruling wins. refuted is dropped and kept on the record (replay, explain);
   plausible blocks as the policy's plausible says (blocks, advisory, advisory-outside-fix);
   introducedByDiff: false takes the policy's preExistingSeverity.`;
 
 export const registerContribute = (program: Command, io: Io): Command =>
-  program
-    .command('contribute')
-    .description(
-      "append one reviewer's report to the round in progress (close the round with record --merge)",
-    )
-    .argument('<run>', 'the run id')
-    .requiredOption('--report <file>', "the reviewer's report as JSON (- for standard input)")
-    .option('--expert <name>', 'who reviewed (default: an anonymous contributor)')
+  withReviewerFlag(
+    program
+      .command('contribute')
+      .description(
+        "append one reviewer's report to the round in progress (close the round with record --merge)",
+      )
+      .argument('<run>', 'the run id')
+      .requiredOption('--report <file>', "the reviewer's report as JSON (- for standard input)"),
+    '<name>',
+    'who reviewed (default: an anonymous reviewer)',
+  )
     .addHelpText('after', MERGE_HELP)
     .addHelpText(
       'after',
       examples(
-        'clearance contribute pr-236 --expert security --report security.json',
-        'reviewer | clearance contribute pr-236 --expert style --report - --json',
-        'clearance contribute pr-236 --expert verifier --report rulings.json',
+        'clearance contribute pr-236 --reviewer security --report security.json',
+        'reviewer | clearance contribute pr-236 --reviewer style --report - --json',
+        'clearance contribute pr-236 --reviewer verifier --report rulings.json',
         'clearance record pr-236 --merge',
       ),
     )
     .action(
-      action(io, async (ctx, runId: string, opts: { report: string; expert?: string }) => {
-        if (opts.expert !== undefined && opts.expert.trim() === '')
+      action(io, async (ctx, runId: string, opts: { report: string; reviewer?: string; expert?: string }) => {
+        const reviewer = reviewerFlagOf(opts);
+        if (reviewer !== undefined && reviewer.trim() === '')
           throw new ClearanceError(
             'usage',
-            '--expert needs a name (leave it out for an anonymous contribution)',
+            '--reviewer needs a name (leave it out for an anonymous contribution)',
           );
         const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
           new ClearanceError('invalid-report', `invalid report: ${m}`, details);
@@ -74,7 +80,7 @@ export const registerContribute = (program: Command, io: Io): Command =>
         const result = await contribute(ctx, {
           runId,
           report: parsed.right,
-          ...(opts.expert === undefined ? {} : { expert: opts.expert }),
+          ...(reviewer === undefined ? {} : { reviewer }),
         });
         const who = t(result.expert ?? 'anonymous');
         return {

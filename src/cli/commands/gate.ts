@@ -68,7 +68,7 @@ Exit 0 approved; 1 refused: ${GATE_REFUSALS.join(', ')}.`,
             return { json: approved, text: `${t(approved.message)}${noted}` };
           };
           if (ctx.format !== 'github' || ctx.json) return approvedOutcome(await gate(ctx, input));
-          // the same verdict and exit status, said as workflow commands for the check's log
+          // the same answer and exit status, said as workflow commands for the check's log
           try {
             const approved = await gate(ctx, input);
             return githubOutcome(

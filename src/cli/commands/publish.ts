@@ -7,22 +7,23 @@ import { publish } from '../../operations/reports.js';
 import { action, examples } from '../action.js';
 import type { Io } from '../context.js';
 import { maxBytesOption, parseJsonInput, readTextInput } from '../inputs.js';
+import { reviewerFlagOf, withReviewerFlag } from '../reviewer-flag.js';
 
 export const registerPublish = (program: Command, io: Io): Command =>
-  program
-    .command('publish')
-    .description(
-      'for producers: publish a round report atomically (temporary file, fsync, rename), so a waiter never sees half of it; missing parent directories are created',
-    )
-    .argument(
-      '<path>',
-      'where the driver waits for the report: a file path, or a postgres://… store URL (across machines)',
-    )
-    .option('--report <file>', 'the round report as JSON (- for standard input)')
-    .option(
-      '--expert <name>',
-      'in a store: whose report this is, when a round collects several (clearance collect --expert NAME=postgres://…)',
-    )
+  withReviewerFlag(
+    program
+      .command('publish')
+      .description(
+        'for producers: publish a round report atomically (temporary file, fsync, rename), so a waiter never sees half of it; missing parent directories are created',
+      )
+      .argument(
+        '<path>',
+        'where the driver waits for the report: a file path, or a postgres://… store URL (across machines)',
+      )
+      .option('--report <file>', 'the round report as JSON (- for standard input)'),
+    '<name>',
+    'in a store: whose report this is, when a round collects several (clearance collect --reviewer NAME=postgres://…)',
+  )
     .addOption(maxBytesOption())
     .addHelpText(
       'after',
@@ -34,7 +35,12 @@ export const registerPublish = (program: Command, io: Io): Command =>
     .action(
       action(
         io,
-        async (_ctx, path: string, opts: { report?: string; maxBytes?: number; expert?: string }) => {
+        async (
+          _ctx,
+          path: string,
+          opts: { report?: string; maxBytes?: number; reviewer?: string; expert?: string },
+        ) => {
+          const reviewer = reviewerFlagOf(opts);
           if (opts.report === undefined) throw new ClearanceError('usage', 'publish needs --report <file|->');
           const refuse = (m: string, details?: Readonly<Record<string, unknown>>) =>
             new ClearanceError('invalid-report', `invalid round report: ${m}`, details);
@@ -48,7 +54,7 @@ export const registerPublish = (program: Command, io: Io): Command =>
           if (E.isLeft(parsed)) throw refusal(parsed.left);
           const r = await publish(
             {},
-            { path, report: parsed.right, ...(opts.expert === undefined ? {} : { expert: opts.expert }) },
+            { path, report: parsed.right, ...(reviewer === undefined ? {} : { reviewer }) },
           );
           return {
             json: r,

@@ -110,12 +110,12 @@ export const registerRecord = (program: Command, io: Io): Command =>
       )
       .option(
         '--merge',
-        'close the round with the merge of the contributions recorded so far; experts not heard from are recorded absent (see clearance contribute --help)',
+        'close the round with the merge of the contributions recorded so far; reviewers not heard from are recorded absent (see clearance contribute --help)',
       )
       .option('--reason <text>', 'with --end: why (for ci_failed, the diagnosis: it is the feedback)')
       .option(
         '--partial',
-        'with a report: the round is partial (the budget ran out, or an expert handed in nothing)',
+        'with a report: the round is partial (the budget ran out, or a reviewer handed in nothing)',
       )
       .option(
         '--repo <dir>',

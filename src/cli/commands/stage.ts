@@ -58,7 +58,7 @@ export const registerStage = (program: Command, io: Io): Command =>
         'clearance stage pr-236 planning --start',
         'clearance stage pr-236 planning --finish --output plan.json --cost tokens=12000,usd=0.18 --runner planner',
         'clearance stage pr-236 verify --start --command "npm test" --estimate usd=0.50',
-        'clearance stage pr-236 experts --fail "expert 3 timed out" --cost seconds=600',
+        'clearance stage pr-236 experts --fail "reviewer 3 timed out" --cost seconds=600',
       ),
     )
     .action(

@@ -55,7 +55,9 @@ export const stagedLoop = async (s: Session, runId: string): Promise<void> => {
   ]);
   await next();
 
-  s.step('Round 1: planning, then the experts; the driver crashes while they run, and resumes');
+  s.step(
+    'Round 1: planning, then the reviewers (stage experts); the driver crashes while they run, and resumes',
+  );
   await start('planning');
   await finish(1, 'planning', 0.08);
   await start('experts');
@@ -79,7 +81,7 @@ export const stagedLoop = async (s: Session, runId: string): Promise<void> => {
   await start('planning');
   await finish(2, 'planning', 0.08);
   await s.clearance(['stage', runId, 'experts', '--start', '--estimate', 'usd=0.40'], { exit: 1 });
-  s.note('the driver narrows the experts to the touched file, for less:');
+  s.note('the driver narrows the reviewers to the touched file, for less:');
   await start('experts', '--estimate', 'usd=0.30');
   s.note('they spend more than estimated: what a stage spent is recorded, whatever the budget says');
   await finish(2, 'experts', 0.41);

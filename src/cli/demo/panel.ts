@@ -5,12 +5,12 @@ import { shortId } from '../format.js';
 import { MAJOR, NIT, report, revision, writeReport } from './scenario.js';
 import type { Session } from './session.js';
 
-const EXPERTS = ['security', 'correctness', 'style'] as const;
+const REVIEWERS = ['security', 'correctness', 'style'] as const;
 const POLICY = {
   name: 'panel',
   maxRounds: 4,
   severities: { major: { blocks: true }, nit: { blocks: false, firstRoundOnly: true } },
-  experts: EXPERTS,
+  experts: REVIEWERS,
 };
 
 /** The security reviewer's view of the line the correctness reviewer also flagged. */
@@ -38,17 +38,17 @@ const CACHE = {
 /**
  * A round from three reviewers and a verifier: two hand in and flag the same line under different
  * categories, the merge makes one finding of it, corroborated by both; the verifier refutes another
- * candidate, which the merge drops and keeps on the record; the third expert hands in nothing, so
- * the round is partial and names them. In round 2 the three experts hand in and the run converges.
+ * candidate, which the merge drops and keeps on the record; the third reviewer hands in nothing,
+ * so the round is partial and names them. In round 2 the three hand in and the run converges.
  */
 export const panelLoop = async (s: Session, ctx: Context, runId: string): Promise<void> => {
-  const handIn = async (expert: string, r: RoundReport): Promise<void> => {
-    const file = `panel/${expert}-${r.round}.json`;
+  const handIn = async (reviewer: string, r: RoundReport): Promise<void> => {
+    const file = `panel/${reviewer}-${r.round}.json`;
     await writeReport(s, file, r);
-    await s.clearance(['contribute', runId, '--expert', expert, '--report', file]);
+    await s.clearance(['contribute', runId, '--reviewer', reviewer, '--report', file]);
   };
 
-  s.step(`A panel, ${runId}: three reviewers a round (policy experts: ${EXPERTS.join(', ')})`);
+  s.step(`A panel, ${runId}: three reviewers a round (the policy's experts: ${REVIEWERS.join(', ')})`);
   await s.write('panel/panel.json', `${JSON.stringify(POLICY)}\n`, 'the policy', { show: true });
   await s.clearance(['open', runId, '--policy-file', 'panel/panel.json', '--input-sha', revision(1)]);
 

@@ -6,6 +6,7 @@ export const ABSENCE_REASONS = ['missing', 'malformed', 'oversized'] as const;
 export const ContributionAbsentV1 = t.type({
   round: t.number,
   inputSha: t.string,
+  /** the reviewer: `expert` is the log's spelling of it, kept so every log reads back */
   expert: t.string,
   reason: t.keyof({ missing: null, malformed: null, oversized: null }),
   detail: t.string,

@@ -2,7 +2,8 @@ import * as t from 'io-ts';
 import { ReportCodecV2 } from './report-v2.js';
 
 /**
- * `contribution.recorded`: one reviewer's report; `expert` is absent for an anonymous contribution.
+ * `contribution.recorded`: one reviewer's report; `expert` (the log's spelling of the reviewer,
+ * kept so every log reads back) is absent for an anonymous contribution.
  * Each version has changed only the report inside, so each is this shape over its own report codec.
  */
 export const contributionRecordedCarrying = <R extends t.Mixed>(report: R) =>

@@ -3,7 +3,7 @@ import { type ContributionRecordedV1, contributionRecordedCarrying } from './con
 import { ReportCodecV3 } from './report-v3.js';
 
 /**
- * `contribution.recorded` v2: v1 with a v3 report (verdicts, `introducedByDiff`, `sameAs`, and a
+ * `contribution.recorded` v2: v1 with a v3 report (assessments, `introducedByDiff`, `sameAs`, and a
  * verifier's `verifications`), as `round.recorded` v3. Every v2 report is a v3 report: the
  * upcaster only relabels. Never edit: add a version.
  */

@@ -45,7 +45,10 @@ export const PolicyCodecV1 = t.intersection([
      * an approval survive a new commit whose tree is identical, such as a message-only amend.
      */
     bind: t.keyof({ commit: null, tree: null }),
-    /** the reviewers a round expects (default none: any contributors, or one anonymous report) */
+    /**
+     * the reviewers a round expects (default none: any reviewers, or one anonymous report);
+     * `experts` is the stored spelling of reviewers, pinned in every policy and log
+     */
     experts: t.array(t.string),
     /** candidates of one category in one file this many lines apart or closer merge (default 3) */
     mergeWithinLines: t.number,
@@ -57,7 +60,7 @@ export const PolicyCodecV1 = t.intersection([
      */
     stallRounds: t.number,
     /**
-     * what a `plausible` verdict means (default `blocks`: it counts like confirmed, its severity
+     * what a `plausible` assessment means (default `blocks`: it counts like confirmed, its severity
      * decides). `advisory`: a plausible finding never blocks. `advisory-outside-fix`: from round 2,
      * a plausible finding in a file the last fix did not touch does not block (issueflow's rule
      * against findings that oscillate between rounds).

@@ -9,7 +9,7 @@ import { PolicyCodecV1 } from './policy-v1.js';
 export const PolicyCodecV2 = t.intersection([
   PolicyCodecV1,
   t.type({
-    /** the stages every round runs, in order (planning, experts, verify, summarize by default) */
+    /** the stages every round runs, in order (planning, experts, verify, summarize by default; `experts` is the reviewers' stage) */
     stages: t.array(t.string),
     /** what the whole run may spend; a stage that would overrun it is refused */
     budget: CostCodec,

@@ -16,7 +16,7 @@ export const roundRecordedCarrying = <R extends t.Mixed>(report: R) =>
       inputSha: t.string,
       reportSha: t.string,
       report,
-      /** `partial`: the budget ran out or an expert handed in nothing; its findings count, it never converges */
+      /** `partial`: the budget ran out or a reviewer handed in nothing; its findings count, it never converges */
       result: t.keyof({ complete: null, partial: null }),
     }),
     t.partial({

@@ -3,10 +3,10 @@ import { ReportCodecV3 } from './report-v3.js';
 import { type RoundRecordedV2, roundRecordedCarrying } from './round-recorded-v2.js';
 
 /**
- * `round.recorded` v3: v2 with a v3 report. Verifier verdicts widened the stored report: a
- * candidate carries `confirmed` or a `verdict`, and may say `introducedByDiff` and `sameAs`. Every
- * v2 report is a v3 report that uses none of these, so the upcaster only relabels: an old log
- * means what it meant. Never edit: add a version.
+ * `round.recorded` v3: v2 with a v3 report. Verifier assessments widened the stored report:
+ * a candidate carries `confirmed` or an assessment (`verdict`), and may say `introducedByDiff`
+ * and `sameAs`. Every v2 report is a v3 report that uses none of these, so the upcaster only
+ * relabels: an old log means what it meant. Never edit: add a version.
  */
 export const RoundRecordedV3 = roundRecordedCarrying(ReportCodecV3);
 

@@ -70,6 +70,7 @@ export const ReviewPredicateSchema = z.strictObject({
     z.strictObject({
       round: z.number().int(),
       reviewers: z.array(z.string()),
+      /** `expert`: the log's spelling of the reviewer, signed into attestations as it is */
       absent: z.array(z.strictObject({ expert: z.string(), reason: z.string() })),
     }),
   ),

@@ -160,11 +160,12 @@ export const MergedFrom = z
 export const Panel = z
   .strictObject({
     round: z.number().int(),
+    /** the reviewers: `contributors` is this JSON's spelling, kept */
     contributors: z.array(z.string()).describe('the reviewers who handed in, sorted'),
     reports: z
       .array(
         z.strictObject({
-          reviewer: z.string().describe('the expert, or "anonymous"'),
+          reviewer: z.string().describe('the reviewer, or "anonymous"'),
           reportSha: Sha,
           candidates: z.number().int(),
           decisions: z.number().int(),
@@ -174,6 +175,7 @@ export const Panel = z
     absent: z
       .array(
         z.strictObject({
+          /** the reviewer: `expert` is the log's spelling, kept here */
           expert: z.string(),
           reason: z.enum(ABSENCE_REASONS),
           detail: z.string(),

@@ -596,6 +596,7 @@ export const ContributeOutput = z.strictObject({
   ok,
   runId: RunId,
   round: z.number().int().describe('the round in progress this contribution is for'),
+  /** `expert`: the log's spelling of the reviewer, kept in the JSON too */
   expert: z.string().nullable().describe('the reviewer, or null for an anonymous contribution'),
   seq: Seq.nullable(),
   alreadyRecorded: z

@@ -29,14 +29,14 @@ const candidateIsWellFormed = (c: Candidate, i: number, policy: Policy): E.Eithe
   if (c.verdict !== undefined && c.confirmed !== undefined) {
     return fail(
       'unconfirmed',
-      `candidates[${i}] has both confirmed and a verdict: give confirmed: true (the seed form) or a verdict (confirmed, plausible or refuted), not both`,
+      `candidates[${i}] has both confirmed and verdict: give confirmed: true (the seed form) or a verifier's assessment in verdict (confirmed, plausible or refuted), not both`,
       at('confirmed'),
     );
   }
   if (c.verdict === undefined && c.confirmed !== true) {
     return fail(
       'unconfirmed',
-      `candidates[${i}] is not confirmed: give confirmed: true, or a verifier's verdict (confirmed, plausible or refuted)`,
+      `candidates[${i}] is not confirmed: give confirmed: true, or a verifier's assessment in verdict (confirmed, plausible or refuted)`,
       at('confirmed'),
     );
   }
@@ -108,7 +108,7 @@ const repeatsWithdrawal = (state: RunState, identified: Identified): boolean =>
   refutedBefore(state, state.capture, identified) !== null;
 
 /**
- * Every candidate must be confirmed (or carry a verdict), complete and new: an id seen twice in one
+ * Every candidate must be confirmed (or carry an assessment), complete and new: an id seen twice in one
  * report, or one that already exists in the run (address those by id, in `decisions`, or link to
  * an open one with `sameAs`), refuses the whole report; except the repetition of a withdrawn
  * finding on unchanged code, which is kept as refuted before.

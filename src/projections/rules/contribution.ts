@@ -54,14 +54,14 @@ export const panelOf = (
 });
 
 /** A reviewer hands in one report, or is absent, once per round. */
-const notYetHeard = (state: RunState, expert: string | undefined): E.Either<Rejection, void> => {
-  if (expert === undefined) return E.right(undefined);
+const notYetHeard = (state: RunState, reviewer: string | undefined): E.Either<Rejection, void> => {
+  if (reviewer === undefined) return E.right(undefined);
   const { contributions, absent } = panelOfNextRound(state);
-  const heard = contributions.some((c) => c.expert === expert) || absent.some((a) => a.expert === expert);
+  const heard = contributions.some((c) => c.expert === reviewer) || absent.some((a) => a.expert === reviewer);
   return heard
     ? fail(
         'duplicate-contribution',
-        `${expert} already handed in (or was recorded absent for) round ${nextRoundOf(state)}: one report per reviewer per round`,
+        `${reviewer} already handed in (or was recorded absent for) round ${nextRoundOf(state)}: one report per reviewer per round`,
         ['expert'],
       )
     : E.right(undefined);
@@ -162,10 +162,10 @@ export const onContributionRecorded = (
 ): E.Either<Rejection, RunState> => {
   const run = acceptingRounds(state);
   if (E.isLeft(run)) return run;
-  const { report, expert } = event.data;
+  const { report, expert: reviewer } = event.data;
   const capture = carriedReportBinds(state, run.right, event, host);
   if (E.isLeft(capture)) return capture;
-  const heard = notYetHeard(state, expert);
+  const heard = notYetHeard(state, reviewer);
   if (E.isLeft(heard)) return heard;
   const candidates = identifyCandidates(state, run.right.policy, report.candidates);
   if (E.isLeft(candidates)) return candidates;
@@ -192,7 +192,7 @@ export const onContributionRecorded = (
     ...state,
     contributions: [
       ...state.contributions,
-      { round: report.round, expert: expert ?? null, reportSha: event.data.reportSha, report },
+      { round: report.round, expert: reviewer ?? null, reportSha: event.data.reportSha, report },
     ],
   });
 };

@@ -4,14 +4,14 @@ import type { Candidate, Decision, RoundReport } from '../../events/report-types
 import type { Contribution, MergedFrom } from '../state.js';
 import {
   asRuled,
-  ownVerdictOf,
+  ownAssessmentOf,
   type Placement,
   placementOf,
   type Ruled,
   rulingsById,
 } from './verification.js';
 
-/** How an anonymous contributor is named in corroboration and `mergedFrom`. */
+/** How an anonymous reviewer is named in corroboration and `mergedFrom`. */
 export const ANONYMOUS = 'anonymous';
 
 export const reviewerOf = (c: Pick<Contribution, 'expert'>): string => c.expert ?? ANONYMOUS;
@@ -49,7 +49,7 @@ type Member = Readonly<{
   effective: Candidate;
 }>;
 
-const verdictOfMember = (m: Member) => ownVerdictOf(m.effective);
+const assessmentOfMember = (m: Member) => ownAssessmentOf(m.effective);
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -254,13 +254,13 @@ export const mergeContributions = (
   const ordered = mergeOrder(contributions);
   const first = ordered[0] as Contribution;
   const members = membersOf(policy, ordered);
-  const unrefuted = members.filter((m) => verdictOfMember(m) !== 'refuted');
+  const unrefuted = members.filter((m) => assessmentOfMember(m) !== 'refuted');
   const again = unrefuted.filter((m) => repeats(m.effective, m.id));
   const live = unrefuted.filter((m) => !again.includes(m));
   const liveIds = new Set(live.map((m) => m.id));
   const groups = groupCandidates(policy, live);
   const dropped = refutedOf(
-    members.filter((m) => verdictOfMember(m) === 'refuted'),
+    members.filter((m) => assessmentOfMember(m) === 'refuted'),
     new Set(unrefuted.map((m) => m.id)),
   );
   const held = repeatedOf(again, liveIds);

@@ -24,7 +24,7 @@ const unchangedTally = (state: RunState): RoundTally => ({
 /**
  * `round.ended`: a round that ends without a complete report — `none` (nothing could be
  * reviewed), `ci_failed` (the project's CI failed; the diagnosis is the feedback), `partial` (the
- * budget ran out or an expert handed in nothing, with no report). It says why, it counts toward
+ * budget ran out or a reviewer handed in nothing, with no report). It says why, it counts toward
  * the cap, and it can never make the run converge.
  */
 export const onRoundEnded = (state: RunState, event: RoundEnded): E.Either<Rejection, RunState> => {

@@ -1,13 +1,13 @@
 import { findingId } from '../../events/finding-id.js';
 import { blocksFor, type Policy, plausibleOf, preExistingSeverityOf } from '../../events/policy.js';
-import type { Candidate, CandidateVerdict, Verification } from '../../events/report-types.js';
+import type { Assessment, Candidate, Verification } from '../../events/report-types.js';
 // the list from statuses.ts, not through report.ts: that would load zod into every command that folds
-import { CANDIDATE_VERDICTS } from '../../events/statuses.js';
+import { ASSESSMENTS } from '../../events/statuses.js';
 import type { Place } from '../state.js';
 
 /**
- * What verdicts mean. A candidate is `confirmed: true` (the seed's form) or carries a `verdict`;
- * a verifier's contribution rules on other contributions' candidates by their key (file,
+ * What assessments mean. A candidate is `confirmed: true` (the seed's form) or carries an
+ * assessment (in its field `verdict`, the stored spelling); a verifier's contribution rules on other contributions' candidates by their key (file,
  * category, summary), and the merge applies each ruling to every matching candidate. Refuted is
  * dropped (kept on the record with its evidence); plausible counts like confirmed and blocks as
  * the policy says; a candidate the diff did not introduce takes the policy's pre-existing severity.
@@ -16,17 +16,17 @@ import type { Place } from '../state.js';
 /** A verifier's ruling, with who made it. */
 export type Ruled = Readonly<{ by: string; ruling: Verification }>;
 
-/** A candidate's own verdict: the seed's `confirmed: true` is a confirmed verdict. */
-export const ownVerdictOf = (c: Candidate): CandidateVerdict => c.verdict ?? 'confirmed';
+/** A candidate's own assessment: the seed's `confirmed: true` is assessed confirmed. */
+export const ownAssessmentOf = (c: Candidate): Assessment => c.verdict ?? 'confirmed';
 
-const rank = (v: CandidateVerdict): number => CANDIDATE_VERDICTS.indexOf(v);
+const rank = (v: Assessment): number => ASSESSMENTS.indexOf(v);
 
 /**
- * The verdict several rulings on one candidate come to: the strongest. Any verifier that confirms
- * keeps the finding, because an approval is the expensive mistake.
+ * The assessment several rulings on one candidate come to: the strongest. Any verifier that
+ * confirms keeps the finding, because an approval is the expensive mistake.
  */
-export const strongestVerdict = (verdicts: ReadonlyArray<CandidateVerdict>): CandidateVerdict =>
-  verdicts.reduce<CandidateVerdict>((best, v) => (rank(v) > rank(best) ? v : best), 'refuted');
+export const strongestAssessment = (assessments: ReadonlyArray<Assessment>): Assessment =>
+  assessments.reduce<Assessment>((best, v) => (rank(v) > rank(best) ? v : best), 'refuted');
 
 /** Rulings by the id of the candidate they name, in the merge's order. */
 export const rulingsById = (rulings: ReadonlyArray<Ruled>): ReadonlyMap<string, ReadonlyArray<Ruled>> => {
@@ -39,13 +39,13 @@ export const rulingsById = (rulings: ReadonlyArray<Ruled>): ReadonlyMap<string, 
 };
 
 /**
- * A candidate as the rulings on its finding leave it: the strongest verdict; the severity of the
- * first of those rulings that blocks, else of the first that grades it; whether the diff
- * introduced it, `true` if any of them says so. `confirmed` gives way to the verdict.
+ * A candidate as the rulings on its finding leave it: the strongest assessment; the severity
+ * of the first of those rulings that blocks, else of the first that grades it; whether the diff
+ * introduced it, `true` if any of them says so. `confirmed` gives way to the assessment.
  */
 export const asRuled = (policy: Policy, c: Candidate, rulings: ReadonlyArray<Ruled>): Candidate => {
-  const verdict = strongestVerdict(rulings.map((r) => r.ruling.verdict));
-  const winning = rulings.filter((r) => r.ruling.verdict === verdict).map((r) => r.ruling);
+  const assessment = strongestAssessment(rulings.map((r) => r.ruling.verdict));
+  const winning = rulings.filter((r) => r.ruling.verdict === assessment).map((r) => r.ruling);
   const graded = winning.filter((r) => r.severity !== undefined);
   const severity =
     (graded.find((r) => blocksFor(policy, r.severity as string, c.category)) ?? graded[0])?.severity ??
@@ -56,7 +56,7 @@ export const asRuled = (policy: Policy, c: Candidate, rulings: ReadonlyArray<Rul
   return {
     ...rest,
     severity,
-    verdict,
+    verdict: assessment,
     ...(introducedByDiff === undefined ? {} : { introducedByDiff }),
   };
 };
@@ -73,12 +73,12 @@ export type Placement = Readonly<{
 
 /**
  * The place the rulings that decide a candidate give it: the first of them, in the merge's order,
- * that corrects it (a correction on a ruling the strongest verdict outvoted does not count), and
+ * that corrects it (a correction on a ruling the strongest assessment outvoted does not count), and
  * none when it names the place the finder gave.
  */
 export const placementOf = (c: Candidate, rulings: ReadonlyArray<Ruled>): Placement | undefined => {
-  const verdict = strongestVerdict(rulings.map((r) => r.ruling.verdict));
-  const placing = rulings.find((r) => r.ruling.verdict === verdict && r.ruling.correction !== undefined);
+  const assessment = strongestAssessment(rulings.map((r) => r.ruling.verdict));
+  const placing = rulings.find((r) => r.ruling.verdict === assessment && r.ruling.correction !== undefined);
   const correction = placing?.ruling.correction;
   if (placing === undefined || correction === undefined) return undefined;
   const file = correction.file ?? c.file;

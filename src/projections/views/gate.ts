@@ -25,7 +25,8 @@ export type ApprovedByPatch = Readonly<{
   patchId: string;
 }>;
 
-export type GateVerdict =
+/** The gate's answer: approved, bound to what it compared, or refused with the reason. */
+export type GateAnswer =
   | Readonly<{
       approved: true;
       message: string;
@@ -82,10 +83,10 @@ const patchDiffers = (patch: NonNullable<GateObservation['patch']>): string => {
  * the base, exactly the patch the reviewed commit made against its own (a rebase that changed
  * nothing of the change, git patch-id) is approved by patch, saying which commit was reviewed.
  */
-export const gateOf = (state: RunState, now: GateObservation): GateVerdict => {
+export const gateOf = (state: RunState, now: GateObservation): GateAnswer => {
   const { status } = state;
   const runId = state.run?.runId ?? '?';
-  const refuse = (reason: GateRefusal, message: string): GateVerdict => ({
+  const refuse = (reason: GateRefusal, message: string): GateAnswer => ({
     approved: false,
     reason,
     message,

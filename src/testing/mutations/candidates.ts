@@ -28,7 +28,7 @@ export const CANDIDATES_MUTATIONS: ReadonlyArray<Mutation> = [
   },
   {
     code: 'unconfirmed',
-    name: 'confirmed: true and a verifier verdict at once',
+    name: 'confirmed: true and a verifier assessment at once',
     applies: accepting,
     apply: (c, p) =>
       changeCandidate(c, (x) => ({

@@ -124,7 +124,7 @@ export const CONTRIBUTIONS_MUTATIONS: ReadonlyArray<Mutation> = [
   },
   {
     code: 'expert-unaccounted',
-    name: 'a merged round that skips an expert the policy expects',
+    name: 'a merged round that skips a reviewer the policy expects',
     applies: (c) => c.state.run === null,
     apply: () => {
       const report: RoundReport = {

@@ -6,7 +6,7 @@ import { candidate, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
-/** A finder's candidate in the verifier form: a verdict instead of `confirmed`. */
+/** A finder's candidate in the verifier form: an assessment instead of `confirmed`. */
 const plausible = (over: Partial<Candidate> = {}): Candidate => {
   const { confirmed: _, ...c } = candidate(over);
   return { ...c, verdict: 'plausible', ...over };
@@ -36,7 +36,7 @@ const verifiedRun = async () => {
   await run(
     'contribute',
     'run-1',
-    '--expert',
+    '--reviewer',
     'finder',
     '--report',
     await write('finder.json', report(1, 'A', { candidates: [leak, race] })),
@@ -44,14 +44,14 @@ const verifiedRun = async () => {
   return { run, write, log: path.join(dir, 'runs', 'run-1.jsonl') };
 };
 
-describe('verifier verdicts from the command line', () => {
+describe('verifier assessments from the command line', () => {
   it('a ruling that names no candidate handed in is refused, naming the field; the log is byte for byte as it was', async () => {
     const { run, write, log } = await verifiedRun();
     const before = await readFile(log);
     const misspelt = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'verifier',
       '--report',
       await write(
@@ -75,7 +75,7 @@ describe('verifier verdicts from the command line', () => {
     const verifier = await run(
       'contribute',
       'run-1',
-      '--expert',
+      '--reviewer',
       'verifier',
       '--report',
       await write(

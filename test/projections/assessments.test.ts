@@ -26,7 +26,7 @@ const policy = (over: Partial<Policy> = {}): Policy => ({
   ...over,
 });
 
-/** A finder's candidate in the verifier form: no `confirmed`, a verdict. */
+/** A finder's candidate in the verifier form: no `confirmed`, an assessment. */
 const offered = (over: Partial<Candidate> = {}): Candidate => {
   const { confirmed: _, ...c } = candidate(over);
   return { verdict: 'plausible', ...c, ...over };
@@ -65,12 +65,12 @@ const verified = (p: Policy, candidates: Candidate[], rulings: Verification[]) =
   contributionRecorded(report(1, 'A', { verifications: rulings }), 'verifier'),
 ];
 
-describe('a candidate carries confirmed: true or a verdict', () => {
+describe('a candidate carries confirmed: true or an assessment', () => {
   it('neither, or both, is refused as unconfirmed', () => {
     const { verdict: _, ...neither } = offered();
     given(opened(), captured(1, 'A'))
       .whenReport(report(1, 'A', { candidates: [neither] }))
-      .rejects('unconfirmed', /confirmed: true, or a verifier's verdict/);
+      .rejects('unconfirmed', /confirmed: true, or a verifier's assessment in verdict/);
     given(opened(), captured(1, 'A'))
       .whenReport(report(1, 'A', { candidates: [{ ...candidate(), verdict: 'confirmed' }] }))
       .rejects('unconfirmed', /not both/);
@@ -101,7 +101,7 @@ describe('a candidate carries confirmed: true or a verdict', () => {
     expect(findingOf(after, findingId(offered()))).toMatchObject({ blocking: true, verdict: 'plausible' });
   });
 
-  it('plausible: "advisory" never blocks; a confirmed verdict still does', () => {
+  it('plausible: "advisory" never blocks; a confirmed assessment still does', () => {
     const confirmed = offered({ line: 50, summary: 'other', verdict: 'confirmed' });
     const after = given(opened(policy({ plausible: 'advisory' })), captured(1, 'A'))
       .whenReport(report(1, 'A', { candidates: [offered(), confirmed] }))
@@ -178,7 +178,7 @@ describe('a verifier rules on other contributions’ candidates', () => {
     expect(trail.at(-1)?.refuted.map((r) => r.id)).toEqual([findingId(race)]);
   });
 
-  it('a ruling re-grades: its verdict and severity replace the finder’s, and its introducedByDiff re-grades to pre-existing', () => {
+  it('a ruling re-grades: its assessment and severity replace the finder’s, and its introducedByDiff re-grades to pre-existing', () => {
     const state = accepted(
       verified(
         policy(),
