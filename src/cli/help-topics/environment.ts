@@ -100,7 +100,8 @@ export const ENVIRONMENT: ReadonlyArray<EnvironmentVariable> = [
   },
   {
     name: 'CLEARANCE_PROPERTY_PATH',
-    meaning: "with CLEARANCE_PROPERTY_SEED, the failure's printed path: straight to its shrunk counterexample",
+    meaning:
+      "with CLEARANCE_PROPERTY_SEED, the failure's printed path: straight to its shrunk counterexample",
     unset: 'the whole run from the seed',
     testsOnly: true,
   },
