@@ -97,6 +97,9 @@ describe('the fold in a browser, as docs/embedding.md ships it', () => {
     expect(inputs.filter((input) => /node_modules\/(zod|fast-check)\//.test(input))).toEqual([]);
     expect(inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     const gzipped = gzipSync(code).length;
+    console.log(
+      `the status program: ${(code.length / 1024).toFixed(1)} KB minified, ${(gzipped / 1024).toFixed(1)} KB gzip`,
+    );
     expect(gzipped).toBeLessThanOrEqual(40 * 1024);
 
     const { log, status } = await madeByTheCli(dir);
