@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createDecider, fold } from '../lib/fold.js';
+import { createDecider, fold } from '@clearance/fold';
 import {
   append,
   appendBatch,

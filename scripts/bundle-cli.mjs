@@ -16,13 +16,17 @@ import path from 'node:path';
 import { build, transform } from 'esbuild';
 import { compiledReportModule } from './compile-report-parser.mjs';
 
-/** `fp-ts/lib/X` → `fp-ts/es6/X`, and `io-ts` → its `es6` build (which imports `fp-ts/es6`). */
+/** `fp-ts/lib/X` (and `#either`) → `fp-ts/es6/X`, and `io-ts` → its `es6` build (which imports `fp-ts/es6`). */
 const esModuleBuilds = {
   name: 'es-module-builds',
   setup(build) {
     const resolveDir = process.cwd();
     build.onResolve({ filter: /^fp-ts\/lib\// }, (args) =>
       build.resolve(args.path.replace(/^fp-ts\/lib\//, 'fp-ts/es6/'), { kind: args.kind, resolveDir }),
+    );
+    // the fold's own name for fp-ts's Either (package.json `imports`), which on Node means `lib`
+    build.onResolve({ filter: /^#either$/ }, (args) =>
+      build.resolve('fp-ts/es6/Either.js', { kind: args.kind, resolveDir }),
     );
     build.onResolve({ filter: /^io-ts$/ }, (args) =>
       build.resolve('io-ts/es6/index.js', { kind: args.kind, resolveDir }),
