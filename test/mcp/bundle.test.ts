@@ -56,6 +56,14 @@ describe('the bundled CLI', () => {
     }
   });
 
+  it("holds fp-ts and io-ts as their ES module builds only, the fold's #either too (the CommonJS lib costs every start)", async () => {
+    for (const file of await readdir(chunks)) {
+      const source = await readFile(path.join(chunks, file), 'utf8');
+      // esbuild names each CommonJS module it wraps by its path
+      expect(source.match(/node_modules\/(fp-ts|io-ts)\/lib\/[\w./-]*/g) ?? [], file).toEqual([]);
+    }
+  });
+
   it('loads the MCP SDK only through the mcp command', async () => {
     const startUp = await loadedWith(...(await programStart()));
     expect(startUp.size).toBeGreaterThan(2);
