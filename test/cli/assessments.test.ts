@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Candidate, findingId } from '../../src/index.js';
+import { type Candidate, findingId, type RoundReport } from '../../src/index.js';
 import { candidate, report, sha } from '../support/builders.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
@@ -41,27 +41,27 @@ const verifiedRun = async () => {
     '--report',
     await write('finder.json', report(1, 'A', { candidates: [leak, race] })),
   );
-  return { run, write, log: path.join(dir, 'runs', 'run-1.jsonl') };
-};
-
-describe('verifier assessments from the command line', () => {
-  it('a ruling that names no candidate handed in is refused, naming the field; the log is byte for byte as it was', async () => {
-    const { run, write, log } = await verifiedRun();
-    const before = await readFile(log);
-    const misspelt = await run(
+  /** The verifier hands in its assessments of the round's candidates, as one contribution. */
+  const verify = async (verifications: RoundReport['verifications']) =>
+    run(
       'contribute',
       'run-1',
       '--reviewer',
       'verifier',
       '--report',
-      await write(
-        'v.json',
-        report(1, 'A', {
-          verifications: [{ ...key(race), summary: 'refresh races', verdict: 'refuted', evidence: 'a lock' }],
-        }),
-      ),
+      await write('v.json', report(1, 'A', { verifications })),
       '--json',
     );
+  return { run, write, verify, log: path.join(dir, 'runs', 'run-1.jsonl') };
+};
+
+describe('verifier assessments from the command line', () => {
+  it('a ruling that names no candidate handed in is refused, naming the field; the log is byte for byte as it was', async () => {
+    const { verify, log } = await verifiedRun();
+    const before = await readFile(log);
+    const misspelt = await verify([
+      { ...key(race), summary: 'refresh races', verdict: 'refuted', evidence: 'a lock' },
+    ]);
     expect(misspelt.code).toBe(1);
     expect(misspelt.json.error).toMatchObject({ code: 'unknown-finding' });
     expect(misspelt.stderr + JSON.stringify(misspelt.json)).toMatch(
@@ -71,24 +71,11 @@ describe('verifier assessments from the command line', () => {
   });
 
   it('a refuted candidate is dropped at the merge and shown, with its evidence, by explain and replay', async () => {
-    const { run, write } = await verifiedRun();
-    const verifier = await run(
-      'contribute',
-      'run-1',
-      '--reviewer',
-      'verifier',
-      '--report',
-      await write(
-        'v.json',
-        report(1, 'A', {
-          verifications: [
-            { ...key(race), verdict: 'refuted', evidence: 'the refresh holds the cache lock' },
-            { ...key(leak), verdict: 'confirmed', evidence: 'lsof grows per abort' },
-          ],
-        }),
-      ),
-      '--json',
-    );
+    const { run, verify } = await verifiedRun();
+    const verifier = await verify([
+      { ...key(race), verdict: 'refuted', evidence: 'the refresh holds the cache lock' },
+      { ...key(leak), verdict: 'confirmed', evidence: 'lsof grows per abort' },
+    ]);
     expect(verifier.code).toBe(0);
     const merged = await run('record', 'run-1', '--merge', '--json');
     expect(merged.code).toBe(0);
