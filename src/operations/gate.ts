@@ -16,6 +16,7 @@ import { intact } from '../store/read.js';
 import { storeDirOf } from '../store/store.js';
 import { attest } from './attest.js';
 import type { OperationContext } from './context.js';
+import { boundText, INPUT_BOUNDS } from './input-bounds.js';
 import type { GateOutput, ResultOf } from './schemas/results.js';
 
 /**
@@ -98,6 +99,9 @@ const attestOnCommit = async (
  * against what the last recorded round reviewed. Reads only; never writes.
  */
 const askGate = async (ctx: OperationContext, input: GateInput): Promise<GateAnswer> => {
+  boundText('repo', input.repo, INPUT_BOUNDS.path);
+  boundText('artifact', input.artifact, INPUT_BOUNDS.path);
+  boundText('base', input.base, INPUT_BOUNDS.revision);
   const { runId } = input;
   const { state } = intact(await ctx.store.foldRun(runId));
   const reviewed = state.reviewed;

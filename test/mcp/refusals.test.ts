@@ -139,6 +139,8 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)('over %
       ],
       ['record', { runId: 'pr-1', end: 'none', reason: long(16_001) }, 'over-limit', 'reason'],
       ['may', { runId: 'pr-1', stage: long(129) }, 'over-limit', 'stage'],
+      ['gate', { runId: 'pr-1', base: long(1025) }, 'over-limit', 'base'],
+      ['gate', { runId: 'pr-1', repo: long(5000) }, 'over-limit', 'repo'],
       [
         'reproduce',
         { runId: 'pr-1', finding: 'abcdef12', stillFails: true, output: long(4 * 1024 * 1024 + 1) },
